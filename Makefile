@@ -1,0 +1,41 @@
+# AI4HSE Desk — the two commands: `make run` and `make test`.
+# Each creates .venv when needed and installs everything, including the few
+# Debian packages Qt needs (only those that are missing).
+
+PYTHON ?= python3.11
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+OUT    := out
+export QT_API := pyside6
+
+.PHONY: run test lint bench dist bundle clean setup system-deps
+
+$(STAMP): pyproject.toml scripts/setup-venv.sh
+	@PYTHON=$(PYTHON) bash scripts/setup-venv.sh $(VENV)
+	@touch $(STAMP)
+
+setup: $(STAMP)
+
+system-deps:
+	@bash scripts/ensure-debian-packages.sh qt
+
+## Open the window on the built-in demo database (a screenshot without a display).
+run: $(STAMP) system-deps
+	@bash scripts/run.sh $(BIN)
+
+## The whole test suite (core, Qt models, widgets, PostgreSQL store) plus lint.
+test: $(STAMP)
+	@bash scripts/test.sh $(BIN)
+
+lint: $(STAMP)
+	$(BIN)/ruff check ai4hse_desk tests
+	$(BIN)/ruff format --check ai4hse_desk tests
+	$(BIN)/mypy
+
+## Benchmarks (figures for the issue notes): rescore throughput, peak RSS …
+bench: $(STAMP)
+	@bash scripts/bench.sh $(BIN)
+
+clean:
+	rm -rf $(OUT) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,296 @@
+"""Opening an audit database strictly read-only, leaving no trace beside it.
+
+How a file is opened:
+
+* **Closed record** (no ``-wal``/``-journal`` with content beside it): the file
+  itself is opened with the URI ``file:…?mode=ro&immutable=1``. ``immutable``
+  makes SQLite skip locking and never look for or create ``-wal``/``-shm``
+  files, even for a WAL-mode database (``mode=ro`` alone would create them).
+* **Live or un-checkpointed record** (a non-empty ``-wal``, or a ``-journal``
+  left by an interrupted writer): ``immutable`` would silently ignore committed
+  transactions in the WAL (or read half-written pages). Instead the database and
+  that side file are copied into a private temporary directory, where SQLite
+  recovers them (applies the committed WAL frames, or rolls back the journal) and
+  folds them into one file; that copy is then opened exactly like a closed
+  record. Nothing is ever written beside the original and its ``-shm`` is never
+  touched. The copy is retried if the files change while being copied, and is
+  deleted by :meth:`ReadOnlyFile.close`.
+
+Fingerprint: for a closed record, the SHA-256 of the file's bytes (what
+``sha256sum`` prints), computed on first request. For a *snapshot*, the SHA-256
+of the database bytes followed by the side file's bytes, exactly as copied
+(hashed during the copy): it names the state read, and differs from
+``sha256sum`` of the database because something was pending.
+
+Every connection has ``PRAGMA query_only = ON`` and an authorizer that refuses
+``ATTACH`` (which could otherwise create files, e.g. via ``VACUUM INTO``). A path
+is never opened unless it is an existing regular file with an SQLite header, so
+a missing path is never created. A file modified in place after opening is not
+noticed by SQLite; :meth:`ReadOnlyFile.changed_on_disk` tells the window to reopen.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import sqlite3
+import stat
+import tempfile
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
+from pathlib import Path
+from typing import cast
+from urllib.parse import quote
+
+from sqlalchemy import Engine, create_engine
+from sqlalchemy.pool import QueuePool
+
+from ai4hse_desk.audit.errors import AuditError, file_problems_as_audit_errors
+from ai4hse_desk.audit.fingerprint import copy_hashing, sha256_file
+from ai4hse_desk.audit.queries import AuditDB
+from ai4hse_desk.audit.schema_check import check_schema, quick_check
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+#: Side files whose content SQLite would need to read a consistent state.
+SIDE_FILES: tuple[str, ...] = ("-wal", "-journal")
+_COPY_ATTEMPTS = 5
+
+
+def sqlite_uri(path: Path, **params: str) -> str:
+    """An SQLite ``file:`` URI for ``path``; every unusual character is %-quoted."""
+    posix = path.absolute().as_posix()
+    if not posix.startswith("/"):
+        posix = "/" + posix  # Windows drive letters: file:///C:/...
+    query = "&".join(f"{name}={value}" for name, value in params.items())
+    return f"file://{quote(posix, safe='/')}" + (f"?{query}" if query else "")
+
+
+def _authorize(action: int, arg1: str | None, arg2: str | None, *_: str | None) -> int:
+    if action in (sqlite3.SQLITE_ATTACH, sqlite3.SQLITE_DETACH):
+        return sqlite3.SQLITE_DENY
+    if action == sqlite3.SQLITE_PRAGMA and (arg1 or "").lower() == "query_only" and arg2:
+        return sqlite3.SQLITE_DENY
+    return sqlite3.SQLITE_OK
+
+
+def connect_readonly(uri: str) -> sqlite3.Connection:
+    """A driver connection to ``uri`` that cannot write or attach anything."""
+    conn = sqlite3.connect(uri, uri=True, check_same_thread=False)
+    try:
+        conn.execute("PRAGMA query_only = ON")
+        conn.set_authorizer(_authorize)
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def _stat_regular(path: Path) -> os.stat_result:
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        raise AuditError(f"no such file: {path}", path) from None
+    except OSError as exc:
+        raise AuditError(f"cannot read {path}: {exc.strerror or exc}", path) from None
+    if stat.S_ISDIR(info.st_mode):
+        raise AuditError(f"{path} is a directory, not an audit database", path)
+    if not stat.S_ISREG(info.st_mode):
+        raise AuditError(f"{path} is not a regular file, not an audit database", path)
+    if info.st_size == 0:
+        raise AuditError(f"{path} is empty, not an audit database", path)
+    return info
+
+
+def _check_header(path: Path, shown: Path, check_size: bool = True) -> None:
+    """Reject non-SQLite files and (``check_size``) files shorter than their header says."""
+    try:
+        with open(path, "rb") as handle:
+            header = handle.read(100)
+            size = os.fstat(handle.fileno()).st_size
+    except OSError as exc:
+        raise AuditError(f"cannot read {shown}: {exc.strerror or exc}", shown) from None
+    if len(header) < 100 or not header.startswith(SQLITE_MAGIC):
+        raise AuditError(f"{shown}: not an SQLite database (file is not a database)", shown)
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    pages = int.from_bytes(header[28:32], "big")
+    if page_size < 512 or page_size & (page_size - 1):
+        raise AuditError(f"{shown}: damaged SQLite database (bad page size)", shown)
+    if check_size and header[24:28] == header[92:96] and pages * page_size > size:
+        raise AuditError(
+            f"{shown}: damaged SQLite database (truncated: {size} of {pages * page_size} bytes)",
+            shown,
+        )
+
+
+def _pending_side_file(path: Path) -> Path | None:
+    for suffix in SIDE_FILES:
+        side = Path(f"{path}{suffix}")
+        try:
+            if side.stat().st_size > 0:
+                return side
+        except OSError:
+            continue
+    return None
+
+
+DiskState = tuple[tuple[int, int] | None, ...]
+
+
+def _disk_state(path: Path) -> DiskState:
+    """(size, mtime) of the database and of each side file (``None`` when absent)."""
+    state: list[tuple[int, int] | None] = []
+    for suffix in ("", *SIDE_FILES):
+        try:
+            info = os.stat(f"{path}{suffix}")
+        except OSError:
+            state.append(None)
+        else:
+            state.append((info.st_size, info.st_mtime_ns))
+    return tuple(state)
+
+
+def _copy_pair(path: Path, side: Path, directory: Path) -> tuple[Path, str] | None:
+    """Copy ``path`` and ``side`` into the empty ``directory``, hashing the bytes.
+
+    Returns:
+        The copy and the digest, or ``None`` if ``side`` vanished meanwhile (a
+        writer closed and checkpointed it): the caller looks again.
+    """
+    copy = directory / "audit.sqlite"
+    digest = hashlib.sha256()
+    try:
+        copy_hashing(path, copy, digest)
+        copy_hashing(side, Path(f"{copy}{side.name[len(path.name) :]}"), digest)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise AuditError(f"cannot read {path}: {exc.strerror or exc}", path) from None
+    return copy, digest.hexdigest()
+
+
+def _fold(copy: Path, shown: Path) -> None:
+    """Let SQLite recover the private copy (apply the WAL, roll back a journal) and
+    leave it as one self-contained file."""
+    with file_problems_as_audit_errors(shown), closing(sqlite3.connect(copy)) as conn:
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        conn.execute("PRAGMA journal_mode = DELETE").fetchone()
+    for leftover in copy.parent.iterdir():
+        if leftover != copy:
+            leftover.unlink()
+
+
+class ReadOnlyFile:
+    """An audit file opened read-only: engine, driver connections and fingerprint.
+
+    Use :func:`open_readonly`; :class:`~ai4hse_desk.audit.queries.AuditDB` wraps it.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        _stat_regular(path)
+        _check_header(path, path, check_size=False)  # sizes: on the file actually opened
+        self._real = path.resolve()  # side files live beside the symlink's target
+        self._temp: Path | None = None
+        self._fingerprint: str | None = None
+        try:
+            opened = self._open_state()
+        except BaseException:
+            self._remove_temp()
+            raise
+        self.uri = sqlite_uri(opened, mode="ro", immutable="1")
+        self.engine: Engine = create_engine(
+            "sqlite://", creator=self.connect, poolclass=QueuePool, pool_size=4
+        )
+
+    def _open_state(self) -> Path:
+        """The file to open: the original, or a folded snapshot if anything is pending."""
+        for _ in range(_COPY_ATTEMPTS):
+            self._state = _disk_state(self._real)
+            side = _pending_side_file(self._real)
+            if side is None:
+                _check_header(self._real, self.path)
+                return self._real
+            if self._temp is None:
+                self._temp = Path(tempfile.mkdtemp(prefix="ai4hse-audit-"))
+            for stale in self._temp.iterdir():
+                stale.unlink()
+            copied = _copy_pair(self._real, side, self._temp)
+            if copied is not None and _disk_state(self._real) == self._state:
+                copy, self._fingerprint = copied
+                _fold(copy, self.path)
+                _check_header(copy, self.path)
+                return copy
+        raise AuditError(f"{self.path} keeps changing while being read; try again", self.path)
+
+    def _remove_temp(self) -> None:
+        if self._temp is not None:
+            shutil.rmtree(self._temp, ignore_errors=True)
+            self._temp = None
+
+    @property
+    def snapshot(self) -> bool:
+        """True when a pending ``-wal``/``-journal`` made the desk read a private copy."""
+        return self._temp is not None
+
+    def connect(self) -> sqlite3.Connection:
+        """A new read-only driver connection (the engine's connection factory)."""
+        return connect_readonly(self.uri)
+
+    @contextmanager
+    def raw_connection(self) -> Iterator[sqlite3.Connection]:
+        """A pooled read-only driver connection, returned to the pool on exit."""
+        pooled = self.engine.raw_connection()
+        try:
+            conn = cast(sqlite3.Connection, pooled.driver_connection)
+            conn.row_factory = None
+            yield conn
+        finally:
+            pooled.close()
+
+    def fingerprint(self) -> str:
+        """SHA-256 of the bytes read, computed once (see the module docstring)."""
+        if self._fingerprint is None:
+            self._fingerprint = sha256_file(self.path)
+        return self._fingerprint
+
+    def changed_on_disk(self) -> bool:
+        """True if the file or its ``-wal``/``-journal`` changed since opening."""
+        return _disk_state(self._real) != self._state
+
+    def close(self) -> None:
+        """Close every connection and delete a snapshot copy; idempotent."""
+        self.engine.dispose()
+        self._remove_temp()
+
+
+def open_readonly(path: str | os.PathLike[str]) -> ReadOnlyFile:
+    """Open ``path`` read-only (see the module docstring); validates only the file.
+
+    Raises:
+        AuditError: missing, a directory, empty, not SQLite, truncated.
+    """
+    return ReadOnlyFile(Path(os.path.abspath(os.fspath(path))))
+
+
+def open_audit(path: str | os.PathLike[str], *, verify: bool = False) -> AuditDB:
+    """Open an audit database read-only and check that the desk can read it.
+
+    Args:
+        path: the audit database file; it is never created, changed or locked.
+        verify: also run ``PRAGMA quick_check``, which reads the whole file.
+
+    Raises:
+        AuditError: one line naming the file, for every problem with the input.
+    """
+    source = open_readonly(path)
+    try:
+        with file_problems_as_audit_errors(source.path), closing(source.connect()) as conn:
+            meta, version = check_schema(conn, source.path)
+            if verify:
+                quick_check(conn, source.path)
+        return AuditDB(source, meta, version)
+    except BaseException:
+        source.close()
+        raise

@@ -1,0 +1,300 @@
+"""The query API the window and the headless commands use: :class:`AuditDB`.
+
+Queries go through SQLAlchemy Core ``text()`` with bound parameters; SQL text is
+assembled only from fixed fragments and the whitelist in
+:mod:`ai4hse_desk.audit.filters`. Large listings follow Anki's browser: the
+window asks for *keys* one page at a time (:meth:`AuditDB.attempt_keys`, keyset
+paging, never ``OFFSET``) and fetches full rows only for the keys it shows
+(:meth:`AuditDB.attempts_by_ids`). Rescoring streams plain driver tuples
+(:meth:`AuditDB.iter_rescore_rows`).
+
+Indexes: the v1 schema has the rowid (``attempt_id`` order),
+``UNIQUE(run_id, question_id, repetition)`` (filters by run) and
+``attempts_by_question``. Sorting or filtering by ``state``, ``parse_status``,
+``repetition``, ``correct`` or ``latency_ms`` scans ``attempts``; single-column
+indexes on those columns (each implicitly ending in the rowid, i.e. exactly the
+keyset order) and ``runs(model)``, ``runs(track)`` would make them index walks.
+The desk never adds them: the audit file is not to be changed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager
+from pathlib import Path
+from types import MappingProxyType, TracebackType
+from typing import TYPE_CHECKING, Any, cast
+
+from sqlalchemy import Engine, text
+
+from ai4hse_desk.audit.errors import AuditError, file_problems_as_audit_errors
+from ai4hse_desk.audit.filters import (
+    AttemptFilter,
+    SortKey,
+    SortValue,
+    count_by_sql,
+    keys_sql,
+    where_sql,
+)
+from ai4hse_desk.audit.records import (
+    ATTEMPT_COLUMNS,
+    RUN_COLUMNS,
+    Attempt,
+    Question,
+    Run,
+    build_questions,
+)
+from ai4hse_desk.protocol.outcome import TRACK_ORDER, Selection, Track
+
+if TYPE_CHECKING:
+    import sqlite3
+
+    from ai4hse_desk.audit.opening import ReadOnlyFile
+
+#: Layout of the tuples yielded by :meth:`AuditDB.iter_rescore_rows`.
+RESCORE_COLUMNS: tuple[str, ...] = (
+    "attempt_id",
+    "run_id",
+    "question_id",
+    "repetition",
+    "state",
+    "raw_response",
+    "finish_reason",
+    "parse_status",
+    "extracted",
+    "strict_format",
+    "correct",
+)
+#: One row of :data:`RESCORE_COLUMNS`, exactly as the sqlite3 driver returns it.
+RescoreRow = tuple[
+    int, str, str, int, str, str | None, str | None, str | None, str | None, int | None, int | None
+]
+
+_ATTEMPT_JOIN = (
+    "FROM attempts AS a JOIN runs AS r ON r.run_id = a.run_id "
+    "JOIN questions AS q ON q.question_id = a.question_id"
+)
+
+
+class AuditDB:
+    """A read-only audit database: metadata, typed records and attempt queries.
+
+    Obtain one with :func:`ai4hse_desk.audit.open_audit`; close it (or use it as
+    a context manager) to release connections and any snapshot copy. Every
+    query method may raise :class:`AuditError` if the file turns out damaged.
+    """
+
+    def __init__(self, source: ReadOnlyFile, meta: Mapping[str, str], schema_version: int):
+        self._source = source
+        self.meta: Mapping[str, str] = MappingProxyType(dict(meta))
+        self.schema_version = schema_version
+        self._questions: tuple[Question, ...] | None = None
+        self._by_id: dict[str, Question] = {}
+
+    @property
+    def path(self) -> Path:
+        """Absolute path of the audit database as given (not of a snapshot copy)."""
+        return self._source.path
+
+    @property
+    def engine(self) -> Engine:
+        """The SQLAlchemy engine; every connection is read-only."""
+        return self._source.engine
+
+    @property
+    def snapshot(self) -> bool:
+        """True when a pending WAL or journal made the desk read a private copy."""
+        return self._source.snapshot
+
+    def raw_connection(self) -> AbstractContextManager[sqlite3.Connection]:
+        """Context manager yielding a read-only sqlite3 connection for hot paths."""
+        return self._source.raw_connection()
+
+    def fingerprint(self) -> str:
+        """SHA-256 of the bytes read (computed once; see :mod:`.opening`)."""
+        return self._source.fingerprint()
+
+    def changed_on_disk(self) -> bool:
+        """True if the file changed since it was opened (the window offers a reload)."""
+        return self._source.changed_on_disk()
+
+    def close(self) -> None:
+        """Release every connection and any snapshot copy; idempotent."""
+        self._source.close()
+
+    def __enter__(self) -> AuditDB:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"AuditDB({str(self.path)!r}, schema_version={self.schema_version})"
+
+    def _rows(self, sql: str, params: Mapping[str, Any] | None = None) -> Sequence[Sequence[Any]]:
+        with file_problems_as_audit_errors(self.path), self.engine.connect() as conn:
+            return conn.execute(text(sql), dict(params or {})).all()
+
+    def _track(self, value: Any, where: str) -> Track:
+        try:
+            return Track(str(value))
+        except ValueError:
+            raise AuditError(f"{self.path}: {where} has unknown track {value!r}") from None
+
+    # -- runs ---------------------------------------------------------------
+
+    def _runs(self, where: str = "", params: Mapping[str, Any] | None = None) -> list[Run]:
+        rows = self._rows(f"SELECT {', '.join(RUN_COLUMNS)} FROM runs {where}", params)
+        for row in rows:
+            self._track(row[4], f"run {row[0]!r}")
+        return [Run.from_row(row) for row in rows]
+
+    def runs(self) -> list[Run]:
+        """Every run, ordered by ``run_id``."""
+        return self._runs("ORDER BY run_id")
+
+    def run(self, run_id: str) -> Run:
+        """The run called ``run_id`` (``AuditError`` "unknown run: …" if absent)."""
+        found = self._runs("WHERE run_id = :run_id", {"run_id": run_id})
+        if not found:
+            raise AuditError(f"unknown run: {run_id}", self.path)
+        return found[0]
+
+    def models(self) -> list[str]:
+        """Distinct model names of the runs, sorted."""
+        return [str(row[0]) for row in self._rows("SELECT DISTINCT model FROM runs ORDER BY 1")]
+
+    def tracks(self) -> list[Track]:
+        """Tracks that have at least one run, in reporting order (``TRACK_ORDER``)."""
+        present = {
+            self._track(row[0], "a run") for row in self._rows("SELECT DISTINCT track FROM runs")
+        }
+        return [track for track in TRACK_ORDER if track in present]
+
+    # -- questions ------------------------------------------------------------
+
+    def _load_questions(self) -> tuple[Question, ...]:
+        if self._questions is None:
+            questions = build_questions(
+                self._rows("SELECT question_id, ordinal, text FROM questions ORDER BY ordinal"),
+                self._rows(
+                    "SELECT question_id, position, text, key FROM options "
+                    "ORDER BY question_id, position"
+                ),
+                self._rows("SELECT question_id, facet, value FROM question_labels"),
+            )
+            self._by_id = {question.question_id: question for question in questions}
+            self._questions = questions
+        return self._questions
+
+    def questions(self) -> list[Question]:
+        """Every question in corpus (``ordinal``) order, options by position."""
+        return list(self._load_questions())
+
+    def question(self, question_id: str) -> Question:
+        """The question ``question_id`` (``AuditError`` "unknown question: …" if absent)."""
+        self._load_questions()
+        try:
+            return self._by_id[question_id]
+        except KeyError:
+            raise AuditError(f"unknown question: {question_id}", self.path) from None
+
+    def keys(self) -> dict[str, Selection]:
+        """Answer key per question id, for scoring."""
+        return {question.question_id: question.key for question in self._load_questions()}
+
+    def labels(self) -> dict[str, dict[str, str]]:
+        """Labels (facet → value) per question id, every question included."""
+        return {q.question_id: dict(q.labels) for q in self._load_questions()}
+
+    def label_facets(self) -> dict[str, list[str]]:
+        """Every label facet (sorted) with its distinct values (sorted)."""
+        facets: dict[str, set[str]] = {}
+        for question in self._load_questions():
+            for facet, value in question.labels.items():
+                facets.setdefault(facet, set()).add(value)
+        return {facet: sorted(facets[facet]) for facet in sorted(facets)}
+
+    # -- attempts -------------------------------------------------------------
+
+    def count_attempts(self, flt: AttemptFilter | None = None) -> int:
+        """Number of attempts matching ``flt`` (all attempts when ``None``)."""
+        where, params = where_sql(flt)
+        return int(self._rows(f"SELECT count(*) FROM attempts AS a WHERE {where}", params)[0][0])
+
+    def count_by(self, flt: AttemptFilter | None, column: str) -> dict[SortValue, int]:
+        """Matching attempts per value of a whitelisted column (``filters.ATTEMPT_FIELDS``).
+
+        Values are in ascending order, ``None`` (NULL) first.
+        """
+        sql, params = count_by_sql(flt, column)
+        return {row[0]: int(row[1]) for row in self._rows(sql, params)}
+
+    def attempt_keys(
+        self,
+        flt: AttemptFilter | None = None,
+        sort: str = "attempt_id",
+        descending: bool = False,
+        after: SortKey | None = None,
+        limit: int = 1000,
+    ) -> list[SortKey]:
+        """One page of ``(sort value, attempt_id)`` keys of matching attempts.
+
+        Args:
+            flt: which attempts; ``None`` for all.
+            sort: a column of ``filters.ATTEMPT_FIELDS`` (e.g. ``"ordinal"``, ``"model"``).
+            descending: reverse order (ties then by descending ``attempt_id``).
+            after: the last key of the previous page; ``None`` for the first page.
+            limit: page size.
+
+        NULL sorts first ascending, last descending. Attempts whose run or question
+        row is missing are left out when sorting by a run or question column.
+        """
+        sql, params = keys_sql(flt, sort, descending, after, limit)
+        return [(row[0], int(row[1])) for row in self._rows(sql, params)]
+
+    def attempts_by_ids(self, ids: Iterable[int]) -> list[Attempt]:
+        """Full attempts for ``ids``, in the order given; unknown ids are skipped."""
+        wanted = [int(attempt_id) for attempt_id in ids]
+        if not wanted:
+            return []
+        rows = self._rows(
+            f"SELECT {', '.join(ATTEMPT_COLUMNS)} {_ATTEMPT_JOIN} "
+            "WHERE a.attempt_id IN (SELECT value FROM json_each(:ids))",
+            {"ids": json.dumps(wanted)},
+        )
+        for row in rows:
+            self._track(row[18], f"run {row[1]!r}")
+        found = {attempt.attempt_id: attempt for attempt in map(Attempt.from_row, rows)}
+        return [found[attempt_id] for attempt_id in wanted if attempt_id in found]
+
+    def iter_rescore_rows(
+        self, run_ids: Sequence[str] | None = None, batch: int = 10000
+    ) -> Iterator[RescoreRow]:
+        """Stream every attempt (of ``run_ids`` if given) as a :data:`RESCORE_COLUMNS` tuple.
+
+        The hot path for rescoring a million attempts: one driver cursor read with
+        ``fetchmany(batch)`` in ``attempt_id`` (rowid) order, no per-row work, so
+        memory stays bounded by ``batch``. The run filter is written ``+run_id``
+        so SQLite keeps the rowid scan instead of sorting a whole run.
+        """
+        if batch < 1:
+            raise ValueError(f"batch must be positive, not {batch}")
+        sql = f"SELECT {', '.join(RESCORE_COLUMNS)} FROM attempts"
+        params: tuple[str, ...] = ()
+        if run_ids is not None:
+            wanted = [run_ids] if isinstance(run_ids, str) else list(run_ids)
+            sql += " WHERE +run_id IN (SELECT value FROM json_each(?))"
+            params = (json.dumps(wanted),)
+        sql += " ORDER BY attempt_id"
+        with file_problems_as_audit_errors(self.path), self.raw_connection() as conn:
+            cursor = conn.cursor()
+            try:
+                cursor.execute(sql, params)
+                while rows := cursor.fetchmany(batch):
+                    yield from cast(list[RescoreRow], rows)
+            finally:
+                cursor.close()

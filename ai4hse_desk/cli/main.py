@@ -1,0 +1,76 @@
+"""Headless command line: ``ai4hse-desk demo | rescore | extract``.
+
+Every command here runs without Qt. Exit status follows cli.md: 0 success,
+2 a problem with the input (one ``error:`` line on stderr, no traceback),
+1 anything else.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import traceback
+from collections.abc import Callable, Sequence
+
+from ai4hse_desk import AUDIT_SCHEMA_VERSION, __version__
+from ai4hse_desk.cli import cmd_demo, cmd_extract, cmd_rescore
+from ai4hse_desk.cli.errors import InputError
+from ai4hse_desk.cli.parser import OneLineErrorParser
+
+Handler = Callable[[argparse.Namespace], int]
+
+#: Sub-commands served headless (the launcher sends anything else to the window).
+HEADLESS_COMMANDS: frozenset[str] = frozenset({"demo", "rescore", "extract"})
+
+
+def build_parser() -> OneLineErrorParser:
+    """The parser of every headless command."""
+    parser = OneLineErrorParser(
+        prog="ai4hse-desk",
+        description="Independent reviewer's desk for AI4HSE-Bench audit databases.",
+        epilog="Without a command, ai4hse-desk opens the window (ai4hse-desk [AUDIT_DB | --demo]).",
+    )
+    parser.add_argument(
+        "--version",
+        "-V",
+        action="version",
+        version=f"ai4hse-desk {__version__} (audit schema v{AUDIT_SCHEMA_VERSION})",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module in (cmd_demo, cmd_rescore, cmd_extract):
+        module.register(commands)
+    return parser
+
+
+def run_headless(argv: Sequence[str]) -> int:
+    """Parse ``argv`` and run the command; map failures to cli.md's exit statuses."""
+    parser = build_parser()
+    args = parser.parse_args(list(argv))
+    handler: Handler | None = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return 2
+    try:
+        return handler(args)
+    except InputError as exc:
+        sys.stderr.write(f"error: {exc}\n")
+        return 2
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`); nothing more to say.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    except KeyboardInterrupt:
+        sys.stderr.write("error: interrupted\n")
+        return 1
+    except Exception as exc:  # noqa: BLE001 - last line of defence: one line, exit 1
+        if os.environ.get("AI4HSE_DEBUG"):
+            traceback.print_exc()
+        sys.stderr.write(f"error: internal error: {type(exc).__name__}: {exc}\n")
+        return 1
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point for the headless commands alone."""
+    return run_headless(sys.argv[1:] if argv is None else argv)

@@ -1,0 +1,26 @@
+"""An argparse parser that reports bad arguments as one ``error:`` line (exit 2)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import NoReturn
+
+
+class OneLineErrorParser(argparse.ArgumentParser):
+    """Argument parser whose errors are a single ``error: …`` line on stderr."""
+
+    def error(self, message: str) -> NoReturn:
+        sys.stderr.write(f"error: {message} (see '{self.prog} --help')\n")
+        sys.exit(2)
+
+
+def positive_int(text: str) -> int:
+    """Argparse type: an integer ≥ 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {value}")
+    return value

@@ -1,0 +1,60 @@
+"""A readable, per-track table of rescored runs (``rescore --table``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+def _pct(value: object) -> str:
+    if value is None:
+        return "undefined"
+    if isinstance(value, str):
+        return value
+    assert isinstance(value, (int, float))
+    return f"{100 * value:5.1f}%"
+
+
+def _row(run: dict[str, object]) -> list[str]:
+    errors = run["errors"]
+    assert isinstance(errors, dict)
+    if not run["scored"]:
+        scores = ["unfinished — no aggregate score", "", "", ""]
+    else:
+        scores = [
+            _pct(run["exact_accuracy"]),
+            f"{_pct(run['valid_accuracy'])} @ {_pct(run['coverage'])}",
+            _pct(run["strict_format_rate"]),
+            _pct(run["f1"]),
+        ]
+    return [
+        str(run["run_id"]),
+        str(run["model"]),
+        f"v{run['protocol_version']}",
+        str(run["attempts"]),
+        *scores,
+        f"{errors['provider_error']}/{errors['parse_error']}/{errors['incomplete']}",
+        str(run["disagreements"]),
+    ]
+
+
+HEADER = [
+    "run", "model", "proto", "attempts", "exact acc", "valid acc @ coverage",
+    "strict", "F1", "prov/parse/incompl", "disagree",
+]  # fmt: skip
+
+
+def render_runs(audit: dict[str, object], runs: Sequence[dict[str, object]]) -> str:
+    """One table per track, in cli.md's order; tracks are never combined."""
+    lines = [f"{audit['path']}  ({audit['benchmark']}, sha256 {str(audit['sha256'])[:12]}…)"]
+    tracks: dict[str, list[dict[str, object]]] = {}
+    for run in runs:
+        tracks.setdefault(str(run["track"]), []).append(run)
+    for track, members in tracks.items():
+        rows = [HEADER, *(_row(run) for run in members)]
+        widths = [max(len(r[i]) for r in rows) for i in range(len(HEADER))]
+        lines += ["", f"== {track} ({len(members)} runs, ordered by exact accuracy)"]
+        for i, row in enumerate(rows):
+            lines.append("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)))
+            if i == 0:
+                lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines) + "\n"

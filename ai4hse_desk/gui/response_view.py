@@ -1,0 +1,303 @@
+"""The raw-response viewer: untrusted model output shown as plain, visible text."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import (
+    QAction,
+    QColor,
+    QFontDatabase,
+    QGuiApplication,
+    QKeySequence,
+    QShowEvent,
+    QTextCharFormat,
+    QTextCursor,
+    QTextFormat,
+    QTextOption,
+)
+from PySide6.QtWidgets import QLabel, QPlainTextEdit, QTextEdit, QVBoxLayout, QWidget
+
+from ai4hse_desk.gui.text_sanitize import VisibleText, make_visible
+
+Span = tuple[int, int]
+
+#: Text shown for an attempt whose provider returned no response.
+NO_RESPONSE = "No response (provider error)"
+
+_KIND = QTextFormat.Property.UserProperty  # tags our extra selections by kind
+_SPAN, _EMPHASIS = "span", "emphasis"
+
+
+def _char_format(kind: str, background: str, foreground: str) -> QTextCharFormat:
+    fmt = QTextCharFormat()
+    fmt.setBackground(QColor(background))
+    fmt.setForeground(QColor(foreground))
+    fmt.setProperty(_KIND, kind)
+    return fmt
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
+
+
+class ResponseView(QWidget):
+    """Read-only viewer of one raw model response, with highlighted spans.
+
+    The text is always plain (never HTML) and goes through
+    :func:`~ai4hse_desk.gui.text_sanitize.make_visible`: control, invisible and
+    bidi characters appear as stand-ins (``␀``, ``⟨ZWSP⟩``, ``⟨RLO⟩`` …, in a
+    violet "chip" format so they cannot be mistaken for the same characters
+    typed literally), U+FFFD is shown on red, and lines longer than
+    :attr:`MAX_LINE` characters are broken for display at a grey ``↩``.
+
+    Spans are half-open ``(start, end)`` offsets into the *original* response.
+    Copying: Ctrl+C copies the *displayed* selection (stand-ins included);
+    "Copy raw response" (context menu, Ctrl+Shift+C, :meth:`copy_raw`) copies
+    the original, unsanitised response.
+    """
+
+    #: Display lines longer than this get a display-only break (Qt lays out a
+    #: paragraph at once: a 10 MB single line takes seconds).
+    MAX_LINE = 10_000
+    #: Stand-ins, U+FFFD and breaks are styled only near the viewport: this
+    #: many display characters around it, at most MAX_STYLED_RUNS runs of each
+    #: kind (so a response with a million stand-ins costs no more than one).
+    STYLE_MARGIN = 4_000
+    MAX_STYLED_RUNS = 1_000
+
+    _MARKER = _char_format("marker", "#ece6fa", "#5b2fa8")
+    _REPLACEMENT = _char_format("replacement", "#ff9d9d", "#000000")
+    _WRAP = _char_format("wrap", "#f0f0f0", "#808080")
+    _HIGHLIGHT = _char_format(_SPAN, "#fff1a6", "#000000")
+    _OFFENDING = _char_format(_EMPHASIS, "#ffc1a8", "#000000")
+    _OFFENDING.setFontUnderline(True)
+    _OFFENDING.setUnderlineColor(QColor("#b3261e"))
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setAccessibleName("Raw response")
+        self._raw: str | None = None
+        self._visible: VisibleText = make_visible("")
+        self._center_when_shown = False
+        self._loading = False
+        self._pinned: list[QTextEdit.ExtraSelection] = []  # the spans and emphasis
+        self._styled: tuple[int, int] | None = None  # display range styled so far
+
+        editor = self._editor = QPlainTextEdit(self)
+        editor.setReadOnly(True)
+        editor.setUndoRedoEnabled(False)
+        editor.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse
+            | Qt.TextInteractionFlag.TextSelectableByKeyboard
+        )
+        editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        editor.setTabStopDistance(4 * editor.fontMetrics().horizontalAdvance(" "))
+        editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        editor.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        option = editor.document().defaultTextOption()
+        option.setTextDirection(Qt.LayoutDirection.LeftToRight)  # text never flips a line
+        editor.document().setDefaultTextOption(option)
+        editor.setAccessibleName("Raw response")
+        editor.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        editor.customContextMenuRequested.connect(self._show_context_menu)
+        editor.updateRequest.connect(self._style_near_viewport)
+
+        self._status = QLabel(self)
+        self._status.setTextFormat(Qt.TextFormat.PlainText)
+        self._status.setAccessibleName("Raw response summary")
+        self._status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+
+        self._copy_action = QAction("Copy raw response", self)
+        self._copy_action.setShortcut(QKeySequence("Ctrl+Shift+C"))
+        self._copy_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self._copy_action.setToolTip("Copy the original, unsanitised response as plain text")
+        self._copy_action.triggered.connect(self.copy_raw)
+        self.addAction(self._copy_action)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addWidget(editor, 1)
+        layout.addWidget(self._status)
+        self.clear()
+
+    # -- public API ------------------------------------------------------------
+
+    def set_response(
+        self,
+        raw: str | None,
+        spans: Sequence[Span] = (),
+        *,
+        emphasis: Sequence[Span] = (),
+    ) -> None:
+        """Show ``raw`` (``None``: the provider returned nothing) and highlight spans.
+
+        ``spans`` get the highlight format and ``emphasis`` (the offending
+        item, if any) a distinct one; the earliest span (else emphasis) is
+        scrolled into view. Raises ValueError, changing nothing, when a span is
+        not ``0 <= start <= end <= len(raw)``.
+        """
+        spans, emphasis = list(spans), list(emphasis)
+        length = -1 if raw is None else len(raw)
+        for start, end in [*spans, *emphasis]:
+            if not 0 <= start <= end <= length:
+                raise ValueError(f"span ({start}, {end}) does not fit a response of {length}")
+        self._raw = raw
+        self._visible = visible = make_visible(raw or "", max_line=self.MAX_LINE)
+        self._editor.setPlaceholderText(NO_RESPONSE if raw is None else "Empty response")
+        self._loading = True  # the document is being replaced: don't style it yet
+        try:
+            self._editor.setPlainText(visible.text)
+        finally:
+            self._loading = False
+        self._copy_action.setEnabled(raw is not None)
+
+        self._styled = None
+        self._pinned = [
+            *self._selections(map(visible.span_to_display, spans), self._HIGHLIGHT),
+            *self._selections(map(visible.span_to_display, emphasis), self._OFFENDING),
+        ]
+        self._editor.setExtraSelections(self._pinned)
+        first = min(spans or emphasis, default=None)
+        self._scroll_to(visible.to_qt(first[0]) if first else 0)
+        self._style_near_viewport()
+        self._update_status()
+
+    def clear(self) -> None:
+        """Show nothing (no attempt selected)."""
+        self._raw = None
+        self._visible = make_visible("")
+        self._editor.setPlaceholderText("")
+        self._editor.clear()
+        self._pinned, self._styled = [], None
+        self._editor.setExtraSelections([])
+        self._copy_action.setEnabled(False)
+        self._status.setText("")
+        self._editor.setAccessibleDescription("")
+
+    def highlighted_text(self) -> list[str]:
+        """The original substrings now highlighted: the spans, then the emphasis."""
+        if self._raw is None:
+            return []
+        result = []
+        for selection in self._editor.extraSelections():
+            if selection.format.property(_KIND) in (_SPAN, _EMPHASIS):
+                cursor = selection.cursor
+                start = self._visible.qt_to_original(cursor.selectionStart())
+                end = self._visible.qt_to_original(cursor.selectionEnd(), round_up=True)
+                result.append(self._raw[start:end])
+        return result
+
+    def plain_text(self) -> str:
+        """The text as displayed (stand-ins and display-only breaks included)."""
+        return self._editor.toPlainText()
+
+    def raw_text(self) -> str | None:
+        """The original response, as given to :meth:`set_response`."""
+        return self._raw
+
+    def status_text(self) -> str:
+        """The summary line under the text."""
+        return self._status.text()
+
+    def text_edit(self) -> QPlainTextEdit:
+        """The inner text widget (for focus handling and tests)."""
+        return self._editor
+
+    def copy_raw(self) -> None:
+        """Copy the original response to the clipboard as plain text.
+
+        Lone surrogates, which a clipboard cannot carry, become U+FFFD.
+        """
+        if self._raw is not None:
+            text = self._raw.encode("utf-16-le", "replace").decode("utf-16-le")
+            QGuiApplication.clipboard().setText(text)
+
+    # -- internals -------------------------------------------------------------
+
+    def _selections(
+        self, display_spans: Iterable[Span], fmt: QTextCharFormat
+    ) -> list[QTextEdit.ExtraSelection]:
+        document = self._editor.document()
+        result = []
+        for start, end in display_spans:
+            selection = QTextEdit.ExtraSelection()
+            cursor = QTextCursor(document)
+            cursor.setPosition(self._visible.display_to_qt(start))
+            cursor.setPosition(self._visible.display_to_qt(end), QTextCursor.MoveMode.KeepAnchor)
+            selection.cursor = cursor
+            selection.format = fmt
+            result.append(selection)
+        return result
+
+    def _style_near_viewport(self) -> None:
+        """Give the stand-ins, U+FFFD and breaks near the viewport their formats."""
+        visible, editor = self._visible, self._editor
+        if self._loading or not (
+            len(visible.marker_starts) or len(visible.replacement_starts) or len(visible.wrap_marks)
+        ):
+            return
+        top = editor.firstVisibleBlock().position()
+        bottom = editor.cursorForPosition(editor.viewport().rect().bottomRight()).position()
+        low, high = visible.qt_to_display(top), visible.qt_to_display(bottom)
+        if self._styled and self._styled[0] <= low and high <= self._styled[1]:
+            return
+        low = max(0, low - self.STYLE_MARGIN)
+        high = min(len(visible.text), high + self.STYLE_MARGIN)
+        self._styled = (low, high)
+
+        def clipped(spans: list[Span]) -> Iterator[Span]:
+            return ((max(start, low), min(end, high)) for start, end in spans)
+
+        limit = self.MAX_STYLED_RUNS
+        editor.setExtraSelections(
+            [
+                *self._selections(clipped(visible.marker_spans(low, high, limit)), self._MARKER),
+                *self._selections(
+                    clipped(visible.replacement_spans(low, high, limit)), self._REPLACEMENT
+                ),
+                *self._selections(visible.wrap_spans(low, high, limit), self._WRAP),
+                *self._pinned,
+            ]
+        )
+
+    def _scroll_to(self, position: int) -> None:
+        cursor = QTextCursor(self._editor.document())
+        cursor.setPosition(position)
+        self._editor.setTextCursor(cursor)
+        self._editor.centerCursor()
+        self._center_when_shown = not self.isVisible()  # the viewport has no size yet
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._center_when_shown:
+            self._center_when_shown = False
+            self._editor.centerCursor()
+
+    def _update_status(self) -> None:
+        raw, visible = self._raw, self._visible
+        if raw is None:
+            parts = [NO_RESPONSE]
+        else:
+            lines = raw.count("\n") + 1 if raw else 0
+            parts = [_plural(len(raw), "character"), _plural(lines, "line")]
+            if visible.made_visible:
+                count = _plural(visible.made_visible, "invisible/control character")
+                parts.append(f"{count} shown as ⟨…⟩ or ␀-style symbols")
+            if visible.replacement_count:
+                count = _plural(visible.replacement_count, "replacement character")
+                parts.append(f"{count} (U+FFFD) in red")
+            if len(visible.wrap_marks):
+                parts.append(f"lines over {self.MAX_LINE:,} characters broken at ↩")
+        text = " · ".join(parts)
+        self._status.setText(text)
+        self._editor.setAccessibleDescription(text)
+
+    def _show_context_menu(self, position: QPoint) -> None:
+        menu = self._editor.createStandardContextMenu(position)
+        menu.addSeparator()
+        menu.addAction(self._copy_action)
+        menu.exec(self._editor.viewport().mapToGlobal(position))
+        menu.deleteLater()

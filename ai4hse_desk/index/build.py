@@ -1,0 +1,198 @@
+"""Stage 1 of the review index: the desk's verdicts, denormalised for the table.
+
+:func:`build_index` streams :func:`~ai4hse_desk.audit.rescore.iter_verdicts`
+into a new SQLite file in the cache directory (see :mod:`.location`): one row
+per attempt with everything the review table filters and sorts on, so the
+window's queries never touch the audit file (except for raw text). Rows are
+inserted in large ``executemany`` batches inside one transaction, the indexes
+are created afterwards (cheaper than maintaining them while inserting), then
+``ANALYZE`` gives the query planner real selectivities. The file is renamed into
+place only when complete; a cancelled or failed build leaves nothing behind.
+
+Layout (bump :data:`INDEX_FORMAT` when it changes):
+
+* ``meta(key, value)``: ``index_format``, ``desk_version``, ``audit_fingerprint``,
+  ``built_at``, ``attempts``;
+* ``rows``: ``attempt_id`` (rowid), ``ordinal``, ``question_id``, ``run_id``,
+  ``model``, ``track``, ``repetition``, ``state``, ``status`` (the desk's),
+  ``correct``, ``strict``, ``disagrees`` (0/1) and ``recorded_status``;
+* ``questions(ordinal, question_id, search_text)``: question text and option
+  texts, one per line (searched with ``LIKE``: at most a few thousand rows);
+* ``labels(question_id, facet, value)``: a copy of ``question_labels``.
+
+``state`` is not re-read from the audit file: protocol.md section 2 makes it a
+function of the desk status (``pending`` and ``provider_error`` come exactly
+from those states, every other status from ``answered``).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import closing
+from datetime import UTC, datetime
+from pathlib import Path
+
+from ai4hse_desk import __version__
+from ai4hse_desk.audit import AuditDB
+from ai4hse_desk.audit.rescore import Progress, RescoreCancelled, iter_verdicts
+from ai4hse_desk.index.location import BuildCancelled, index_path, read_meta, staged_file
+from ai4hse_desk.index.query import ReviewIndex
+from ai4hse_desk.protocol.outcome import STATE_ANSWERED, Status
+
+#: Version of the layout above; an index of another format is rebuilt.
+INDEX_FORMAT = 1
+_BATCH = 20_000
+
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE questions (
+    ordinal INTEGER PRIMARY KEY, question_id TEXT NOT NULL UNIQUE, search_text TEXT NOT NULL
+);
+CREATE TABLE labels (
+    question_id TEXT NOT NULL, facet TEXT NOT NULL, value TEXT NOT NULL,
+    PRIMARY KEY (facet, value, question_id)
+) WITHOUT ROWID;
+CREATE TABLE rows (
+    attempt_id INTEGER PRIMARY KEY, ordinal INTEGER NOT NULL, question_id TEXT NOT NULL,
+    run_id TEXT NOT NULL, model TEXT NOT NULL, track TEXT NOT NULL,
+    repetition INTEGER NOT NULL, state TEXT NOT NULL, status TEXT NOT NULL,
+    correct INTEGER NOT NULL, strict INTEGER NOT NULL, disagrees INTEGER NOT NULL,
+    recorded_status TEXT
+);
+"""
+
+#: One index per sortable column (each implicitly ends in the rowid, which is
+#: exactly the keyset order ``(value, attempt_id)``), so the first page of any
+#: sort, and the next page after any key, is an index seek. Filters on the same
+#: columns use them too; ``ANALYZE`` lets the planner pick among them.
+INDEXES: dict[str, str] = {
+    "rows_status": "rows(status)",
+    "rows_run": "rows(run_id)",
+    "rows_ordinal": "rows(ordinal)",
+    "rows_model": "rows(model)",
+    "rows_track": "rows(track)",
+    "rows_repetition": "rows(repetition)",
+    "rows_correct": "rows(correct)",
+    "rows_strict": "rows(strict)",
+    "rows_disagrees": "rows(disagrees)",
+}
+
+_INSERT = "INSERT INTO rows VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+_STATES = {Status.PENDING.value: "pending", Status.PROVIDER_ERROR.value: "provider_error"}
+
+
+def is_current(meta: dict[str, str] | None, fingerprint: str) -> bool:
+    """True if ``meta`` describes a complete stage-1 index of this format,
+    desk version and audit fingerprint."""
+    return (
+        meta is not None
+        and meta.get("index_format") == str(INDEX_FORMAT)
+        and meta.get("desk_version") == __version__
+        and meta.get("audit_fingerprint") == fingerprint
+    )
+
+
+def _copy_questions(conn: sqlite3.Connection, db: AuditDB) -> dict[str, int]:
+    ordinals: dict[str, int] = {}
+    for question in db.questions():
+        ordinals[question.question_id] = question.ordinal
+        text = "\n".join([question.text, *(option.text for option in question.options)])
+        conn.execute(
+            "INSERT INTO questions VALUES (?, ?, ?)",
+            (question.ordinal, question.question_id, text),
+        )
+        conn.executemany(
+            "INSERT INTO labels VALUES (?, ?, ?)",
+            [(question.question_id, facet, value) for facet, value in question.labels.items()],
+        )
+    return ordinals
+
+
+def _fill_rows(
+    conn: sqlite3.Connection, db: AuditDB, ordinals: dict[str, int], progress: Progress | None
+) -> int:
+    runs = {run.run_id: (run.model, run.track.value) for run in db.runs()}
+    batch: list[tuple[object, ...]] = []
+    count = 0
+    for v in iter_verdicts(db, progress=progress):
+        status = v.outcome.status.value
+        model, track = runs[v.run_id]
+        batch.append((
+            v.attempt_id, ordinals[v.question_id], v.question_id, v.run_id, model, track,
+            v.repetition, _STATES.get(status, STATE_ANSWERED), status, int(v.correct),
+            int(v.outcome.strict_format), int(not v.agrees), v.recorded_status,
+        ))  # fmt: skip
+        if len(batch) >= _BATCH:
+            conn.executemany(_INSERT, batch)
+            count += len(batch)
+            batch.clear()
+    conn.executemany(_INSERT, batch)
+    return count + len(batch)
+
+
+def build_index(db: AuditDB, *, progress: Progress | None = None) -> Path:
+    """Build (or rebuild) the stage-1 review index of ``db`` and return its path.
+
+    Args:
+        db: the open audit database; only read.
+        progress: called with (attempts done, attempts in total) every few thousand
+            attempts and between index creations; returning False cancels.
+
+    Raises:
+        BuildCancelled: ``progress`` returned False (nothing is left on disk).
+        AuditError: the audit file is inconsistent (see ``iter_verdicts``).
+    """
+    fingerprint = db.fingerprint()
+    target = index_path(fingerprint)
+    with (
+        staged_file(target) as temp,
+        closing(sqlite3.connect(temp, isolation_level=None)) as conn,
+    ):
+        conn.execute("PRAGMA journal_mode = OFF")  # a new private file: nothing to undo
+        conn.execute("PRAGMA synchronous = OFF")  # staged_file syncs before the rename
+        conn.executescript(_SCHEMA)  # (executescript would commit an open transaction)
+        conn.execute("BEGIN")
+        try:
+            ordinals = _copy_questions(conn, db)
+            count = _fill_rows(conn, db, ordinals, progress)
+            for name, columns in INDEXES.items():
+                if progress is not None and not progress(count, count):
+                    raise RescoreCancelled
+                conn.execute(f"CREATE INDEX {name} ON {columns}")
+        except RescoreCancelled:
+            raise BuildCancelled from None  # staged_file deletes the temporary file
+        meta = {
+            "index_format": str(INDEX_FORMAT),
+            "desk_version": __version__,
+            "audit_fingerprint": fingerprint,
+            "built_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "attempts": str(count),
+        }
+        conn.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
+        conn.execute("ANALYZE")
+        conn.execute("COMMIT")
+    return target
+
+
+def open_index(db: AuditDB) -> ReviewIndex | None:
+    """The existing, complete index of ``db``'s fingerprint, or ``None``.
+
+    ``None`` also when the file is of another :data:`INDEX_FORMAT` or desk
+    version, or unreadable: the caller then runs :func:`build_index`.
+    """
+    fingerprint = db.fingerprint()
+    path = index_path(fingerprint)
+    if not is_current(read_meta(path), fingerprint):
+        return None
+    return ReviewIndex(path, db)
+
+
+def ensure_index(db: AuditDB, *, progress: Progress | None = None) -> ReviewIndex:
+    """:func:`open_index`, building the index first when there is no valid one."""
+    index = open_index(db)
+    if index is None:
+        build_index(db, progress=progress)
+        index = open_index(db)
+        if index is None:
+            raise RuntimeError(f"the review index of {db.path} could not be read back")
+    return index

@@ -1,0 +1,123 @@
+"""Where the review index lives, and how the index reaches the audit file.
+
+The index is a *derived cache*: it is kept in the user's cache directory
+(``platformdirs.user_cache_dir("ai4hse-desk")``, or ``$AI4HSE_DESK_CACHE_DIR``
+when set, which tests and portable installs use), named after the audit
+fingerprint. Nothing is ever written beside an audit database.
+
+Files per audit fingerprint ``fp`` (``fp[:32]`` in the names):
+
+* ``index-<fp>.sqlite``: stage 1, the denormalised verdict rows (:mod:`.build`);
+* ``index-<fp>-fts.sqlite``: stage 2, the full-text index (:mod:`.fts`).
+
+Both are written to a hidden temporary file in the same directory and renamed
+into place when complete, so a reader never sees half a file.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import platformdirs
+
+from ai4hse_desk.audit import AuditDB
+from ai4hse_desk.audit.opening import sqlite_uri
+
+#: Environment variable that overrides the cache directory.
+CACHE_ENV = "AI4HSE_DESK_CACHE_DIR"
+APP_NAME = "ai4hse-desk"
+_NAME_LENGTH = 32
+
+
+def cache_dir() -> Path:
+    """The directory holding review indexes (not created here)."""
+    override = os.environ.get(CACHE_ENV)
+    if override:
+        return Path(override).expanduser().absolute()
+    return Path(platformdirs.user_cache_dir(APP_NAME)).absolute()
+
+
+def _stem(fingerprint: str) -> str:
+    if len(fingerprint) < _NAME_LENGTH or not all(c in "0123456789abcdef" for c in fingerprint):
+        raise ValueError(f"not a SHA-256 hex fingerprint: {fingerprint!r}")
+    return f"index-{fingerprint[:_NAME_LENGTH]}"
+
+
+def index_path(fingerprint: str) -> Path:
+    """``<cache>/index-<fingerprint[:32]>.sqlite``: the stage-1 index of one audit state."""
+    return cache_dir() / f"{_stem(fingerprint)}.sqlite"
+
+
+def fts_path(fingerprint: str) -> Path:
+    """``<cache>/index-<fingerprint[:32]>-fts.sqlite``: the full-text index."""
+    return cache_dir() / f"{_stem(fingerprint)}-fts.sqlite"
+
+
+def readonly_uri(path: Path) -> str:
+    """URI opening ``path`` read-only without locks or side files (``immutable``)."""
+    return sqlite_uri(path, mode="ro", immutable="1")
+
+
+def audit_uri(db: AuditDB) -> str:
+    """Read-only ``immutable`` URI of the file ``db`` actually reads.
+
+    For a live record (pending ``-wal``/``-journal``) :mod:`ai4hse_desk.audit.opening`
+    reads a private folded snapshot; ``PRAGMA database_list`` on one of ``db``'s
+    own connections names that file, so the index attaches exactly the bytes the
+    fingerprint describes.
+    """
+    with db.raw_connection() as conn:
+        for _seq, name, filename in conn.execute("PRAGMA database_list"):
+            if name == "main" and filename:
+                return readonly_uri(Path(filename))
+    raise RuntimeError(f"cannot tell which file {db.path} was opened from")
+
+
+class BuildCancelled(Exception):
+    """A build's progress callback asked to stop; its temporary file was deleted."""
+
+
+@contextmanager
+def staged_file(target: Path) -> Iterator[Path]:
+    """A new, empty temporary file beside ``target`` in the cache directory.
+
+    On a normal exit the temporary file is flushed to disk and atomically renamed
+    to ``target`` (replacing an older one); on any exception, including a
+    cancellation, it is deleted, so nothing is left behind.
+    """
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, name = tempfile.mkstemp(
+        prefix=f".{target.stem}-", suffix=".tmp", dir=target.parent
+    )
+    os.close(handle)
+    temp = Path(name)
+    try:
+        yield temp
+        with open(temp, "rb+") as written:
+            os.fsync(written.fileno())
+        os.replace(temp, target)
+    except BaseException:
+        for leftover in (temp, Path(f"{temp}-journal")):
+            leftover.unlink(missing_ok=True)
+        raise
+
+
+def read_meta(path: Path) -> dict[str, str] | None:
+    """The ``meta`` table of an index file, or ``None`` if it is missing or unreadable."""
+    if not path.is_file():
+        return None
+    try:
+        conn = sqlite3.connect(readonly_uri(path), uri=True)
+    except sqlite3.Error:
+        return None
+    try:
+        return {str(key): str(value) for key, value in conn.execute("SELECT key, value FROM meta")}
+    except sqlite3.Error:
+        return None
+    finally:
+        conn.close()

@@ -1,0 +1,34 @@
+"""The one entry point of ``ai4hse-desk``: headless commands or the window.
+
+Headless commands (``demo``, ``rescore``, ``extract`` …) are dispatched to
+:mod:`ai4hse_desk.cli` without importing Qt; anything else opens the window,
+imported lazily from :mod:`ai4hse_desk.gui`.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``ai4hse-desk`` with ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    from ai4hse_desk.cli.main import HEADLESS_COMMANDS, run_headless
+
+    if args and (args[0] in HEADLESS_COMMANDS or args[0] in ("--version", "-V")):
+        return run_headless(args)
+    if args and args[0] in ("-h", "--help") and "--screenshot" not in args:
+        return run_headless(args)
+    from ai4hse_desk.gui.app import run_window
+
+    return run_window(args)
+
+
+def console_main() -> None:
+    """Console-script wrapper: exit with :func:`main`'s status."""
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    console_main()
