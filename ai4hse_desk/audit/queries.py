@@ -281,20 +281,45 @@ class AuditDB:
         memory stays bounded by ``batch``. The run filter is written ``+run_id``
         so SQLite keeps the rowid scan instead of sorting a whole run.
         """
+        for rows in self.iter_rescore_batches(run_ids, batch):
+            yield from rows
+
+    def attempt_id_bounds(self) -> tuple[int, int] | None:
+        """Smallest and largest attempt_id (``None`` without attempts); a rowid look-up."""
+        row = self._rows("SELECT min(attempt_id), max(attempt_id) FROM attempts", {})[0]
+        return None if row[0] is None else (int(row[0]), int(row[1]))
+
+    def iter_rescore_batches(
+        self,
+        run_ids: Sequence[str] | None = None,
+        batch: int = 10000,
+        id_range: tuple[int, int] | None = None,
+    ) -> Iterator[list[RescoreRow]]:
+        """Like :meth:`iter_rescore_rows`, but one list of at most ``batch`` rows at a time.
+
+        ``id_range`` (inclusive) restricts the scan to a slice of attempt ids, so
+        that several processes can share one rescore.
+        """
         if batch < 1:
             raise ValueError(f"batch must be positive, not {batch}")
         sql = f"SELECT {', '.join(RESCORE_COLUMNS)} FROM attempts"
-        params: tuple[str, ...] = ()
+        params: tuple[str | int, ...] = ()
+        conditions: list[str] = []
         if run_ids is not None:
             wanted = [run_ids] if isinstance(run_ids, str) else list(run_ids)
-            sql += " WHERE +run_id IN (SELECT value FROM json_each(?))"
+            conditions.append("+run_id IN (SELECT value FROM json_each(?))")
             params = (json.dumps(wanted),)
+        if id_range is not None:
+            conditions.append("attempt_id BETWEEN ? AND ?")
+            params = (*params, int(id_range[0]), int(id_range[1]))
+        if conditions:
+            sql += " WHERE " + " AND ".join(conditions)
         sql += " ORDER BY attempt_id"
         with file_problems_as_audit_errors(self.path), self.raw_connection() as conn:
             cursor = conn.cursor()
             try:
                 cursor.execute(sql, params)
                 while rows := cursor.fetchmany(batch):
-                    yield from cast(list[RescoreRow], rows)
+                    yield cast(list[RescoreRow], rows)
             finally:
                 cursor.close()

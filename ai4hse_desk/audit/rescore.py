@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ai4hse_desk.audit.errors import AuditError
 from ai4hse_desk.audit.filters import AttemptFilter
@@ -22,7 +23,7 @@ from ai4hse_desk.audit.queries import AuditDB
 from ai4hse_desk.protocol.compare import disagrees
 from ai4hse_desk.protocol.extract import derive
 from ai4hse_desk.protocol.metrics import RunInfo, RunScorer, order_runs
-from ai4hse_desk.protocol.outcome import CUT_OFF_REASONS, Extraction, Status
+from ai4hse_desk.protocol.outcome import CUT_OFF_REASONS, STATE_ANSWERED, Extraction, Status
 
 _CACHE_LIMIT = 200_000
 _CACHEABLE_LENGTH = 4096
@@ -93,6 +94,100 @@ def _selected_runs(db: AuditDB, run_ids: Sequence[str] | None) -> dict[str, RunI
     }
 
 
+#: One verdict as a plain tuple (the hot loop builds no objects):
+#: (attempt_id, run_id, question_id, repetition, outcome, correct, recorded_status, agrees)
+VerdictTuple = tuple[int, str, str, int, Extraction, bool, "str | None", bool]
+
+
+def _verdict_batches(
+    db: AuditDB,
+    runs: dict[str, RunInfo],
+    run_ids: Sequence[str] | None,
+    scorers: dict[str, RunScorer] | None,
+    collect: bool,
+    progress: Progress | None,
+    id_range: tuple[int, int] | None = None,
+) -> Iterator[list[VerdictTuple]]:
+    """The rescore loop: one list of verdict tuples per batch of attempts read.
+
+    With ``collect`` False the lists stay empty and only ``scorers`` are fed:
+    that is the benchmarked fast path of ``rescore``.
+    """
+    keys = db.keys()
+    total = db.count_attempts(AttemptFilter(run_ids=tuple(runs))) if progress else 0
+    # Verdicts of plain answered attempts, memoised per response text in one table per
+    # (track, protocol version, n), shared by every run with that track and version.
+    shared: dict[tuple[str, int, int], dict[str | None, Extraction]] = {}
+    # Per run: (track, protocol version, n -> memo table, scorer). Attempts of a run
+    # mostly come together, so the last run's context is kept at hand.
+    contexts: dict[str, tuple[str, int, dict[int, dict[str | None, Extraction]], Any]] = {}
+    memo_size = 0
+    done = 0
+    answered = STATE_ANSWERED
+    cut_off = CUT_OFF_REASONS
+    valid = _VALID
+    last_run: str | None = None
+    track, version, by_n, scorer = "", 0, {}, None
+    for rows in db.iter_rescore_batches(None if run_ids is None else list(runs), 10000, id_range):
+        out: list[VerdictTuple] = []
+        for (attempt_id, run_id, question_id, repetition, state, raw, finish,
+             rec_status, rec_extracted, rec_strict, rec_correct) in rows:  # fmt: skip
+            if run_id != last_run:
+                context = contexts.get(run_id)
+                if context is None:
+                    info = runs.get(run_id)
+                    if info is None:
+                        raise AuditError(f"attempt {attempt_id} refers to unknown run {run_id!r}")
+                    feed = None if scorers is None else scorers[run_id]
+                    context = contexts[run_id] = (info.track, info.protocol_version, {}, feed)
+                track, version, by_n, scorer = context
+                last_run = run_id
+            key = keys.get(question_id)
+            if not key:
+                raise AuditError(
+                    f"attempt {attempt_id} refers to question {question_id!r}, "
+                    "which is missing or has no options"
+                )
+            n = len(key)
+            plain = state == answered and finish not in cut_off
+            outcome = None
+            if plain:
+                table = by_n.get(n)
+                if table is None:
+                    table = by_n[n] = shared.setdefault((track, version, n), {})
+                outcome = table.get(raw)
+            if outcome is None:
+                outcome = derive(
+                    track, raw, n, protocol_version=version, state=state, finish_reason=finish
+                )
+                if plain and (raw is None or len(raw) <= _CACHEABLE_LENGTH):
+                    if memo_size >= _CACHE_LIMIT:
+                        for stale in shared.values():
+                            stale.clear()
+                        memo_size = 0
+                    table[raw] = outcome  # type: ignore[index]
+                    memo_size += 1
+            status = outcome.status
+            selection = outcome.selection
+            strict = outcome.strict_format
+            correct = status is valid and selection == key
+            differs = disagrees(
+                status, selection, strict, correct,
+                rec_status, rec_extracted, rec_strict, rec_correct,
+            )  # fmt: skip
+            if scorer is not None:
+                scorer.add(question_id, repetition, status, selection, strict, key, differs)
+            if collect:
+                out.append(
+                    (attempt_id, run_id, question_id, repetition, outcome, correct,
+                     rec_status, not differs)
+                )  # fmt: skip
+        done += len(rows)
+        if progress is not None and not progress(done, total):
+            raise RescoreCancelled
+        yield out
+
+
 def iter_verdicts(
     db: AuditDB,
     run_ids: Sequence[str] | None = None,
@@ -110,55 +205,16 @@ def iter_verdicts(
         RescoreCancelled: ``progress`` returned False.
     """
     runs = _selected_runs(db, run_ids)
-    keys = db.keys()
-    total = db.count_attempts(AttemptFilter(run_ids=tuple(runs))) if progress is not None else 0
-    tracks = {run_id: (info.track, info.protocol_version) for run_id, info in runs.items()}
-    cache: dict[tuple[str, int, int, str, bool, str | None], Extraction] = {}
-    done = 0
-    for row in db.iter_rescore_rows(None if run_ids is None else list(runs)):
-        (attempt_id, run_id, question_id, repetition, state, raw, finish,
-         rec_status, rec_extracted, rec_strict, rec_correct) = row  # fmt: skip
-        key = keys.get(question_id)
-        if not key:
-            raise AuditError(
-                f"attempt {attempt_id} refers to question {question_id!r}, "
-                "which is missing or has no options"
-            )
-        track_pv = tracks.get(run_id)
-        if track_pv is None:
-            raise AuditError(f"attempt {attempt_id} refers to unknown run {run_id!r}")
-        track, pv = track_pv
-        cut = finish in CUT_OFF_REASONS
-        n = len(key)
-        ck = (track, pv, n, state, cut, raw)
-        outcome = cache.get(ck)
-        if outcome is None:
-            outcome = derive(
-                track, raw, n, protocol_version=pv, state=state,
-                finish_reason=finish if cut else None,
-            )  # fmt: skip
-            if raw is None or len(raw) <= _CACHEABLE_LENGTH:
-                if len(cache) >= _CACHE_LIMIT:
-                    cache.clear()
-                cache[ck] = outcome
-        correct = outcome.status is _VALID and outcome.selection == key
-        differs = disagrees(
-            outcome.status, outcome.selection, outcome.strict_format, correct,
-            rec_status, rec_extracted, rec_strict, rec_correct,
-        )  # fmt: skip
-        if scorers is not None:
-            scorers[run_id].add(
-                question_id, repetition, outcome.status, outcome.selection,
-                outcome.strict_format, key, differs,
-            )  # fmt: skip
-        yield AttemptVerdict(
-            attempt_id, run_id, question_id, repetition, outcome, correct, rec_status, not differs
-        )
-        done += 1
-        if progress is not None and done % 5000 == 0 and not progress(done, total):
-            raise RescoreCancelled
-    if progress is not None:
-        progress(done, total)
+    for batch in _verdict_batches(db, runs, run_ids, scorers, True, progress):
+        for verdict in batch:
+            yield AttemptVerdict(*verdict)
+
+
+def iter_verdict_batches(
+    db: AuditDB, run_ids: Sequence[str] | None = None, *, progress: Progress | None = None
+) -> Iterator[list[VerdictTuple]]:
+    """Verdicts as lists of plain tuples (:data:`VerdictTuple`), one list per batch read."""
+    return _verdict_batches(db, _selected_runs(db, run_ids), run_ids, None, True, progress)
 
 
 def rescore(
@@ -167,18 +223,47 @@ def rescore(
     *,
     on_attempt: Callable[[AttemptVerdict], None] | None = None,
     progress: Progress | None = None,
+    workers: int | None = None,
 ) -> RescoreResult:
-    """Re-derive and score every run (or ``run_ids``); runs ordered as cli.md says."""
+    """Re-derive and score every run (or ``run_ids``); runs ordered as cli.md says.
+
+    Without ``on_attempt`` and ``progress``, a large database is split by
+    attempt id over ``workers`` processes (default: up to 2, when the machine
+    has the cores and the platform can fork); the result is the same.
+    """
     runs = _selected_runs(db, run_ids)
     scorers = {run_id: RunScorer(info) for run_id, info in runs.items()}
-    count = 0
-    for verdict in iter_verdicts(db, run_ids, progress=progress, scorers=scorers):
-        count += 1
+    if on_attempt is None and progress is None:
+        from ai4hse_desk.audit.parallel import score_in_parallel
+
+        if score_in_parallel(db, runs, run_ids, scorers, workers):
+            return _result(db, scorers)
+    collect = on_attempt is not None
+    for batch in _verdict_batches(db, runs, run_ids, scorers, collect, progress):
         if on_attempt is not None:
-            on_attempt(verdict)
+            for verdict in batch:
+                on_attempt(AttemptVerdict(*verdict))
+    return _result(db, scorers)
+
+
+def score_range(
+    db: AuditDB,
+    runs: dict[str, RunInfo],
+    run_ids: Sequence[str] | None,
+    id_range: tuple[int, int],
+) -> dict[str, RunScorer]:
+    """Score only the attempts whose id lies in ``id_range`` (one worker's share)."""
+    scorers = {run_id: RunScorer(info) for run_id, info in runs.items()}
+    for _ in _verdict_batches(db, runs, run_ids, scorers, False, None, id_range):
+        pass
+    return scorers
+
+
+def _result(db: AuditDB, scorers: dict[str, RunScorer]) -> RescoreResult:
     labels = db.labels()
     return RescoreResult(
-        runs=order_runs(scorer.result(labels) for scorer in scorers.values()), attempts=count
+        runs=order_runs(scorer.result(labels) for scorer in scorers.values()),
+        attempts=sum(scorer.attempts for scorer in scorers.values()),
     )
 
 
@@ -187,6 +272,9 @@ __all__ = [
     "Progress",
     "RescoreCancelled",
     "RescoreResult",
+    "VerdictTuple",
+    "iter_verdict_batches",
     "iter_verdicts",
     "rescore",
+    "score_range",
 ]

@@ -20,7 +20,9 @@ def register(commands: Any) -> None:
     )
     p.add_argument("--out", required=True, type=Path, metavar="PATH")
     p.add_argument(
-        "--attempts", type=positive_int, metavar="N",
+        "--attempts",
+        type=positive_int,
+        metavar="N",
         help="scale the database to about N attempts (benchmarks; up to 1,000,000)",
     )
     p.set_defaults(handler=run)

@@ -26,12 +26,16 @@ def register(commands: Any) -> None:
     p.add_argument("--track", required=True, choices=[t.value for t in Track])
     p.add_argument("--options", required=True, type=positive_int, metavar="N")
     p.add_argument(
-        "--protocol", type=int, default=CURRENT_PROTOCOL_VERSION, metavar="V",
-        help=f"protocol version the response was recorded under (default {CURRENT_PROTOCOL_VERSION})",
+        "--protocol",
+        type=int,
+        default=CURRENT_PROTOCOL_VERSION,
+        metavar="V",
+        help=f"protocol version of the record (default {CURRENT_PROTOCOL_VERSION})",
     )
     p.add_argument("--finish-reason", metavar="R", help="finish_reason the provider reported")
     p.add_argument(
-        "--explain", action="store_true",
+        "--explain",
+        action="store_true",
         help="also print the reason and the character spans the verdict rests on",
     )
     p.set_defaults(handler=run)
@@ -43,8 +47,9 @@ def read_stdin_text() -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
+        bad = data[exc.start]
         raise InputError(
-            f"standard input is not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})"
+            f"standard input is not valid UTF-8 (byte 0x{bad:02x} at offset {exc.start})"
         ) from None
 
 

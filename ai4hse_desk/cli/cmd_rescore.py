@@ -23,15 +23,17 @@ def register(commands: Any) -> None:
         ),
     )
     p.add_argument("audit_db", type=Path, metavar="AUDIT_DB")
+    p.add_argument("--per-attempt", action="store_true", help="also list every attempt's verdict")
     p.add_argument(
-        "--per-attempt", action="store_true", help="also list every attempt's verdict"
-    )
-    p.add_argument(
-        "--run", action="append", dest="runs", metavar="RUN_ID",
+        "--run",
+        action="append",
+        dest="runs",
+        metavar="RUN_ID",
         help="only this run (repeat for several)",
     )
     p.add_argument(
-        "--table", action="store_true",
+        "--table",
+        action="store_true",
         help="print a readable table per track instead of JSON (not for scripts)",
     )
     p.set_defaults(handler=run)

@@ -64,7 +64,7 @@ def run_headless(argv: Sequence[str]) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("error: interrupted\n")
         return 1
-    except Exception as exc:  # noqa: BLE001 - last line of defence: one line, exit 1
+    except Exception as exc:
         if os.environ.get("AI4HSE_DEBUG"):
             traceback.print_exc()
         sys.stderr.write(f"error: internal error: {type(exc).__name__}: {exc}\n")

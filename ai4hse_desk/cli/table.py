@@ -18,7 +18,7 @@ def _row(run: dict[str, object]) -> list[str]:
     errors = run["errors"]
     assert isinstance(errors, dict)
     if not run["scored"]:
-        scores = ["unfinished — no aggregate score", "", "", ""]
+        scores = ["unfinished*", "—", "—", "—"]
     else:
         scores = [
             _pct(run["exact_accuracy"]),
@@ -54,7 +54,10 @@ def render_runs(audit: dict[str, object], runs: Sequence[dict[str, object]]) -> 
         widths = [max(len(r[i]) for r in rows) for i in range(len(HEADER))]
         lines += ["", f"== {track} ({len(members)} runs, ordered by exact accuracy)"]
         for i, row in enumerate(rows):
-            lines.append("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)))
+            cells = "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True))
+            lines.append(cells.rstrip())
             if i == 0:
                 lines.append("  ".join("-" * w for w in widths))
+        if any(not run["scored"] for run in members):
+            lines.append("* unfinished — no aggregate score (counts only)")
     return "\n".join(lines) + "\n"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import (
     QAction,
     QColor,
@@ -81,7 +81,7 @@ class ResponseView(QWidget):
         self._raw: str | None = None
         self._visible: VisibleText = make_visible("")
         self._center_when_shown = False
-        self._loading = False
+        self._busy = False  # replacing the document or the extra selections
         self._pinned: list[QTextEdit.ExtraSelection] = []  # the spans and emphasis
         self._styled: tuple[int, int] | None = None  # display range styled so far
 
@@ -102,7 +102,7 @@ class ResponseView(QWidget):
         editor.setAccessibleName("Raw response")
         editor.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         editor.customContextMenuRequested.connect(self._show_context_menu)
-        editor.updateRequest.connect(self._style_near_viewport)
+        editor.updateRequest.connect(self._on_update_request)
 
         self._status = QLabel(self)
         self._status.setTextFormat(Qt.TextFormat.PlainText)
@@ -147,22 +147,21 @@ class ResponseView(QWidget):
         self._raw = raw
         self._visible = visible = make_visible(raw or "", max_line=self.MAX_LINE)
         self._editor.setPlaceholderText(NO_RESPONSE if raw is None else "Empty response")
-        self._loading = True  # the document is being replaced: don't style it yet
+        self._busy, self._styled = True, None  # the document is being replaced
         try:
+            self._editor.clear()  # then filling an empty document is faster
             self._editor.setPlainText(visible.text)
         finally:
-            self._loading = False
+            self._busy = False
         self._copy_action.setEnabled(raw is not None)
 
-        self._styled = None
         self._pinned = [
             *self._selections(map(visible.span_to_display, spans), self._HIGHLIGHT),
             *self._selections(map(visible.span_to_display, emphasis), self._OFFENDING),
         ]
-        self._editor.setExtraSelections(self._pinned)
         first = min(spans or emphasis, default=None)
         self._scroll_to(visible.to_qt(first[0]) if first else 0)
-        self._style_near_viewport()
+        self._restyle(force=True)
         self._update_status()
 
     def clear(self) -> None:
@@ -171,8 +170,8 @@ class ResponseView(QWidget):
         self._visible = make_visible("")
         self._editor.setPlaceholderText("")
         self._editor.clear()
-        self._pinned, self._styled = [], None
-        self._editor.setExtraSelections([])
+        self._pinned = []
+        self._restyle(force=True)
         self._copy_action.setEnabled(False)
         self._status.setText("")
         self._editor.setAccessibleDescription("")
@@ -198,6 +197,10 @@ class ResponseView(QWidget):
         """The original response, as given to :meth:`set_response`."""
         return self._raw
 
+    def visible_text(self) -> VisibleText:
+        """The sanitised text shown and its offset maps."""
+        return self._visible
+
     def status_text(self) -> str:
         """The summary line under the text."""
         return self._status.text()
@@ -209,11 +212,16 @@ class ResponseView(QWidget):
     def copy_raw(self) -> None:
         """Copy the original response to the clipboard as plain text.
 
-        Lone surrogates, which a clipboard cannot carry, become U+FFFD.
+        Lone surrogates, which a clipboard cannot carry (Qt would silently
+        drop them), become U+FFFD.
         """
         if self._raw is not None:
-            text = self._raw.encode("utf-16-le", "replace").decode("utf-16-le")
-            QGuiApplication.clipboard().setText(text)
+            units = self._raw.encode("utf-16-le", "surrogatepass")
+            QGuiApplication.clipboard().setText(units.decode("utf-16-le", "replace"))
+
+    def copy_raw_action(self) -> QAction:
+        """The "Copy raw response" action (Ctrl+Shift+C), e.g. for an Edit menu."""
+        return self._copy_action
 
     # -- internals -------------------------------------------------------------
 
@@ -232,36 +240,45 @@ class ResponseView(QWidget):
             result.append(selection)
         return result
 
-    def _style_near_viewport(self) -> None:
-        """Give the stand-ins, U+FFFD and breaks near the viewport their formats."""
+    def _on_update_request(self, _rect: QRect, _dy: int) -> None:
+        self._restyle(force=False)
+
+    def _restyle(self, *, force: bool) -> None:
+        """Set the extra selections: the spans, and the stand-ins, U+FFFD and
+        breaks near the viewport (again only if the viewport left that range).
+        """
         visible, editor = self._visible, self._editor
-        if self._loading or not (
-            len(visible.marker_starts) or len(visible.replacement_starts) or len(visible.wrap_marks)
-        ):
+        if self._busy:  # setExtraSelections itself emits updateRequest
             return
-        top = editor.firstVisibleBlock().position()
-        bottom = editor.cursorForPosition(editor.viewport().rect().bottomRight()).position()
-        low, high = visible.qt_to_display(top), visible.qt_to_display(bottom)
-        if self._styled and self._styled[0] <= low and high <= self._styled[1]:
-            return
-        low = max(0, low - self.STYLE_MARGIN)
-        high = min(len(visible.text), high + self.STYLE_MARGIN)
-        self._styled = (low, high)
+        styled: list[QTextEdit.ExtraSelection] = []
+        if len(visible.marker_starts) or len(visible.replacement_starts) or len(visible.wrap_marks):
+            top = editor.firstVisibleBlock().position()
+            bottom = editor.cursorForPosition(editor.viewport().rect().bottomRight()).position()
+            low, high = visible.qt_to_display(top), visible.qt_to_display(bottom)
+            if not force and self._styled and self._styled[0] <= low and high <= self._styled[1]:
+                return
+            low = max(0, low - self.STYLE_MARGIN)
+            high = min(len(visible.text), high + self.STYLE_MARGIN)
+            self._styled = (low, high)
 
-        def clipped(spans: list[Span]) -> Iterator[Span]:
-            return ((max(start, low), min(end, high)) for start, end in spans)
+            def clipped(spans: list[Span]) -> Iterator[Span]:
+                return ((max(start, low), min(end, high)) for start, end in spans)
 
-        limit = self.MAX_STYLED_RUNS
-        editor.setExtraSelections(
-            [
+            limit = self.MAX_STYLED_RUNS
+            styled = [
                 *self._selections(clipped(visible.marker_spans(low, high, limit)), self._MARKER),
                 *self._selections(
                     clipped(visible.replacement_spans(low, high, limit)), self._REPLACEMENT
                 ),
                 *self._selections(visible.wrap_spans(low, high, limit), self._WRAP),
-                *self._pinned,
             ]
-        )
+        elif not force:
+            return
+        self._busy = True
+        try:
+            editor.setExtraSelections([*styled, *self._pinned])
+        finally:
+            self._busy = False
 
     def _scroll_to(self, position: int) -> None:
         cursor = QTextCursor(self._editor.document())

@@ -162,7 +162,9 @@ _EMPTY.flags.writeable = False
 
 
 @functools.cache
-def _lookup_tables() -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint16], _Ints, Any]:
+def _lookup_tables() -> tuple[
+    npt.NDArray[np.uint8], npt.NDArray[np.uint16], npt.NDArray[np.uint8], npt.NDArray[np.uint32]
+]:
     """Code-point lookup tables, built on first use (about 3 MB).
 
     Returns ``kind`` and ``label`` indexed by code point, and ``width`` and the
@@ -172,16 +174,16 @@ def _lookup_tables() -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint16], _In
     codepoints = np.fromiter(STAND_INS, dtype=np.int64, count=len(STAND_INS))
     stand_ins = list(STAND_INS.values())
     widest = max(map(len, stand_ins))
-    kind = np.zeros(0x110000, dtype=np.uint8)
+    kind = np.full(0x110000, _ORDINARY, dtype=np.uint8)
     kind[codepoints] = _ALWAYS
     kind[_VS_FIRST : _VS_LAST + 1] = _SELECTOR
     kind[0xFFFD] = _REPLACEMENT
     label = np.zeros(0x110000, dtype=np.uint16)
     label[codepoints] = np.arange(1, len(stand_ins) + 1, dtype=np.uint16)
-    width = np.array([1, *map(len, stand_ins)], dtype=np.int64)
+    width = np.array([1, *map(len, stand_ins)], dtype=np.uint8)
     padded = "".join(s.ljust(widest, "\0") for s in ["", *stand_ins]).encode("utf-32-le")
     glyphs = np.frombuffer(padded, dtype=np.uint32).reshape(len(stand_ins) + 1, widest)
-    for table in (kind, label, width):
+    for table in (kind, label, width, glyphs):
         table.flags.writeable = False
     return kind, label, width, glyphs
 
@@ -197,7 +199,7 @@ def _runs(mask: npt.NDArray[np.bool_]) -> tuple[_Ints, _Ints]:
 
 
 def _decode(code_points: npt.NDArray[np.uint32]) -> str:
-    return codecs.decode(memoryview(code_points).cast("B"), "utf-32-le")
+    return codecs.decode(code_points.data.cast("B"), "utf-32-le")
 
 
 def _frozen(array: npt.NDArray[Any]) -> _Ints:
@@ -407,8 +409,10 @@ def make_visible(raw: str, *, max_line: int | None = None) -> VisibleText:
     count = len(cps)
     kind = kind_of[cps]
     astral = cps > 0xFFFF
-    newlines = np.flatnonzero(cps == 0x0A) if max_line is not None else _EMPTY
-    longest = int(np.diff(newlines, prepend=-1, append=count).max()) - 1
+    newlines, longest = _EMPTY, 0  # the longest line matters only with max_line
+    if max_line is not None:
+        newlines = np.flatnonzero(cps == 0x0A)
+        longest = int(np.diff(newlines, prepend=-1, append=count).max()) - 1
     if not kind.any() and not (max_line is not None and longest > max_line):
         astral_at = _frozen(np.flatnonzero(astral))
         return VisibleText(text=raw, made_visible=0, raw_length=count, astral=astral_at)
@@ -418,18 +422,17 @@ def make_visible(raw: str, *, max_line: int | None = None) -> VisibleText:
     visible = (kind == _ALWAYS) | (
         (kind == _SELECTOR) & ((previous == _ALWAYS) | (previous == _SELECTOR))
     )
-    shown = np.flatnonzero(visible)
-    labels = label_of[cps[shown]]
-    widths = width_of[labels]
+    label = np.where(visible, label_of[cps], 0)  # 0: shown as it is
+    content = width_of[label]  # display width of each character (without breaks)
+    wide = np.flatnonzero(content > 1)
+    labels, widths = label[wide], content[wide]
     runs, fffd = _runs(visible), _runs(kind == _REPLACEMENT)
 
     # Display offsets without breaks: int32 unless the text is huge (halves the memory).
     position = np.int32 if count * (glyphs.shape[1] + 2) < 2**31 else np.int64
-    content = np.ones(count, dtype=np.uint8)  # display width of each character
-    content[shown] = widths
-    shown_at = np.cumsum(content, dtype=position)
+    shown_at: npt.NDArray[np.signedinteger[Any]] = np.cumsum(content, dtype=position)
     length = int(shown_at[-1])
-    shown_at -= content
+    np.subtract(shown_at, content, out=shown_at)  # from "after" to "of" each character
     wrap_after = _EMPTY
     if max_line is not None and longest * glyphs.shape[1] > max_line:
         wrap_after = _wrap_points(newlines, shown_at, length, max_line)
@@ -440,17 +443,17 @@ def make_visible(raw: str, *, max_line: int | None = None) -> VisibleText:
         return np.asarray(shown_at[indices], dtype=np.int64) + 2 * breaks_before
 
     out = np.empty(length + 2 * len(wrap_after), dtype=np.uint32)
-    ordinary = np.ones(len(out), dtype=np.bool_)  # slots of the characters kept as they are
-    starts = place(shown)
+    single = np.ones(len(out), dtype=np.bool_)  # slots of one-character stand-ins and the rest
+    starts = place(wide)
     for column in range(glyphs.shape[1]):
         within = widths > column
         at = starts[within] + column
         out[at] = glyphs[labels[within], column]
-        ordinary[at] = False
+        single[at] = False
     wrap_marks = place(wrap_after) + content[wrap_after]
     out[wrap_marks], out[wrap_marks + 1] = ord(WRAP_MARK), 0x0A
-    ordinary[wrap_marks] = ordinary[wrap_marks + 1] = False
-    out[ordinary] = cps[~visible]
+    single[wrap_marks] = single[wrap_marks + 1] = False
+    out[single] = np.where(visible, glyphs[label, 0], cps)[content == 1]
 
     # Segments of the offset map: where the display width per character changes.
     width = content
@@ -463,7 +466,7 @@ def make_visible(raw: str, *, max_line: int | None = None) -> VisibleText:
     last = runs[1] - 1, fffd[1] - 1  # the last character of each run
     return VisibleText(
         text=_decode(out),
-        made_visible=len(shown),
+        made_visible=int(np.count_nonzero(visible)),
         raw_length=count,
         seg_orig=_frozen(change),
         seg_disp=_frozen(place(change)),

@@ -1,35 +1,24 @@
-"""Stage 2 of the review index: full-text search over the raw responses.
+"""Stage 2 of the review index: a full-text index of the raw responses.
 
-What a search means, in every mode: the user's text is split on whitespace into
-terms; an attempt matches when its raw response contains *every* term, or its
-question (question text and option texts) contains every term. "Contains" is a
-case-insensitive (ASCII letters) substring test with ``%``, ``_`` and ``\\``
-taken literally, i.e. SQLite ``LIKE`` with an escape: exactly what the plain
-``LIKE`` fallback does. The full-text index only makes it faster.
-
-The index (``index-<fp>-fts.sqlite``, see :mod:`.location`) is one FTS5 table
-``responses(raw_response)`` with ``rowid = attempt_id``, built with:
+:func:`build_fts` writes ``index-<fp>-fts.sqlite`` (see :mod:`.location`): one
+FTS5 table ``responses(raw_response)`` with ``rowid = attempt_id``, filled from
+the audit file (attached read-only) in chunks of attempts, with progress and
+cancel, then merged into one segment (``'optimize'``). Table options:
 
 * ``tokenize='trigram'``: every run of three characters is a token, so any
   substring of at least three characters can be found, in any script (Chinese
   text of imported sets has no spaces between words, which ``unicode61`` would
-  index as single enormous tokens);
+  index as single enormous tokens, unsearchable by substring);
 * ``content=''``: contentless, the text stays in the audit file;
-* ``detail=none``, ``columnsize=0``: only which responses hold each trigram;
-  on the 1M-attempt demo this is about a quarter of the size of the positional
-  index (~108 MiB against ~417 MiB for 150 MB of text) and builds twice as fast.
+* ``detail=none``, ``columnsize=0``: only which responses hold each trigram. On
+  the 1M-attempt demo (150 MB of response text) this is ~110 MiB built in ~15 s,
+  against ~417 MiB and ~38 s for the positional (``detail=full``) index; a
+  ``unicode61 remove_diacritics 2`` word index would be ~63 MiB but could not
+  find substrings inside words or Chinese text.
 
-A term of three or more characters becomes an AND of its trigrams, each quoted
-as an FTS5 string (``"…"`` with quotes doubled) so no user input is ever FTS5
-syntax (``NEAR``, ``OR``, ``*``, ``-``, ``"`` are plain characters). The trigram
-match finds a superset of the true matches (trigrams present anywhere, in any
-letter case); each candidate is then checked with the same ``LIKE`` as the
-fallback against the attached audit file, so both modes give identical results.
-Terms shorter than three characters have no trigram and are checked by ``LIKE``
-only; a search made only of such terms scans like the fallback.
-
-Question text is searched with ``LIKE`` over the index's ``questions`` table
-(a few thousand rows at most), which needs no full-text index.
+Without positions, a trigram match is a superset of the true matches; the
+searches of :mod:`.search` check every candidate against the raw text, so the
+results are exact.
 """
 
 from __future__ import annotations
@@ -38,10 +27,8 @@ import sqlite3
 from contextlib import closing
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 from ai4hse_desk.audit import AuditDB
-from ai4hse_desk.audit.filters import escape_like
 from ai4hse_desk.audit.rescore import Progress
 from ai4hse_desk.index.location import (
     BuildCancelled,
@@ -54,8 +41,6 @@ from ai4hse_desk.index.location import (
 #: Version of the full-text layout and tokenizer; another format is rebuilt.
 FTS_FORMAT = 1
 _CHUNK = 20_000
-#: At most this many trigrams per search go to FTS5 (a superset stays a superset).
-_MAX_TRIGRAMS = 48
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -140,57 +125,3 @@ def build_fts(db: AuditDB, *, progress: Progress | None = None) -> Path:
         conn.execute("COMMIT")
         conn.execute("DETACH DATABASE audit")
     return target
-
-
-def search_terms(text: str | None) -> list[str]:
-    """The terms of a search: ``text`` split on whitespace, duplicates dropped."""
-    if not text:
-        return []
-    return list(dict.fromkeys(text.replace("\x00", " ").split()))
-
-
-def fts_string(token: str) -> str:
-    """``token`` as an FTS5 string literal: it can only ever mean itself."""
-    return '"' + token.replace('"', '""') + '"'
-
-
-def match_expression(terms: list[str]) -> str | None:
-    """FTS5 query (an AND of quoted trigrams) for the terms, or ``None`` when no
-    term has three characters."""
-    trigrams = dict.fromkeys(
-        term[i : i + 3].lower() for term in terms if len(term) >= 3 for i in range(len(term) - 2)
-    )
-    if not trigrams:
-        return None
-    return " ".join(fts_string(trigram) for trigram in list(trigrams)[:_MAX_TRIGRAMS])
-
-
-def text_condition(text: str | None, use_fts: bool) -> tuple[str, list[Any]]:
-    """SQL condition over ``rows`` for the search ``text`` and its parameters.
-
-    Args:
-        text: what the user typed (``None`` or blank: no condition, ``"1"``).
-        use_fts: use the attached full-text index ``fts`` to find candidates.
-            Otherwise every response of the attached ``audit`` is scanned.
-    """
-    terms = search_terms(text)
-    if not terms:
-        return "1", []
-    patterns = [f"%{escape_like(term)}%" for term in terms]
-    like_response = " AND ".join("t.raw_response LIKE ? ESCAPE '\\'" for _ in patterns)
-    like_question = " AND ".join("search_text LIKE ? ESCAPE '\\'" for _ in patterns)
-    match = match_expression(terms) if use_fts else None
-    response_sql = f"SELECT t.attempt_id FROM audit.attempts AS t WHERE {like_response}"
-    params: list[Any] = []
-    if match is not None:
-        response_sql += (
-            " AND t.attempt_id IN (SELECT rowid FROM fts.responses WHERE responses MATCH ?)"
-        )
-        params = [*patterns, match]
-    else:
-        params = list(patterns)
-    sql = (
-        f"(attempt_id IN ({response_sql}) OR ordinal IN "
-        f"(SELECT ordinal FROM questions WHERE {like_question}))"
-    )
-    return sql, [*params, *patterns]

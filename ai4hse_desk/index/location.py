@@ -91,9 +91,7 @@ def staged_file(target: Path) -> Iterator[Path]:
     cancellation, it is deleted, so nothing is left behind.
     """
     target.parent.mkdir(parents=True, exist_ok=True)
-    handle, name = tempfile.mkstemp(
-        prefix=f".{target.stem}-", suffix=".tmp", dir=target.parent
-    )
+    handle, name = tempfile.mkstemp(prefix=f".{target.stem}-", suffix=".tmp", dir=target.parent)
     os.close(handle)
     temp = Path(name)
     try:

@@ -117,6 +117,33 @@ class RunScorer:
         # question_id -> {selection: count} of valid but incorrect attempts
         self._wrong: dict[str, dict[Selection | None, int]] = {}
 
+    def merge(self, other: RunScorer) -> None:
+        """Add the counts of ``other`` (the same run, other attempts) into this scorer."""
+        if other.info != self.info:
+            raise ValueError(f"cannot merge run {other.info.run_id!r} into {self.info.run_id!r}")
+        for status, count in other._by_status.items():
+            self._by_status[status] += count
+        for question_id, (attempts, correct) in other._questions.items():
+            mine = self._questions.setdefault(question_id, [0, 0])
+            mine[0] += attempts
+            mine[1] += correct
+            self._keys.setdefault(question_id, other._keys[question_id])
+        for repetition, (attempts, correct) in other._repetitions.items():
+            mine = self._repetitions.setdefault(repetition, [0, 0])
+            mine[0] += attempts
+            mine[1] += correct
+        self._strict += other._strict
+        self._disagreements += other._disagreements
+        for question_id, selections in other._wrong.items():
+            wrong = self._wrong.setdefault(question_id, {})
+            for selection, count in selections.items():
+                wrong[selection] = wrong.get(selection, 0) + count
+
+    @property
+    def attempts(self) -> int:
+        """Attempts added so far."""
+        return sum(self._by_status.values())
+
     def add(
         self,
         question_id: str,

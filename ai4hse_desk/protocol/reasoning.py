@@ -77,8 +77,6 @@ _LINE_CONTENTS: dict[str, Selection] = {}
 _MEMO_MAX_CONTENT = 200
 _MEMO_MAX_ENTRIES = 4096
 _STRICT = "the last line is FINAL_ANSWER: with one strict TRUE/FALSE value per option"
-
-
 _MISSING = Extraction(Status.MISSING, None, False, (), "no FINAL_ANSWER: field in the response")
 
 

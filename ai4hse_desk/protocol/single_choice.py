@@ -16,8 +16,9 @@ Desk readings where the text is silent:
   not hide an earlier ``the answer is C``.
 * Option letters are ASCII ``A``–``Z``; "not followed by another letter" uses
   Unicode letters (``answer is Cé`` names nothing).
-* The letter may be lower case, as in the strict form. So an English article
-  counts: ``the answer is a tricky one`` names option A.
+* After ``answer is`` only an upper-case letter names an option, so an English
+  article does not: ``the answer is a tricky one`` names nothing (``missing``).
+  The strict bare-letter form takes either case, as protocol.md says.
 * "Optional spaces" are space characters only (no tabs or newlines).
 
 Spans: the chosen letter; for the ``answer is`` form, first the whole phrase
@@ -33,7 +34,7 @@ from ai4hse_desk.protocol.lists import strip_bounds
 from ai4hse_desk.protocol.outcome import CURRENT_PROTOCOL_VERSION, Extraction, Span, Status
 
 _STRICT = re.compile(r"\(([A-Za-z])\)\.?|([A-Za-z])\.?")
-_ANSWER_IS = re.compile(r"[Aa][Nn][Ss][Ww][Ee][Rr] [Ii][Ss][ *(]*+([A-Za-z])(?![^\W\d_])")
+_ANSWER_IS = re.compile(r"[Aa][Nn][Ss][Ww][Ee][Rr] [Ii][Ss][ *(]*+([A-Z])(?![^\W\d_])")
 _NO_LETTER = Extraction(
     Status.MISSING, None, False, (), "no option letter (alone or after 'answer is')"
 )

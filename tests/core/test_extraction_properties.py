@@ -20,7 +20,15 @@ from ai4hse_desk.protocol import (
 )
 from ai4hse_desk.protocol import extract as extract_module
 from ai4hse_desk.protocol.answer_only import _last_list, extract_answer_only_v10
-from ai4hse_desk.protocol.lists import WHITESPACE, answer_lists, token_value
+from ai4hse_desk.protocol.lists import (
+    WHITESPACE,
+    answer_lists,
+    bracketed_spans,
+    is_answer_list,
+    is_strict_token,
+    last_answer_list,
+    token_value,
+)
 from ai4hse_desk.protocol.reasoning import FIELD, _general, extract_reasoning
 
 TRACKS = [t.value for t in Track]
@@ -161,8 +169,46 @@ def test_answer_list_search_matches_the_definition(text: str) -> None:
     assert answer_lists(text) == reference_answer_lists(text)
 
 
+@PROPERTY
+@given(text=st.lists(LIST_PIECES, max_size=30).map("".join))
+def test_answer_lists_are_the_bracketed_spans_with_a_token(text: str) -> None:
+    spans = [(a, b) for a, b in bracketed_spans(text) if is_answer_list(text[a:b])]
+    assert answer_lists(text) == spans
+    assert last_answer_list(text) == (spans[-1] if spans else None)
+
+
+@pytest.mark.parametrize(
+    ("span_text", "expected"),
+    [
+        pytest.param("[TRUE, maybe, FALSE]", True, id="malformed-answer-list"),
+        pytest.param("[ false ]", True, id="lower-case"),
+        pytest.param("[1]", False, id="citation"),
+        pytest.param("[A, C]", False, id="letters"),
+        pytest.param("[see above]", False, id="words"),
+        pytest.param("[]", False, id="empty"),
+        pytest.param('["TRUE"]', False, id="quoted"),
+        pytest.param("[[TRUE]]", False, id="not-innermost"),
+    ],
+)
+def test_is_answer_list(span_text: str, expected: bool) -> None:
+    assert is_answer_list(span_text) is expected
+
+
+def test_innermost_spans_have_offsets() -> None:
+    text = "a [x] [[TRUE, FALSE]] [ ]]["
+    assert [text[a:b] for a, b in bracketed_spans(text)] == ["[x]", "[TRUE, FALSE]", "[ ]"]
+    assert answer_lists(text) == [(7, 20)]
+    assert bracketed_spans(text, 3) == [(7, 20), (22, 25)]
+
+
 def test_token_definition() -> None:
     assert [token_value(s) for s in (" TRUE ", "True", "false\n", "FALSE")] == [
+        True,
+        True,
+        False,
+        False,
+    ]
+    assert [is_strict_token(s) for s in (" TRUE", "FALSE\n", "True", "false")] == [
         True,
         True,
         False,

@@ -42,7 +42,8 @@ CASES = [
     case("letter-then-digit", "The answer is C2", VALID, "C", False),
     case("two-letters-in-parentheses", "(B) or (C)", MISSING, "", False),
     # desk rule: a lower-case letter counts, so an English article names option A
-    case("article-counts", "The answer is a tricky one.", VALID, "a", False),
+    case("article-is-no-letter", "The answer is a tricky one.", MISSING, "", False),
+    case("lower-case-after-answer-is", "the answer is (c).", MISSING, "", False),
     # missing: no letter found
     case("empty", "", MISSING, "", False),
     case("prose", "I am not sure.", MISSING, "", False),

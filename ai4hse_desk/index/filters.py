@@ -1,0 +1,166 @@
+"""Which attempts the review table shows: :class:`AttemptQuery` and its SQL.
+
+SQL text is assembled only from fixed fragments, the sort whitelist
+:data:`SORT_COLUMNS` and generated ``?`` placeholders; every user value is a
+bound parameter. Short lists (runs, statuses, ...) get one placeholder per value
+so the planner sees them; long ones (question ids) travel as one JSON array
+expanded with ``json_each``. Conditions are over the index's ``rows`` table.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from typing import Any, Literal
+
+from ai4hse_desk.protocol.outcome import PARSE_ERRORS, Status
+
+TextMode = Literal["auto", "fts", "like"]
+#: A value of a sort column (text or integer; index columns are never NULL).
+SortValue = str | int
+#: A position in a sorted listing: (sort value, attempt_id); attempt_id breaks ties.
+SortKey = tuple[SortValue, int]
+
+#: Columns :meth:`ReviewIndex.keys` can sort by ("ordinal" is the question order).
+SORT_COLUMNS: tuple[str, ...] = (
+    "attempt_id",
+    "ordinal",
+    "model",
+    "run_id",
+    "track",
+    "repetition",
+    "status",
+    "correct",
+    "strict",
+    "disagrees",
+)
+#: The parse-error statuses, in protocol order: the "all parse errors" filter.
+PARSE_ERROR_STATUSES: tuple[str, ...] = tuple(s.value for s in Status if s in PARSE_ERRORS)
+_TEXT_MODES = ("auto", "fts", "like")
+_PLACEHOLDER_LIMIT = 64
+
+
+@dataclass(frozen=True, slots=True)
+class AttemptQuery:
+    """Conditions on attempts; every given field must hold (AND).
+
+    A tuple field matches any of its values; ``None`` means "no condition" and
+    an empty tuple matches nothing.
+
+    Attributes:
+        run_ids, models, tracks, repetitions: allowed values.
+        statuses: allowed *desk* statuses (see :data:`PARSE_ERROR_STATUSES`).
+        correct: the desk's verdict, ``None`` for either.
+        disagreements_only: only attempts where the runner's recorded verdict
+            differs from the desk's.
+        labels: ``(facet, value)`` pairs; values of one facet are ORed,
+            different facets ANDed.
+        question_ids: allowed questions.
+        flagged_question_ids: questions with a reviewer's flag (an allow-list
+            like ``question_ids``; the notes feature fills it).
+        text: search (see :mod:`.fts`); ``None`` or blank for none.
+        text_mode: ``"auto"`` (full-text index when ready, else ``LIKE``),
+            ``"fts"`` (the index must be ready) or ``"like"``.
+    """
+
+    run_ids: tuple[str, ...] | None = None
+    models: tuple[str, ...] | None = None
+    tracks: tuple[str, ...] | None = None
+    repetitions: tuple[int, ...] | None = None
+    statuses: tuple[str, ...] | None = None
+    correct: bool | None = None
+    disagreements_only: bool = False
+    labels: tuple[tuple[str, str], ...] | None = None
+    question_ids: tuple[str, ...] | None = None
+    flagged_question_ids: tuple[str, ...] | None = None
+    text: str | None = None
+    text_mode: TextMode = "auto"
+
+    def __post_init__(self) -> None:
+        for spec in fields(self):
+            value = getattr(self, spec.name)
+            if isinstance(value, Sequence) and not isinstance(value, str | tuple):
+                object.__setattr__(self, spec.name, tuple(value))
+        if self.labels is not None:
+            pairs = tuple(tuple(pair) for pair in self.labels)
+            if any(len(pair) != 2 for pair in pairs):
+                raise ValueError("labels must be (facet, value) pairs")
+            object.__setattr__(self, "labels", pairs)
+        if self.text_mode not in _TEXT_MODES:
+            raise ValueError(f"text_mode must be one of {_TEXT_MODES}, not {self.text_mode!r}")
+
+
+def sort_column(name: str) -> str:
+    """``name`` if it is in :data:`SORT_COLUMNS` (``ValueError`` otherwise)."""
+    if name not in SORT_COLUMNS:
+        raise ValueError(f"cannot sort by {name!r} (one of: {', '.join(SORT_COLUMNS)})")
+    return name
+
+
+def in_values(column: str, values: Sequence[Any], params: list[Any]) -> str:
+    """``column IN (…)`` for ``values`` (``"0"`` when empty), appending to ``params``."""
+    if not values:
+        return "0"
+    if len(values) <= _PLACEHOLDER_LIMIT:
+        params.extend(values)
+        return f"{column} IN ({', '.join('?' for _ in values)})"
+    params.append(json.dumps(list(values)))
+    return f"{column} IN (SELECT value FROM json_each(?))"
+
+
+def _questions_in(question_ids: Sequence[str], params: list[Any]) -> str:
+    inner = in_values("question_id", [str(q) for q in question_ids], params)
+    return f"ordinal IN (SELECT ordinal FROM questions WHERE {inner})"
+
+
+def where_sql(
+    query: AttemptQuery | None, text: tuple[str, list[Any]] | None = None
+) -> tuple[str, list[Any]]:
+    """The ``WHERE`` condition over ``rows`` for ``query`` and its parameters.
+
+    Args:
+        text: the condition for ``query.text`` and its parameters, made by
+            :class:`~.search.TextSearch` (which needs a connection); ``None``
+            when the query has no text.
+    """
+    if query is None:
+        return "1", []
+    conds: list[str] = []
+    params: list[Any] = []
+    if query.run_ids is not None:
+        conds.append(in_values("run_id", [str(v) for v in query.run_ids], params))
+    if query.models is not None:
+        conds.append(in_values("model", [str(v) for v in query.models], params))
+    if query.tracks is not None:
+        conds.append(in_values("track", [str(v) for v in query.tracks], params))
+    if query.repetitions is not None:
+        conds.append(in_values("repetition", [int(v) for v in query.repetitions], params))
+    if query.statuses is not None:
+        conds.append(in_values("status", [str(v) for v in query.statuses], params))
+    if query.correct is not None:
+        conds.append("correct = ?")
+        params.append(int(query.correct))
+    if query.disagreements_only:
+        conds.append("disagrees = 1")
+    if query.labels is not None:
+        by_facet: dict[str, list[str]] = {}
+        for facet, value in query.labels:
+            by_facet.setdefault(str(facet), []).append(str(value))
+        if not by_facet:
+            conds.append("0")
+        for facet, values in by_facet.items():
+            params.append(facet)
+            inner = in_values("value", values, params)
+            conds.append(
+                "ordinal IN (SELECT q.ordinal FROM questions AS q JOIN labels AS l "
+                f"ON l.question_id = q.question_id WHERE l.facet = ? AND l.{inner})"
+            )
+    if query.question_ids is not None:
+        conds.append(_questions_in(query.question_ids, params))
+    if query.flagged_question_ids is not None:
+        conds.append(_questions_in(query.flagged_question_ids, params))
+    if text is not None:
+        conds.append(text[0])
+        params.extend(text[1])
+    return (" AND ".join(conds) or "1"), params

@@ -1,0 +1,311 @@
+"""Reading the review index: :class:`ReviewIndex` answers the review table.
+
+Following Anki's browser, the table holds *keys*, not rows: it asks for one page
+of ``(sort value, attempt_id)`` keys at a time with keyset paging (the last key
+seen, never ``OFFSET``) and fetches light :class:`ListRow` objects only for the
+keys it shows. Filtering, counting and sorting happen in SQL on the index.
+
+Threads: every thread gets its own read-only connection (opened on first use,
+``check_same_thread=False`` only so that :meth:`ReviewIndex.close` and
+:meth:`ReviewIndex.interrupt` can reach it), so a worker thread may query while
+the GUI thread does too. Each connection opens the index ``mode=ro&immutable=1``
+with ``PRAGMA query_only=ON`` and attaches the audit file the same way (as
+``audit``; raw text for searches) and, once built, the full-text index (as
+``fts``). Close the index before the :class:`~ai4hse_desk.audit.AuditDB`.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Literal
+
+from ai4hse_desk.audit import AuditDB
+from ai4hse_desk.index.filters import AttemptQuery, SortKey, SortValue, sort_column, where_sql
+from ai4hse_desk.index.fts import fts_is_current
+from ai4hse_desk.index.location import audit_uri, fts_path, read_meta, readonly_uri
+from ai4hse_desk.index.search import TextSearch
+from ai4hse_desk.protocol.outcome import Status, Track
+
+#: Memory-map the (immutable) files: fewer system calls on index walks and searches.
+_MMAP_BYTES = 1 << 30
+_ROW_COLUMNS = (
+    "attempt_id, ordinal, question_id, run_id, model, track, repetition, state, status, "
+    "correct, strict, disagrees, recorded_status"
+)
+
+
+class QueryInterrupted(Exception):
+    """A query was stopped by :meth:`ReviewIndex.interrupt` (e.g. the filter changed)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ListRow:
+    """One line of the review table: an attempt and the desk's verdict on it.
+
+    Attributes:
+        ordinal: the question's position in the corpus (the "question" column).
+        status: the desk's status; ``recorded_status`` is the runner's.
+        disagrees: the runner's recorded verdict differs from the desk's.
+        flagged: the question is in the ``flagged`` set given to :meth:`ReviewIndex.rows`.
+    """
+
+    attempt_id: int
+    ordinal: int
+    question_id: str
+    run_id: str
+    model: str
+    track: Track
+    repetition: int
+    state: str
+    status: Status
+    correct: bool
+    strict: bool
+    disagrees: bool
+    recorded_status: str | None
+    flagged: bool = False
+
+    @classmethod
+    def from_row(cls, row: Sequence[Any], flagged: bool = False) -> ListRow:
+        """Build from a row selected with ``_ROW_COLUMNS``."""
+        return cls(
+            int(row[0]), int(row[1]), str(row[2]), str(row[3]), str(row[4]), Track(row[5]),
+            int(row[6]), str(row[7]), Status(row[8]), bool(row[9]), bool(row[10]),
+            bool(row[11]), None if row[12] is None else str(row[12]), flagged,
+        )  # fmt: skip
+
+
+class ReviewIndex:
+    """A built review index of one audit database (see :func:`open_index`)."""
+
+    def __init__(self, path: Path, db: AuditDB) -> None:
+        self.path = path
+        self.fingerprint = db.fingerprint()
+        self.fts_path = fts_path(self.fingerprint)
+        self.meta: dict[str, str] = read_meta(path) or {}
+        self._audit_uri = audit_uri(db)
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._connections: list[sqlite3.Connection] = []
+        self._fts = False
+        self._closed = False
+        self._search = TextSearch(self._all)
+
+    # -- connections ----------------------------------------------------------
+
+    @property
+    def fts_ready(self) -> bool:
+        """True once the full-text index of this audit is complete (checked on disk)."""
+        if not self._fts:
+            self._fts = fts_is_current(read_meta(self.fts_path), self.fingerprint)
+        return self._fts
+
+    def _connect(self) -> sqlite3.Connection:
+        if self._closed:
+            raise RuntimeError("the review index is closed")
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(readonly_uri(self.path), uri=True, check_same_thread=False)
+            conn.execute("ATTACH DATABASE ? AS audit", (self._audit_uri,))
+            conn.execute("PRAGMA query_only = ON")
+            for schema in ("main", "audit"):
+                conn.execute(f"PRAGMA {schema}.mmap_size = {_MMAP_BYTES}")
+            with self._lock:
+                self._connections.append(conn)
+            self._local.conn = conn
+            self._local.fts = False
+        if self.fts_ready and not self._local.fts:
+            conn.execute("ATTACH DATABASE ? AS fts", (readonly_uri(self.fts_path),))
+            conn.execute(f"PRAGMA fts.mmap_size = {_MMAP_BYTES}")
+            self._local.fts = True
+        return conn
+
+    def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        try:
+            return self._connect().execute(sql, params).fetchall()
+        except sqlite3.OperationalError as exc:
+            if "interrupt" in str(exc):
+                raise QueryInterrupted(str(exc)) from None
+            raise
+
+    def interrupt(self) -> None:
+        """Abort every running query of this index (they raise :class:`QueryInterrupted`)."""
+        with self._lock:
+            for conn in self._connections:
+                conn.interrupt()
+
+    def close(self) -> None:
+        """Close every thread's connection; idempotent."""
+        with self._lock:
+            self._closed = True
+            for conn in self._connections:
+                conn.close()
+            self._connections.clear()
+
+    def __enter__(self) -> ReviewIndex:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"ReviewIndex({str(self.path)!r}, fts_ready={self._fts})"
+
+    # -- filters and counts ---------------------------------------------------
+
+    def search_mode(self, query: AttemptQuery | None) -> Literal["fts", "like"] | None:
+        """How ``query``'s text is searched: ``None`` (no text), ``"fts"`` or
+        ``"like"`` (slower: scans every response). ``ValueError`` if the query
+        asks for ``"fts"`` before the full-text index is built."""
+        if query is None or not (query.text and query.text.strip()):
+            return None
+        if query.text_mode == "like":
+            return "like"
+        if self.fts_ready:
+            return "fts"
+        if query.text_mode == "fts":
+            raise ValueError("the full-text index is not built yet")
+        return "like"
+
+    def _where(self, query: AttemptQuery | None) -> tuple[str, list[Any]]:
+        mode = self.search_mode(query)
+        if query is None or mode is None:
+            return where_sql(query)
+        return where_sql(query, self._search.condition(query.text, mode == "fts"))
+
+    def clear_search_cache(self) -> None:
+        """Forget the remembered results of recent searches (see :mod:`.search`)."""
+        self._search.clear()
+
+    def total(self) -> int:
+        """Number of attempts in the index."""
+        if "attempts" in self.meta:
+            return int(self.meta["attempts"])
+        return int(self._all("SELECT count(*) FROM rows")[0][0])
+
+    def count(self, query: AttemptQuery | None = None) -> int:
+        """Number of attempts matching ``query``."""
+        where, params = self._where(query)
+        return int(self._all(f"SELECT count(*) FROM rows WHERE {where}", params)[0][0])
+
+    def count_by_status(self, query: AttemptQuery | None = None) -> dict[str, int]:
+        """Matching attempts per desk status, in protocol order; absent statuses omitted."""
+        where, params = self._where(query)
+        # Unfiltered, walking the status index is fastest; filtered, "+status" stops
+        # SQLite from walking all of it and lets it use the filter's index instead.
+        group = "status" if where == "1" else "+status"
+        sql = f"SELECT status, count(*) FROM rows WHERE {where} GROUP BY {group}"
+        found = dict(self._all(sql, params))
+        return {s.value: int(found[s.value]) for s in Status if s.value in found}
+
+    # -- keys and rows --------------------------------------------------------
+
+    def keys(
+        self,
+        query: AttemptQuery | None = None,
+        sort: str = "attempt_id",
+        descending: bool = False,
+        after: SortKey | None = None,
+        limit: int = 500,
+    ) -> list[SortKey]:
+        """One page of ``(sort value, attempt_id)`` keys of matching attempts.
+
+        Args:
+            sort: a column of :data:`~.filters.SORT_COLUMNS`; ties by attempt_id.
+            descending: reverse order (ties then by descending attempt_id).
+            after: the last key of the previous page; ``None`` for the first page.
+            limit: page size.
+
+        Keyset paging: a page after ``(v, id)`` is the rest of the tie group
+        ``v`` after ``id`` followed by the values beyond ``v``, each an index
+        seek (``(col, attempt_id) > (v, id)`` as a row value would make SQLite
+        walk the whole tie group).
+        """
+        if limit < 1:
+            raise ValueError(f"limit must be positive, not {limit}")
+        col = sort_column(sort)
+        where, params = self._where(query)
+        op, direction = ("<", "DESC") if descending else (">", "ASC")
+        select = f"SELECT {col}, attempt_id FROM rows WHERE {where}"
+        order = f"ORDER BY {col} {direction}, attempt_id {direction} LIMIT ?"
+        if col == "attempt_id":
+            order = f"ORDER BY attempt_id {direction} LIMIT ?"
+            if after is None:
+                return self._keys(f"{select} {order}", [*params, limit])
+            sql = f"{select} AND attempt_id {op} ? {order}"
+            return self._keys(sql, [*params, int(after[1]), limit])
+        if after is None:
+            return self._keys(f"{select} {order}", [*params, limit])
+        value, last_id = after
+        tie = (
+            f"{select} AND {col} = ? AND attempt_id {op} ? ORDER BY attempt_id {direction} LIMIT ?"
+        )
+        page = self._keys(tie, [*params, value, int(last_id), limit])
+        if len(page) < limit:
+            rest = f"{select} AND {col} {op} ? {order}"
+            page += self._keys(rest, [*params, value, limit - len(page)])
+        return page
+
+    def _keys(self, sql: str, params: Sequence[Any]) -> list[SortKey]:
+        return [(row[0], int(row[1])) for row in self._all(sql, params)]
+
+    def next_matching(
+        self,
+        query: AttemptQuery | None,
+        sort: str = "attempt_id",
+        after: SortKey | None = None,
+        descending: bool = False,
+    ) -> SortKey | None:
+        """The first matching key after ``after`` in this order (e.g. "next parse error")."""
+        page = self.keys(query, sort, descending, after, limit=1)
+        return page[0] if page else None
+
+    def neighbour_question(
+        self, ordinal: int, direction: int, query: AttemptQuery | None = None
+    ) -> int | None:
+        """The nearest question ordinal after (``direction`` > 0) or before ``ordinal``
+        that has a matching attempt; ``None`` at either end."""
+        where, params = self._where(query)
+        pick, op = ("min", ">") if direction > 0 else ("max", "<")
+        sql = f"SELECT {pick}(ordinal) FROM rows WHERE ordinal {op} ? AND {where}"
+        found = self._all(sql, [int(ordinal), *params])[0][0]
+        return None if found is None else int(found)
+
+    def rows(self, attempt_ids: Iterable[int], flagged: Iterable[str] = ()) -> list[ListRow]:
+        """Light rows for ``attempt_ids``, in the order given; unknown ids are skipped.
+
+        Args:
+            flagged: question ids with a reviewer's flag (fills ``ListRow.flagged``).
+        """
+        wanted = [int(attempt_id) for attempt_id in attempt_ids]
+        if not wanted:
+            return []
+        marked = frozenset(flagged)
+        sql = (
+            f"SELECT {_ROW_COLUMNS} FROM rows WHERE attempt_id IN (SELECT value FROM json_each(?))"
+        )
+        found = {
+            int(row[0]): ListRow.from_row(row, row[2] in marked)
+            for row in self._all(sql, [json.dumps(wanted)])
+        }
+        return [found[attempt_id] for attempt_id in wanted if attempt_id in found]
+
+    def compare_grid(self, question_id: str, flagged: Iterable[str] = ()) -> list[ListRow]:
+        """Every attempt of ``question_id`` across runs and repetitions, ordered by
+        run then repetition."""
+        marked = frozenset(flagged)
+        sql = (
+            f"SELECT {_ROW_COLUMNS} FROM rows WHERE ordinal = "
+            "(SELECT ordinal FROM questions WHERE question_id = ?) ORDER BY run_id, repetition"
+        )
+        return [ListRow.from_row(row, row[2] in marked) for row in self._all(sql, [question_id])]
+
+
+__all__ = ["ListRow", "QueryInterrupted", "ReviewIndex", "SortValue"]

@@ -1,0 +1,139 @@
+"""Text search over raw responses and question text, with or without the FTS index.
+
+What a search means, in every mode: the user's text is split on whitespace into
+terms; an attempt matches when its raw response contains *every* term, or its
+question (question text and option texts) contains every term. "Contains" is a
+case-insensitive (ASCII letters) substring test with ``%``, ``_`` and ``\\``
+taken literally: SQLite ``LIKE … ESCAPE '\\'`` with the term as a bound
+parameter. The plain ``LIKE`` mode scans every response of the attached audit
+file; the full-text mode asks the trigram index (:mod:`.fts`) for candidates
+first and applies the same ``LIKE`` to those only, so both modes give identical
+results and the index only makes it faster.
+
+A term of three or more characters becomes an AND of its trigrams, each quoted
+as an FTS5 string (``"…"`` with quotes doubled), so user input is never FTS5
+syntax (``NEAR``, ``OR``, ``*``, ``-``, ``"`` are plain characters). Trigrams
+fold letter case (beyond ASCII too), so candidates are a superset of the
+``LIKE`` matches. Terms shorter than three characters have no trigram and are
+checked by ``LIKE`` only; a search made only of such terms scans every response.
+Question text is always searched with ``LIKE`` over the index's small
+``questions`` table.
+
+A search is resolved once into the matching attempt ids (one JSON array, built
+by SQLite) and the matching question ordinals; :class:`TextSearch` keeps the
+last few, so the count, the status counts and every page of the same search
+reuse them instead of searching again.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ai4hse_desk.audit.filters import escape_like
+from ai4hse_desk.index.filters import in_values
+
+#: At most this many trigrams per search go to FTS5 (fewer still give a superset).
+MAX_TRIGRAMS = 48
+#: Searches remembered per index (each holds one JSON array of attempt ids).
+MEMO_SIZE = 4
+
+_CANDIDATES = "SELECT rowid FROM fts.responses WHERE responses MATCH ?"
+Run = Callable[[str, Sequence[Any]], list[Any]]
+_Resolved = tuple[str, int, tuple[int, ...]]
+
+
+def search_terms(text: str | None) -> list[str]:
+    """The terms of a search: ``text`` split on whitespace, duplicates dropped."""
+    if not text:
+        return []
+    return list(dict.fromkeys(text.replace("\x00", " ").split()))
+
+
+def fts_string(token: str) -> str:
+    """``token`` as an FTS5 string literal: it can only ever mean itself."""
+    return '"' + token.replace('"', '""') + '"'
+
+
+def match_expression(terms: Sequence[str]) -> str | None:
+    """FTS5 query (an AND of quoted trigrams) for ``terms``, or ``None`` when no
+    term has three characters."""
+    trigrams = dict.fromkeys(
+        term[i : i + 3].lower() for term in terms if len(term) >= 3 for i in range(len(term) - 2)
+    )
+    if not trigrams:
+        return None
+    return " ".join(fts_string(trigram) for trigram in list(trigrams)[:MAX_TRIGRAMS])
+
+
+class TextSearch:
+    """Turns search text into a condition over ``rows``, remembering recent searches.
+
+    Args:
+        run: executes one read-only statement on the caller's connection (with
+            ``audit``, and ``fts`` when used, attached) and returns all rows.
+    """
+
+    def __init__(self, run: Run) -> None:
+        self._run = run
+        self._lock = threading.Lock()
+        self._memo: OrderedDict[tuple[tuple[str, ...], bool], _Resolved] = OrderedDict()
+
+    def clear(self) -> None:
+        """Forget remembered searches."""
+        with self._lock:
+            self._memo.clear()
+
+    def condition(self, text: str | None, use_fts: bool) -> tuple[str, list[Any]]:
+        """SQL condition over ``rows`` for ``text`` and its parameters.
+
+        Args:
+            text: what the user typed; blank means no condition (``"1"``).
+            use_fts: find candidates with the attached full-text index ``fts``.
+        """
+        terms = search_terms(text)
+        if not terms:
+            return "1", []
+        key = (tuple(terms), use_fts)
+        with self._lock:
+            found = self._memo.get(key)
+            if found is not None:
+                self._memo.move_to_end(key)
+        if found is None:
+            found = self._resolve(terms, use_fts)
+            with self._lock:
+                self._memo[key] = found
+                while len(self._memo) > MEMO_SIZE:
+                    self._memo.popitem(last=False)
+        ids_json, id_count, ordinals = found
+        conds: list[str] = []
+        params: list[Any] = []
+        if id_count:
+            conds.append("attempt_id IN (SELECT value FROM json_each(?))")
+            params.append(ids_json)
+        if ordinals:
+            conds.append(in_values("ordinal", ordinals, params))
+        if not conds:
+            return "0", []
+        return f"({' OR '.join(conds)})", params
+
+    def _resolve(self, terms: Sequence[str], use_fts: bool) -> _Resolved:
+        patterns = [f"%{escape_like(term)}%" for term in terms]
+        question_like = " AND ".join("search_text LIKE ? ESCAPE '\\'" for _ in patterns)
+        ordinals = tuple(
+            int(row[0])
+            for row in self._run(f"SELECT ordinal FROM questions WHERE {question_like}", patterns)
+        )
+        response_like = " AND ".join("t.raw_response LIKE ? ESCAPE '\\'" for _ in patterns)
+        inner = f"SELECT t.attempt_id FROM audit.attempts AS t WHERE {response_like}"
+        params: list[Any] = list(patterns)
+        match = match_expression(terms) if use_fts else None
+        if match is not None:
+            inner += f" AND t.attempt_id IN ({_CANDIDATES})"
+            params.append(match)
+        ids_json, id_count = self._run(
+            f"SELECT json_group_array(attempt_id), count(*) FROM ({inner})", params
+        )[0]
+        return str(ids_json), int(id_count), ordinals
