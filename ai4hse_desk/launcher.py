@@ -20,9 +20,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_headless(args)
     if args and args[0] in ("-h", "--help") and "--screenshot" not in args:
         return run_headless(args)
-    from ai4hse_desk.gui.app import run_window
+    try:
+        from ai4hse_desk.gui.app import run_window
 
-    return run_window(args)
+        return run_window(args)
+    except KeyboardInterrupt:
+        return 1
+    except Exception as exc:
+        import os
+        import traceback
+
+        if os.environ.get("AI4HSE_DEBUG"):
+            traceback.print_exc()
+        sys.stderr.write(f"error: internal error: {type(exc).__name__}: {exc}\n")
+        return 1
 
 
 def console_main() -> None:

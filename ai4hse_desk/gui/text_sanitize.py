@@ -417,12 +417,14 @@ def make_visible(raw: str, *, max_line: int | None = None) -> VisibleText:
         astral_at = _frozen(np.flatnonzero(astral))
         return VisibleText(text=raw, made_visible=0, raw_length=count, astral=astral_at)
 
-    previous = np.empty_like(kind)
-    previous[0], previous[1:] = _ALWAYS, kind[:-1]
-    visible = (kind == _ALWAYS) | (
-        (kind == _SELECTOR) & ((previous == _ALWAYS) | (previous == _SELECTOR))
-    )
-    label = np.where(visible, label_of[cps], 0)  # 0: shown as it is
+    visible = kind == _ALWAYS
+    label = label_of[cps]  # 0: shown as it is
+    selector = kind == _SELECTOR
+    if selector.any():
+        previous = np.empty_like(kind)
+        previous[0], previous[1:] = _ALWAYS, kind[:-1]
+        visible |= selector & ((previous == _ALWAYS) | (previous == _SELECTOR))
+        label[selector & ~visible] = 0
     content = width_of[label]  # display width of each character (without breaks)
     wide = np.flatnonzero(content > 1)
     labels, widths = label[wide], content[wide]
@@ -453,7 +455,10 @@ def make_visible(raw: str, *, max_line: int | None = None) -> VisibleText:
     wrap_marks = place(wrap_after) + content[wrap_after]
     out[wrap_marks], out[wrap_marks + 1] = ord(WRAP_MARK), 0x0A
     single[wrap_marks] = single[wrap_marks + 1] = False
-    out[single] = np.where(visible, glyphs[label, 0], cps)[content == 1]
+    narrow = visible & (content == 1)  # one-character stand-ins (control pictures)
+    mapped = cps.copy()
+    mapped[narrow] = glyphs[label[narrow], 0]
+    out[single] = mapped[content == 1]
 
     # Segments of the offset map: where the display width per character changes.
     width = content

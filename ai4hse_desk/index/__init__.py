@@ -22,6 +22,7 @@ from ai4hse_desk.index.filters import (
     PARSE_ERROR_STATUSES,
     SORT_COLUMNS,
     AttemptQuery,
+    ListRow,
     SortKey,
     SortValue,
     TextMode,
@@ -34,7 +35,7 @@ from ai4hse_desk.index.location import (
     fts_path,
     index_path,
 )
-from ai4hse_desk.index.query import ListRow, QueryInterrupted, ReviewIndex
+from ai4hse_desk.index.query import QueryInterrupted, ReviewIndex
 from ai4hse_desk.index.search import search_terms
 
 __all__ = [

@@ -1,10 +1,11 @@
 """Stage 1 of the review index: the desk's verdicts, denormalised for the table.
 
-:func:`build_index` streams :func:`~ai4hse_desk.audit.rescore.iter_verdicts`
-into a new SQLite file in the cache directory (see :mod:`.location`): one row
-per attempt with everything the review table filters and sorts on, so the
-window's queries never touch the audit file (except for raw text). Rows are
-inserted in large ``executemany`` batches inside one transaction, the indexes
+:func:`build_index` streams the desk's verdicts (from
+:func:`~ai4hse_desk.audit.rescore.iter_verdict_batches`) into a new SQLite file
+in the cache directory (see :mod:`.location`): one row per attempt with
+everything the review table filters and sorts on, so the window's queries never
+touch the audit file (except for raw text). Rows are inserted one
+``executemany`` per batch of verdicts inside one transaction, the indexes
 are created afterwards (cheaper than maintaining them while inserting), then
 ``ANALYZE`` gives the query planner real selectivities. The file is renamed into
 place only when complete; a cancelled or failed build leaves nothing behind.
@@ -16,6 +17,7 @@ Layout (bump :data:`INDEX_FORMAT` when it changes):
 * ``rows``: ``attempt_id`` (rowid), ``ordinal``, ``question_id``, ``run_id``,
   ``model``, ``track``, ``repetition``, ``state``, ``status`` (the desk's),
   ``correct``, ``strict``, ``disagrees`` (0/1) and ``recorded_status``;
+* indexes: :data:`INDEXES`;
 * ``questions(ordinal, question_id, search_text)``: question text and option
   texts, one per line (searched with ``LIKE``: at most a few thousand rows);
 * ``labels(question_id, facet, value)``: a copy of ``question_labels``.
@@ -34,14 +36,13 @@ from pathlib import Path
 
 from ai4hse_desk import __version__
 from ai4hse_desk.audit import AuditDB
-from ai4hse_desk.audit.rescore import Progress, RescoreCancelled, iter_verdicts
+from ai4hse_desk.audit.rescore import Progress, RescoreCancelled, iter_verdict_batches
 from ai4hse_desk.index.location import BuildCancelled, index_path, read_meta, staged_file
 from ai4hse_desk.index.query import ReviewIndex
 from ai4hse_desk.protocol.outcome import STATE_ANSWERED, Status
 
 #: Version of the layout above; an index of another format is rebuilt.
-INDEX_FORMAT = 1
-_BATCH = 20_000
+INDEX_FORMAT = 2
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -67,10 +68,12 @@ CREATE TABLE rows (
 #: columns use them too; ``ANALYZE`` lets the planner pick among them. Without
 #: STAT4 the planner assumes every value equally common, so the rare
 #: disagreements get a partial index of their own, whose size ``ANALYZE`` knows.
+#: ``(ordinal, status)`` covers the status counts of label and question filters.
 INDEXES: dict[str, str] = {
     "rows_status": "rows(status)",
     "rows_run": "rows(run_id)",
     "rows_ordinal": "rows(ordinal)",
+    "rows_ordinal_status": "rows(ordinal, status)",
     "rows_model": "rows(model)",
     "rows_track": "rows(track)",
     "rows_repetition": "rows(repetition)",
@@ -115,22 +118,20 @@ def _fill_rows(
     conn: sqlite3.Connection, db: AuditDB, ordinals: dict[str, int], progress: Progress | None
 ) -> int:
     runs = {run.run_id: (run.model, run.track.value) for run in db.runs()}
-    batch: list[tuple[object, ...]] = []
     count = 0
-    for v in iter_verdicts(db, progress=progress):
-        status = v.outcome.status.value
-        model, track = runs[v.run_id]
-        batch.append((
-            v.attempt_id, ordinals[v.question_id], v.question_id, v.run_id, model, track,
-            v.repetition, _STATES.get(status, STATE_ANSWERED), status, int(v.correct),
-            int(v.outcome.strict_format), int(not v.agrees), v.recorded_status,
-        ))  # fmt: skip
-        if len(batch) >= _BATCH:
-            conn.executemany(_INSERT, batch)
-            count += len(batch)
-            batch.clear()
-    conn.executemany(_INSERT, batch)
-    return count + len(batch)
+    for batch in iter_verdict_batches(db, progress=progress):
+        rows = []
+        for attempt_id, run_id, qid, rep, outcome, correct, recorded, agrees in batch:
+            status = outcome.status.value
+            model, track = runs[run_id]
+            rows.append((
+                attempt_id, ordinals[qid], qid, run_id, model, track, rep,
+                _STATES.get(status, STATE_ANSWERED), status, int(correct),
+                int(outcome.strict_format), int(not agrees), recorded,
+            ))  # fmt: skip
+        conn.executemany(_INSERT, rows)
+        count += len(rows)
+    return count
 
 
 def build_index(db: AuditDB, *, progress: Progress | None = None) -> Path:

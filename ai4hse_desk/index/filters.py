@@ -1,4 +1,5 @@
-"""Which attempts the review table shows: :class:`AttemptQuery` and its SQL.
+"""What the review table shows: which attempts (:class:`AttemptQuery`, and its
+SQL) and what one line holds (:class:`ListRow`).
 
 SQL text is assembled only from fixed fragments, the sort whitelist
 :data:`SORT_COLUMNS` and generated ``?`` placeholders; every user value is a
@@ -14,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any, Literal
 
-from ai4hse_desk.protocol.outcome import PARSE_ERRORS, Status
+from ai4hse_desk.protocol.outcome import PARSE_ERRORS, Status, Track
 
 TextMode = Literal["auto", "fts", "like"]
 #: A value of a sort column (text or integer; index columns are never NULL).
@@ -37,6 +38,11 @@ SORT_COLUMNS: tuple[str, ...] = (
 )
 #: The parse-error statuses, in protocol order: the "all parse errors" filter.
 PARSE_ERROR_STATUSES: tuple[str, ...] = tuple(s.value for s in Status if s in PARSE_ERRORS)
+#: ``SELECT`` list (table ``rows``) for :meth:`ListRow.from_row`.
+ROW_COLUMNS = (
+    "attempt_id, ordinal, question_id, run_id, model, track, repetition, state, status, "
+    "correct, strict, disagrees, recorded_status"
+)
 _TEXT_MODES = ("auto", "fts", "like")
 _PLACEHOLDER_LIMIT = 64
 
@@ -59,7 +65,7 @@ class AttemptQuery:
         question_ids: allowed questions.
         flagged_question_ids: questions with a reviewer's flag (an allow-list
             like ``question_ids``; the notes feature fills it).
-        text: search (see :mod:`.fts`); ``None`` or blank for none.
+        text: search (see :mod:`.search`); ``None`` or blank for none.
         text_mode: ``"auto"`` (full-text index when ready, else ``LIKE``),
             ``"fts"`` (the index must be ready) or ``"like"``.
     """
@@ -89,6 +95,42 @@ class AttemptQuery:
             object.__setattr__(self, "labels", pairs)
         if self.text_mode not in _TEXT_MODES:
             raise ValueError(f"text_mode must be one of {_TEXT_MODES}, not {self.text_mode!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class ListRow:
+    """One line of the review table: an attempt and the desk's verdict on it.
+
+    Attributes:
+        ordinal: the question's position in the corpus (the "question" column).
+        status: the desk's status; ``recorded_status`` is the runner's.
+        disagrees: the runner's recorded verdict differs from the desk's.
+        flagged: the question is in the ``flagged`` set given to :meth:`~.query.ReviewIndex.rows`.
+    """
+
+    attempt_id: int
+    ordinal: int
+    question_id: str
+    run_id: str
+    model: str
+    track: Track
+    repetition: int
+    state: str
+    status: Status
+    correct: bool
+    strict: bool
+    disagrees: bool
+    recorded_status: str | None
+    flagged: bool = False
+
+    @classmethod
+    def from_row(cls, row: Sequence[Any], flagged: bool = False) -> ListRow:
+        """Build from a row selected with ``ROW_COLUMNS``."""
+        return cls(
+            int(row[0]), int(row[1]), str(row[2]), str(row[3]), str(row[4]), Track(row[5]),
+            int(row[6]), str(row[7]), Status(row[8]), bool(row[9]), bool(row[10]),
+            bool(row[11]), None if row[12] is None else str(row[12]), flagged,
+        )  # fmt: skip
 
 
 def sort_column(name: str) -> str:

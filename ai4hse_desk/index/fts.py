@@ -94,7 +94,7 @@ def build_fts(db: AuditDB, *, progress: Progress | None = None) -> Path:
     target = fts_path(fingerprint)
     with (
         staged_file(target) as temp,
-        closing(sqlite3.connect(temp, isolation_level=None)) as conn,
+        closing(sqlite3.connect(temp.resolve().as_uri(), uri=True, isolation_level=None)) as conn,
     ):
         conn.execute("PRAGMA journal_mode = OFF")
         conn.execute("PRAGMA synchronous = OFF")

@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -32,6 +33,7 @@ from ai4hse_desk.audit.opening import sqlite_uri
 CACHE_ENV = "AI4HSE_DESK_CACHE_DIR"
 APP_NAME = "ai4hse-desk"
 _NAME_LENGTH = 32
+_STALE_SECONDS = 24 * 3600
 
 
 def cache_dir() -> Path:
@@ -82,15 +84,29 @@ class BuildCancelled(Exception):
     """A build's progress callback asked to stop; its temporary file was deleted."""
 
 
+def _remove_stale(target: Path) -> None:
+    """Delete temporary files of ``target`` left by a build that crashed a day ago."""
+    now = time.time()
+    for stale in target.parent.glob(f".{target.stem}-{'?' * 8}.tmp"):
+        try:
+            if now - stale.stat().st_mtime > _STALE_SECONDS:
+                stale.unlink()
+        except OSError:
+            continue
+
+
 @contextmanager
 def staged_file(target: Path) -> Iterator[Path]:
     """A new, empty temporary file beside ``target`` in the cache directory.
 
     On a normal exit the temporary file is flushed to disk and atomically renamed
     to ``target`` (replacing an older one); on any exception, including a
-    cancellation, it is deleted, so nothing is left behind.
+    cancellation, it is deleted, so nothing is left behind. (A process killed
+    mid-build leaves its hidden ``.tmp`` file; the next build of the same
+    target deletes it after a day.)
     """
     target.parent.mkdir(parents=True, exist_ok=True)
+    _remove_stale(target)
     handle, name = tempfile.mkstemp(prefix=f".{target.stem}-", suffix=".tmp", dir=target.parent)
     os.close(handle)
     temp = Path(name)

@@ -20,64 +20,30 @@ import json
 import sqlite3
 import threading
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal
 
 from ai4hse_desk.audit import AuditDB
-from ai4hse_desk.index.filters import AttemptQuery, SortKey, SortValue, sort_column, where_sql
+from ai4hse_desk.index.filters import (
+    ROW_COLUMNS,
+    AttemptQuery,
+    ListRow,
+    SortKey,
+    sort_column,
+    where_sql,
+)
 from ai4hse_desk.index.fts import fts_is_current
 from ai4hse_desk.index.location import audit_uri, fts_path, read_meta, readonly_uri
 from ai4hse_desk.index.search import TextSearch
-from ai4hse_desk.protocol.outcome import Status, Track
+from ai4hse_desk.protocol.outcome import Status
 
 #: Memory-map the (immutable) files: fewer system calls on index walks and searches.
 _MMAP_BYTES = 1 << 30
-_ROW_COLUMNS = (
-    "attempt_id, ordinal, question_id, run_id, model, track, repetition, state, status, "
-    "correct, strict, disagrees, recorded_status"
-)
 
 
 class QueryInterrupted(Exception):
     """A query was stopped by :meth:`ReviewIndex.interrupt` (e.g. the filter changed)."""
-
-
-@dataclass(frozen=True, slots=True)
-class ListRow:
-    """One line of the review table: an attempt and the desk's verdict on it.
-
-    Attributes:
-        ordinal: the question's position in the corpus (the "question" column).
-        status: the desk's status; ``recorded_status`` is the runner's.
-        disagrees: the runner's recorded verdict differs from the desk's.
-        flagged: the question is in the ``flagged`` set given to :meth:`ReviewIndex.rows`.
-    """
-
-    attempt_id: int
-    ordinal: int
-    question_id: str
-    run_id: str
-    model: str
-    track: Track
-    repetition: int
-    state: str
-    status: Status
-    correct: bool
-    strict: bool
-    disagrees: bool
-    recorded_status: str | None
-    flagged: bool = False
-
-    @classmethod
-    def from_row(cls, row: Sequence[Any], flagged: bool = False) -> ListRow:
-        """Build from a row selected with ``_ROW_COLUMNS``."""
-        return cls(
-            int(row[0]), int(row[1]), str(row[2]), str(row[3]), str(row[4]), Track(row[5]),
-            int(row[6]), str(row[7]), Status(row[8]), bool(row[9]), bool(row[10]),
-            bool(row[11]), None if row[12] is None else str(row[12]), flagged,
-        )  # fmt: skip
 
 
 class ReviewIndex:
@@ -196,7 +162,10 @@ class ReviewIndex:
         return int(self._all(f"SELECT count(*) FROM rows WHERE {where}", params)[0][0])
 
     def count_by_status(self, query: AttemptQuery | None = None) -> dict[str, int]:
-        """Matching attempts per desk status, in protocol order; absent statuses omitted."""
+        """Matching attempts per desk status, in protocol order; absent statuses omitted.
+
+        The values add up to :meth:`count`, so a caller needing both may skip it.
+        """
         where, params = self._where(query)
         # Unfiltered, walking the status index is fastest; filtered, "+status" stops
         # SQLite from walking all of it and lets it use the filter's index instead.
@@ -288,9 +257,7 @@ class ReviewIndex:
         if not wanted:
             return []
         marked = frozenset(flagged)
-        sql = (
-            f"SELECT {_ROW_COLUMNS} FROM rows WHERE attempt_id IN (SELECT value FROM json_each(?))"
-        )
+        sql = f"SELECT {ROW_COLUMNS} FROM rows WHERE attempt_id IN (SELECT value FROM json_each(?))"
         found = {
             int(row[0]): ListRow.from_row(row, row[2] in marked)
             for row in self._all(sql, [json.dumps(wanted)])
@@ -302,10 +269,10 @@ class ReviewIndex:
         run then repetition."""
         marked = frozenset(flagged)
         sql = (
-            f"SELECT {_ROW_COLUMNS} FROM rows WHERE ordinal = "
+            f"SELECT {ROW_COLUMNS} FROM rows WHERE ordinal = "
             "(SELECT ordinal FROM questions WHERE question_id = ?) ORDER BY run_id, repetition"
         )
         return [ListRow.from_row(row, row[2] in marked) for row in self._all(sql, [question_id])]
 
 
-__all__ = ["ListRow", "QueryInterrupted", "ReviewIndex", "SortValue"]
+__all__ = ["QueryInterrupted", "ReviewIndex"]

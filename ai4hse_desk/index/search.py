@@ -10,11 +10,11 @@ file; the full-text mode asks the trigram index (:mod:`.fts`) for candidates
 first and applies the same ``LIKE`` to those only, so both modes give identical
 results and the index only makes it faster.
 
-A term of three or more characters becomes an AND of its trigrams, each quoted
-as an FTS5 string (``"…"`` with quotes doubled), so user input is never FTS5
-syntax (``NEAR``, ``OR``, ``*``, ``-``, ``"`` are plain characters). Trigrams
-fold letter case (beyond ASCII too), so candidates are a superset of the
-``LIKE`` matches. Terms shorter than three characters have no trigram and are
+A term of three or more characters becomes an AND of trigrams that cover it,
+each quoted as an FTS5 string (``"…"`` with quotes doubled), so user input is
+never FTS5 syntax (``NEAR``, ``OR``, ``*``, ``-``, ``"`` are plain characters).
+The tokenizer folds letter case (beyond ASCII too), so candidates are a
+superset of the ``LIKE`` matches. Terms shorter than three characters have no trigram and are
 checked by ``LIKE`` only; a search made only of such terms scans every response.
 Question text is always searched with ``LIKE`` over the index's small
 ``questions`` table.
@@ -36,7 +36,7 @@ from ai4hse_desk.audit.filters import escape_like
 from ai4hse_desk.index.filters import in_values
 
 #: At most this many trigrams per search go to FTS5 (fewer still give a superset).
-MAX_TRIGRAMS = 48
+MAX_TRIGRAMS = 24
 #: Searches remembered per index (each holds one JSON array of attempt ids).
 MEMO_SIZE = 4
 
@@ -46,10 +46,15 @@ _Resolved = tuple[str, int, tuple[int, ...]]
 
 
 def search_terms(text: str | None) -> list[str]:
-    """The terms of a search: ``text`` split on whitespace, duplicates dropped."""
+    """The terms of a search: ``text`` split on whitespace, duplicates dropped.
+
+    NUL characters count as whitespace and unpaired surrogates (which SQLite
+    cannot be given) become ``?``.
+    """
     if not text:
         return []
-    return list(dict.fromkeys(text.replace("\x00", " ").split()))
+    clean = text.encode("utf-8", "replace").decode("utf-8").replace("\x00", " ")
+    return list(dict.fromkeys(clean.split()))
 
 
 def fts_string(token: str) -> str:
@@ -57,12 +62,22 @@ def fts_string(token: str) -> str:
     return '"' + token.replace('"', '""') + '"'
 
 
+def covering_trigrams(term: str) -> list[str]:
+    """Trigrams of ``term`` that together cover every character: one every three
+    characters, plus the last. Fewer trigrams than all of them make a cheaper
+    FTS5 query whose few extra candidates the ``LIKE`` check drops. (Never case
+    folded here: ``str.lower`` can change a string's length, and a quoted
+    string of more than three characters would be an FTS5 phrase.)"""
+    if len(term) < 3:
+        return []
+    starts = [*range(0, len(term) - 2, 3), len(term) - 3]
+    return list(dict.fromkeys(term[i : i + 3] for i in starts))
+
+
 def match_expression(terms: Sequence[str]) -> str | None:
     """FTS5 query (an AND of quoted trigrams) for ``terms``, or ``None`` when no
     term has three characters."""
-    trigrams = dict.fromkeys(
-        term[i : i + 3].lower() for term in terms if len(term) >= 3 for i in range(len(term) - 2)
-    )
+    trigrams = dict.fromkeys(trigram for term in terms for trigram in covering_trigrams(term))
     if not trigrams:
         return None
     return " ".join(fts_string(trigram) for trigram in list(trigrams)[:MAX_TRIGRAMS])

@@ -15,3 +15,12 @@ def pytest_configure(config: pytest.Config) -> None:
     # constraints change (any top-level widget with a layout); with
     # qt_log_level_fail = WARNING that would fail every such test.
     config.addinivalue_line("qt_log_ignore", "This plugin does not support propagateSizeHints")
+
+
+@pytest.fixture(autouse=True)
+def _private_desk_dirs(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every test gets its own cache (review indexes, demo) and settings folders."""
+    monkeypatch.setenv("AI4HSE_DESK_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+    monkeypatch.setenv("AI4HSE_DESK_CONFIG_DIR", str(tmp_path_factory.mktemp("config")))

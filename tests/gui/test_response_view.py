@@ -8,14 +8,21 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PySide6.QtCore import QUrl
-from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication, QTextDocument, QTextOption
+from PySide6.QtGui import (
+    QFont,
+    QFontDatabase,
+    QGuiApplication,
+    QTextDocument,
+    QTextFormat,
+    QTextOption,
+)
 from PySide6.QtWidgets import QTextEdit
 from pytestqt.qtbot import QtBot
 
 from ai4hse_desk.gui.response_view import NO_RESPONSE, ResponseView
 from ai4hse_desk.gui.text_sanitize import WRAP_MARK
 
-KIND = 0x100000  # QTextFormat.UserProperty: the kind tag of an extra selection
+KIND = QTextFormat.Property.UserProperty  # the view tags its extra selections by kind
 
 
 @pytest.fixture

@@ -1,0 +1,497 @@
+"""The review window: filters, the attempt list, and the selected attempt side by side."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, Qt, QUrl, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDockWidget,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QProgressBar,
+    QSplitter,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ai4hse_desk import AUDIT_SCHEMA_VERSION, __version__
+from ai4hse_desk.gui.attempt_detail import build_detail
+from ai4hse_desk.gui.attempt_table_model import AttemptTableModel
+from ai4hse_desk.gui.audit_session import AuditSession
+from ai4hse_desk.gui.compare_grid import CompareGrid
+from ai4hse_desk.gui.filter_panel import FilterPanel
+from ai4hse_desk.gui.index_loader import IndexLoader
+from ai4hse_desk.gui.question_panel import QuestionPanel
+from ai4hse_desk.gui.response_view import ResponseView
+from ai4hse_desk.gui.search_bar import SearchBar
+from ai4hse_desk.gui.settings import app_settings, recent_files, remember_file
+from ai4hse_desk.gui.status_style import status_label
+from ai4hse_desk.gui.verdict_panel import VerdictPanel
+from ai4hse_desk.index import PARSE_ERROR_STATUSES, AttemptQuery, ReviewIndex
+from ai4hse_desk.protocol.outcome import Status
+
+APP_TITLE = "AI4HSE Desk"
+TAB_ATTEMPT, TAB_COMPARE = 0, 1
+
+
+class MainWindow(QMainWindow):
+    """The desk's main window."""
+
+    attempt_shown = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.settings = app_settings()
+        self.session: AuditSession | None = None
+        self.current_attempt: int | None = None
+        self._compare_question: str | None = None
+        self.setWindowTitle(APP_TITLE)
+        self.setAcceptDrops(True)
+        self.loader = IndexLoader(self)
+        self.loader.index_ready.connect(self._index_ready)
+        self.loader.fts_state.connect(self._fts_state)
+        self.loader.failed.connect(self._index_failed)
+        self.loader.index_progress.connect(self._index_progress)
+        self._build_widgets()
+        self._build_menus()
+        self._restore_layout()
+        self._show_empty_state()
+
+    # -- construction -----------------------------------------------------------
+
+    def _build_widgets(self) -> None:
+        self.model = AttemptTableModel(self)
+        self.table = QTableView()
+        self.table.setAccessibleName("Attempts")
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        # No sort indicator at first: attempts in attempt_id order until a header is clicked.
+        self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+        self.table.setSortingEnabled(True)
+        self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setDefaultSectionSize(22)
+        self.table.setAlternatingRowColors(True)
+        self.table.selectionModel().currentRowChanged.connect(self._row_changed)
+        self.model.modelReset.connect(self._model_reset)
+
+        self.search = SearchBar()
+        self.search.text_changed.connect(self._search_changed)
+        self.search.cancel_requested.connect(self.loader.cancel_fts)
+        self.counts = QLabel()
+        self.counts.setTextFormat(Qt.TextFormat.PlainText)
+        self.counts.setAccessibleName("Counts")
+        self.counts.setWordWrap(True)
+        top = QWidget()
+        top_layout = QVBoxLayout(top)
+        top_layout.setContentsMargins(4, 4, 4, 0)
+        top_layout.addWidget(self.search)
+        top_layout.addWidget(self.table, 1)
+        top_layout.addWidget(self.counts)
+
+        self.question_panel = QuestionPanel()
+        self.response_view = ResponseView()
+        self.verdict_panel = VerdictPanel()
+        self.detail_splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.detail_splitter.setObjectName("detail_splitter")
+        for widget in (self.question_panel, self.response_view, self.verdict_panel):
+            self.detail_splitter.addWidget(widget)
+        self.detail_splitter.setSizes([520, 560, 520])
+        self.compare = CompareGrid()
+        self.compare.attempt_activated.connect(self.show_attempt)
+        self.tabs = QTabWidget()
+        self.tabs.setAccessibleName("Attempt detail and compare")
+        self.tabs.addTab(self.detail_splitter, "Attempt (side by side)")
+        self.tabs.addTab(self.compare, "Compare runs × repetitions")
+        self.tabs.currentChanged.connect(lambda _i: self._refresh_compare())
+
+        self.main_splitter = QSplitter(Qt.Orientation.Vertical)
+        self.main_splitter.setObjectName("main_splitter")
+        self.main_splitter.addWidget(top)
+        self.main_splitter.addWidget(self.tabs)
+        self.main_splitter.setSizes([380, 620])
+        self.setCentralWidget(self.main_splitter)
+
+        self.filters = FilterPanel()
+        self.filters.query_changed.connect(self._query_changed)
+        self.filters_dock = QDockWidget("Filters", self)
+        self.filters_dock.setObjectName("filters_dock")
+        self.filters_dock.setWidget(self.filters)
+        self.filters_dock.setFeatures(
+            QDockWidget.DockWidgetFeature.DockWidgetMovable
+            | QDockWidget.DockWidgetFeature.DockWidgetClosable
+        )
+        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.filters_dock)
+        self.index_bar = QProgressBar()
+        self.index_bar.setMaximumWidth(220)
+        self.index_bar.setFormat("re-deriving verdicts %p%")
+        self.index_bar.setAccessibleName("Review index progress")
+        self.index_bar.hide()
+        self.statusBar().addPermanentWidget(self.index_bar)
+        self.statusBar().showMessage("Open an audit database (File ▸ Open, or drop a file here).")
+
+    def _action(
+        self, menu_name: str, text: str, slot: object, *shortcuts: str | QKeySequence
+    ) -> QAction:
+        menu = self._menus[menu_name]
+        action = QAction(text, self)
+        if shortcuts:
+            action.setShortcuts([QKeySequence(s) for s in shortcuts])
+        action.triggered.connect(slot)
+        menu.addAction(action)
+        self.addAction(action)
+        return action
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        self._menus = {name: bar.addMenu(name) for name in ("&File", "&Navigate", "&View", "&Help")}
+        self.open_action = self._action(
+            "&File", "&Open audit database…", self.choose_file, QKeySequence.StandardKey.Open
+        )
+        self.recent_menu = self._menus["&File"].addMenu("Open &recent")
+        self._menus["&File"].addSeparator()
+        self._action("&File", "&Quit", self.close, QKeySequence.StandardKey.Quit)
+        nav = "&Navigate"
+        self._action(nav, "Next attempt", lambda: self.move_row(1), "J", "Down")
+        self._action(nav, "Previous attempt", lambda: self.move_row(-1), "K", "Up")
+        self._action(nav, "Next question", lambda: self.move_question(1), "N")
+        self._action(nav, "Previous question", lambda: self.move_question(-1), "P")
+        self._action(nav, "Next parse error", self.next_parse_error, "E")
+        self._menus[nav].addSeparator()
+        self._action(nav, "Search", self.search.focus, "/", QKeySequence.StandardKey.Find)
+        self._action(nav, "Clear search and filters", self.clear_all, "Esc")
+        view = "&View"
+        self._action(view, "Show all parse errors", self.filters.show_parse_errors, "Ctrl+E")
+        self._action(view, "Attempt side by side", lambda: self.tabs.setCurrentIndex(0), "Ctrl+1")
+        self._action(view, "Compare runs × repetitions", self.show_compare, "Ctrl+2")
+        self._menus[view].addAction(self.filters_dock.toggleViewAction())
+        self._action("&Help", "&About AI4HSE Desk", self.show_about)
+        self._fill_recent_menu()
+
+    def _fill_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        files = recent_files(self.settings)
+        for path in files:
+            action = self.recent_menu.addAction(path)
+            action.triggered.connect(lambda _checked=False, p=path: self.open_path(p))
+        self.recent_menu.setEnabled(bool(files))
+
+    # -- persistence ------------------------------------------------------------
+
+    def _restore_layout(self) -> None:
+        for key, splitter in (
+            ("main_splitter", self.main_splitter),
+            ("detail_splitter", self.detail_splitter),
+        ):
+            state = self.settings.value(key)
+            if isinstance(state, QByteArray):
+                splitter.restoreState(state)
+        header = self.settings.value("attempt_columns")
+        self._columns_restored = isinstance(header, QByteArray)
+        if isinstance(header, QByteArray):
+            self.table.horizontalHeader().restoreState(header)
+        geometry = self.settings.value("geometry")
+        if isinstance(geometry, QByteArray):
+            self.restoreGeometry(geometry)
+
+    def save_layout(self) -> None:
+        """Persist splitter sizes, column widths and the window geometry."""
+        self.settings.setValue("main_splitter", self.main_splitter.saveState())
+        self.settings.setValue("detail_splitter", self.detail_splitter.saveState())
+        self.settings.setValue("attempt_columns", self.table.horizontalHeader().saveState())
+        self.settings.setValue("geometry", self.saveGeometry())
+        self.settings.sync()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.save_layout()
+        self.loader.shutdown()
+        if self.session is not None:
+            self.session.close()
+            self.session = None
+        super().closeEvent(event)
+
+    # -- opening ----------------------------------------------------------------
+
+    def choose_file(self) -> None:
+        """File ▸ Open."""
+        path, _ = QFileDialog.getOpenFileName(
+            self,
+            "Open audit database",
+            "",
+            "Audit databases (*.sqlite *.db *.sqlite3);;All files (*)",
+        )
+        if path:
+            self.open_path(path)
+
+    def open_path(self, path: str | Path, *, wait: bool = False) -> bool:
+        """Open an audit database; on failure show the reason and keep what was open.
+
+        Args:
+            wait: build the review index before returning (headless screenshot, tests).
+        """
+        from ai4hse_desk.audit import AuditError
+
+        try:
+            session = AuditSession.open(path)
+        except (AuditError, OSError) as exc:
+            QMessageBox.critical(self, "Cannot open audit database", str(exc).splitlines()[0])
+            return False
+        old, self.session = self.session, session
+        self.loader.shutdown()
+        self.model.set_index(None)
+        if old is not None:
+            old.close()
+        self.current_attempt = None
+        self._compare_question = None
+        self._show_empty_state()
+        name = session.path.name
+        self.setWindowTitle(f"{name} — read-only — {APP_TITLE}")
+        remember_file(self.settings, str(session.path))
+        self._fill_recent_menu()
+        db = session.db
+        runs = sorted(session.runs.values(), key=lambda r: r.run_id)
+        self.filters.set_choices(
+            runs=[(run.run_id, run.model) for run in runs],
+            models=db.models(),
+            tracks=[track.value for track in db.tracks()],
+            repetitions=list(range(1, max((r.repetitions for r in runs), default=0) + 1)),
+            facets=db.label_facets(),
+        )
+        self.search.edit.blockSignals(True)
+        self.search.edit.clear()
+        self.search.edit.blockSignals(False)
+        self.statusBar().showMessage(
+            f"Opened {session.path} (read-only); preparing the review index…"
+        )
+        self.loader.load(session.db, wait=wait)
+        return True
+
+    def _index_ready(self, index: ReviewIndex) -> None:
+        if self.session is None:
+            index.close()
+            return
+        self.session.index = index
+        self.index_bar.hide()
+        self.model.set_index(index)
+        if not self._columns_restored:
+            self.table.resizeColumnsToContents()
+            self._columns_restored = True
+        self.statusBar().showMessage(
+            f"{self.session.path.name}: {index.total():,} attempts re-derived with the protocol "
+            "(read-only; the file is never written)"
+        )
+        if self.model.rowCount() and self.current_attempt is None:
+            self.select_row(0)
+
+    def _index_progress(self, done: int, total: int) -> None:
+        self.index_bar.setMaximum(max(total, 1))
+        self.index_bar.setValue(min(done, max(total, 1)))
+        self.index_bar.setVisible(done < total)
+
+    def _index_failed(self, message: str) -> None:
+        self.index_bar.hide()
+        QMessageBox.critical(self, "Cannot prepare the review index", message)
+
+    def _fts_state(self, state: str, done: int, total: int) -> None:
+        self.search.set_fts_state(state, done, total)
+
+    # -- filters and counts -----------------------------------------------------
+
+    def _query_changed(self, query: AttemptQuery) -> None:
+        self.model.set_query(query)
+
+    def _search_changed(self, text: str) -> None:
+        self.filters.set_text(text)
+
+    def clear_all(self) -> None:
+        """Esc: clear the search box and every filter."""
+        self.search.edit.blockSignals(True)
+        self.search.edit.clear()
+        self.search.edit.blockSignals(False)
+        self.filters.set_text(None)
+        self.filters.clear()
+
+    def _model_reset(self) -> None:
+        self._update_counts()
+        if self.current_attempt is not None:
+            row = self.model.row_of(self.current_attempt, fetch_limit=0)
+            if row is not None:
+                self.table.selectRow(row)
+                return
+        if self.model.rowCount():
+            self.select_row(0)
+        else:
+            self.current_attempt = None
+
+    def _update_counts(self) -> None:
+        index = self.model.review_index
+        if index is None:
+            self.counts.setText("")
+            return
+        query = self.model.query
+        by_status = index.count_by_status(query)
+        parse_errors = sum(by_status.get(s, 0) for s in PARSE_ERROR_STATUSES)
+        parts = [f"Showing {self.model.matching:,} of {index.total():,} attempts"]
+        mode = index.search_mode(query)
+        if mode == "like":
+            parts.append("plain search (slower)")
+        parts.append(f"parse errors {parse_errors:,}")
+        parts += [
+            f"{status_label(Status(name))} {count:,}" for name, count in by_status.items() if count
+        ]
+        self.counts.setText(" · ".join(parts))
+
+    # -- selection and navigation ----------------------------------------------
+
+    def select_row(self, row: int) -> None:
+        """Select ``row`` of the attempt list (fetching more rows if needed)."""
+        while row >= self.model.rowCount() and self.model.canFetchMore(self.table.rootIndex()):
+            self.model.fetchMore(self.table.rootIndex())
+        if 0 <= row < self.model.rowCount():
+            index = self.model.index(row, 0)
+            self.table.setCurrentIndex(index)
+            self.table.selectRow(row)
+            self.table.scrollTo(index, QAbstractItemView.ScrollHint.EnsureVisible)
+
+    def move_row(self, step: int) -> None:
+        """J/K: the next or previous attempt in the list."""
+        current = self.table.currentIndex().row()
+        self.select_row(max(0, current + step) if current >= 0 else 0)
+
+    def move_question(self, direction: int) -> None:
+        """N/P: the first listed attempt of the next or previous question."""
+        index, session = self.model.review_index, self.session
+        if index is None or session is None or self.current_attempt is None:
+            return
+        row = self.model.row_data(self.table.currentIndex().row())
+        if row is None:
+            return
+        ordinal = index.neighbour_question(row.ordinal, direction, self.model.query)
+        if ordinal is None:
+            self.statusBar().showMessage("No further question under the current filter.")
+            return
+        question = session.by_ordinal[ordinal]
+        sort, descending = self.model.sort_order
+        query = replace(self.model.query, question_ids=(question.question_id,))
+        keys = index.keys(query, sort, descending, None, 1)
+        if keys:
+            self.show_attempt(keys[0][1])
+
+    def next_parse_error(self) -> None:
+        """E: the next attempt with a parse-error status, in the list's order."""
+        index = self.model.review_index
+        if index is None:
+            return
+        query = self.model.query
+        wanted = PARSE_ERROR_STATUSES
+        if query.statuses is not None:
+            wanted = tuple(s for s in query.statuses if s in PARSE_ERROR_STATUSES)
+        if not wanted:
+            self.statusBar().showMessage("The current filter shows no parse errors.")
+            return
+        sort, descending = self.model.sort_order
+        row = self.table.currentIndex().row()
+        after = self.model.key_at(row)
+        found = index.next_matching(replace(query, statuses=wanted), sort, after, descending)
+        if found is None:
+            self.statusBar().showMessage("No further parse error in the list.")
+            return
+        self.show_attempt(found[1])
+
+    def show_attempt(self, attempt_id: int) -> None:
+        """Select ``attempt_id`` in the list (fetching pages) and show it."""
+        row = self.model.row_of(attempt_id, fetch_limit=2000)
+        if row is None:
+            self.statusBar().showMessage(f"Attempt {attempt_id} is not in the current list.")
+            return
+        self.select_row(row)
+
+    def show_compare(self) -> None:
+        """Ctrl+2: the compare grid of the current question."""
+        self.tabs.setCurrentIndex(TAB_COMPARE)
+
+    def _row_changed(self, current: object, _previous: object) -> None:
+        row = self.table.currentIndex().row()
+        attempt_id = self.model.attempt_id_at(row)
+        if attempt_id is None or attempt_id == self.current_attempt:
+            return
+        self._fill_detail(attempt_id)
+
+    def _fill_detail(self, attempt_id: int) -> None:
+        session = self.session
+        if session is None:
+            return
+        attempt = session.attempt(attempt_id)
+        if attempt is None:
+            return
+        question = session.questions[attempt.question_id]
+        run = session.runs[attempt.run_id]
+        try:
+            detail = build_detail(attempt, question, run)
+        except ValueError as exc:
+            self.statusBar().showMessage(f"Attempt {attempt_id} cannot be shown: {exc}")
+            return
+        self.current_attempt = attempt_id
+        self.question_panel.set_detail(detail)
+        self.verdict_panel.set_detail(detail)
+        self.response_view.set_response(detail.raw_response, detail.spans)
+        self._refresh_compare()
+        self.attempt_shown.emit(attempt_id)
+
+    def _refresh_compare(self) -> None:
+        if self.tabs.currentIndex() != TAB_COMPARE:
+            return
+        index, session = self.model.review_index, self.session
+        if index is None or session is None or self.current_attempt is None:
+            self.compare.clear()
+            return
+        attempt = session.attempt(self.current_attempt)
+        if attempt is None:
+            return
+        rows = index.compare_grid(attempt.question_id)
+        self.compare.set_rows(attempt.question_id, rows, self.current_attempt)
+        self._compare_question = attempt.question_id
+
+    def _show_empty_state(self) -> None:
+        self.question_panel.clear()
+        self.verdict_panel.clear()
+        self.response_view.clear()
+        self.compare.clear()
+        self.counts.setText("")
+
+    # -- drag and drop ------------------------------------------------------------
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        urls = event.mimeData().urls()
+        if len(urls) == 1 and urls[0].isLocalFile():
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        urls: list[QUrl] = event.mimeData().urls()
+        if urls and urls[0].isLocalFile():
+            event.acceptProposedAction()
+            self.open_path(urls[0].toLocalFile())
+
+    # -- help ---------------------------------------------------------------------
+
+    def show_about(self) -> None:
+        """Help ▸ About."""
+        import PySide6
+        from PySide6.QtCore import qVersion
+
+        QMessageBox.about(
+            self,
+            "About AI4HSE Desk",
+            f"AI4HSE Desk {__version__}\n"
+            f"Reads AI4HSE audit databases, schema version {AUDIT_SCHEMA_VERSION}, read-only.\n"
+            f"Qt {qVersion()}, PySide6 {PySide6.__version__}\n"
+            "Licence: MIT",
+        )

@@ -1,0 +1,258 @@
+"""The question of the selected attempt: its text, the answer key and the
+desk's extracted answer option by option, and the exact-match verdict."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QColor, QFont, QResizeEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QScrollArea,
+    QSizePolicy,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ai4hse_desk.gui.attempt_detail import AttemptDetail, OptionRow, display_text
+from ai4hse_desk.gui.status_style import (
+    MATCH_COLOURS,
+    STATUS_COLOURS,
+    VALUE_COLOURS,
+    chip_style_sheet,
+    status_foreground,
+)
+from ai4hse_desk.protocol.outcome import Status
+
+#: Heading shown while no attempt is selected.
+NO_SELECTION = "No attempt selected"
+
+_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+_MATCH_NAMES = {True: "matches the key", False: "differs from the key", None: "not extracted"}
+
+
+def _plain_label(accessible_name: str, *, wrap: bool = True) -> QLabel:
+    """A label that shows its text literally (never HTML), selectable by mouse."""
+    label = QLabel()
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setWordWrap(wrap)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    label.setAccessibleName(accessible_name)
+    return label
+
+
+class _FittedScrollArea(QScrollArea):
+    """Scrolls its content; asks for the content's full height up to MAX_HINT."""
+
+    MAX_HINT = 240
+
+    def __init__(self, content: QWidget) -> None:
+        super().__init__()
+        self._content = content
+        self.setWidgetResizable(True)
+        self.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.setWidget(content)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+
+    def minimumSizeHint(self) -> QSize:
+        """Room for two lines at least (then it scrolls)."""
+        lines = 2 * self.fontMetrics().lineSpacing()
+        return QSize(super().minimumSizeHint().width(), min(self.sizeHint().height(), lines))
+
+    def sizeHint(self) -> QSize:
+        content = self._content
+        width = self.viewport().width()
+        if content.hasHeightForWidth() and width > 0:
+            height = content.heightForWidth(width)
+        else:
+            height = content.sizeHint().height()
+        return QSize(super().sizeHint().width(), min(height, self.MAX_HINT))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self.updateGeometry()
+
+
+class QuestionPanel(QWidget):
+    """Question id, ordinal and labels, the question text, the options table
+    (option, text, key, extracted, match) and the exact-match verdict.
+
+    Everything is read-only plain text; invisible and bidi characters in the
+    question and option texts are shown as visible stand-ins.
+    """
+
+    COLUMNS: tuple[str, ...] = ("Option", "Text", "Key", "Extracted", "Match")
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setAccessibleName("Question and answer key")
+        self._heading = _plain_label("Question id and ordinal", wrap=False)
+        heading_font = QFont(self._heading.font())
+        heading_font.setBold(True)
+        self._heading.setFont(heading_font)
+        self._labels = _plain_label("Question labels")
+        self._text = _plain_label("Question text")
+        self._table = self._make_table()
+        self._verdict = _plain_label("Exact-match verdict")
+
+        text_holder = QWidget()
+        text_layout = QVBoxLayout(text_holder)
+        text_layout.setContentsMargins(0, 0, 0, 0)
+        text_layout.addWidget(self._text)
+        text_layout.addStretch(1)
+        self._text_area = _FittedScrollArea(text_holder)
+        #: Shown only while an attempt is.
+        self._body: tuple[QWidget, ...] = (
+            self._labels,
+            self._text_area,
+            self._table,
+            self._verdict,
+        )
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(self._heading)
+        layout.addWidget(self._labels)
+        layout.addWidget(self._text_area)
+        layout.addWidget(self._table, 1)
+        layout.addWidget(self._verdict)
+        layout.addStretch(0)
+        self.clear()
+
+    def _make_table(self) -> QTableWidget:
+        table = QTableWidget(0, len(self.COLUMNS))
+        table.setObjectName("optionsTable")
+        table.setAccessibleName("Options, answer key and extracted answer")
+        table.setHorizontalHeaderLabels(list(self.COLUMNS))
+        table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        table.setWordWrap(True)
+        table.verticalHeader().setVisible(False)
+        table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header = table.horizontalHeader()
+        for column in range(len(self.COLUMNS)):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        table.verticalHeader().sectionResized.connect(self._fit_table_height)
+        return table
+
+    # ----------------------------------------------------------------- public
+
+    def set_detail(self, detail: AttemptDetail) -> None:
+        """Show the question, options and verdict of ``detail``."""
+        self._heading.setText(display_text(detail.heading))
+        self._labels.setText(display_text(detail.labels_line))
+        self._text.setText(display_text(detail.question_text))
+        self._text_area.updateGeometry()
+        self._table.setRowCount(len(detail.option_rows))
+        for row, option in enumerate(detail.option_rows):
+            self._fill_row(row, option)
+        self._verdict.setText(detail.verdict_text)
+        if detail.correct:
+            background, foreground = MATCH_COLOURS[True]
+        elif detail.status is Status.VALID:
+            background, foreground = MATCH_COLOURS[False]
+        else:
+            background, foreground = STATUS_COLOURS[detail.status], status_foreground(detail.status)
+        self._verdict.setStyleSheet(chip_style_sheet(background, foreground))
+        for widget in self._body:
+            widget.setVisible(True)
+        self._fit_table_height()
+
+    def clear(self) -> None:
+        """Show nothing but the "no attempt selected" heading."""
+        self._heading.setText(NO_SELECTION)
+        self._labels.setText("")
+        self._text.setText("")
+        self._table.clearContents()
+        self._table.setRowCount(0)
+        self._verdict.setText("")
+        self._verdict.setStyleSheet("")
+        for widget in self._body:
+            widget.setVisible(False)
+
+    def table(self) -> QTableWidget:
+        """The read-only options table."""
+        return self._table
+
+    def heading_text(self) -> str:
+        return self._heading.text()
+
+    def labels_text(self) -> str:
+        return self._labels.text()
+
+    def question_text(self) -> str:
+        return self._text.text()
+
+    def verdict_text(self) -> str:
+        return self._verdict.text()
+
+    def row_texts(self) -> list[tuple[str, ...]]:
+        """The table's cell texts, row by row (what a reader sees)."""
+        table = self._table
+
+        def text(row: int, column: int) -> str:
+            item = table.item(row, column)
+            return "" if item is None else item.text()
+
+        return [
+            tuple(text(row, column) for column in range(table.columnCount()))
+            for row in range(table.rowCount())
+        ]
+
+    # ---------------------------------------------------------------- private
+
+    def _fit_table_height(self) -> None:
+        """Let the table grow no taller than its rows (more room goes below)."""
+        table = self._table
+        header = table.horizontalHeader()
+        height = max(header.height(), header.sizeHint().height())
+        height += table.verticalHeader().length() + 2 * table.frameWidth()
+        if table.horizontalScrollBar().isVisible():
+            height += table.horizontalScrollBar().height()
+        table.setMaximumHeight(height)
+
+    def _fill_row(self, row: int, option: OptionRow) -> None:
+        cells = (
+            self._item(option.letter, centred=True),
+            self._item(display_text(option.text)),
+            self._chip_item(option.key_text, VALUE_COLOURS[option.key]),
+            self._chip_item(
+                option.extracted_text,
+                None if option.extracted is None else VALUE_COLOURS[option.extracted],
+            ),
+            self._chip_item(
+                option.match_text, None if option.match is None else MATCH_COLOURS[option.match]
+            ),
+        )
+        cells[4].setData(
+            Qt.ItemDataRole.AccessibleTextRole,
+            f"Option {option.letter} {_MATCH_NAMES[option.match]}",
+        )
+        for column, item in enumerate(cells):
+            self._table.setItem(row, column, item)
+
+    @staticmethod
+    def _item(text: str, *, centred: bool = False) -> QTableWidgetItem:
+        item = QTableWidgetItem(text)
+        item.setFlags(_FLAGS)
+        alignment = Qt.AlignmentFlag.AlignTop
+        if centred:
+            alignment |= Qt.AlignmentFlag.AlignHCenter
+        item.setTextAlignment(alignment)
+        return item
+
+    @classmethod
+    def _chip_item(cls, text: str, colours: tuple[str, str] | None) -> QTableWidgetItem:
+        item = cls._item(text, centred=True)
+        if colours is not None:
+            item.setBackground(QColor(colours[0]))
+            item.setForeground(QColor(colours[1]))
+            font = item.font()
+            font.setBold(True)
+            item.setFont(font)
+        return item

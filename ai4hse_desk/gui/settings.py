@@ -1,0 +1,41 @@
+"""The window's persistent settings (QSettings), isolated in tests.
+
+Set ``AI4HSE_DESK_CONFIG_DIR`` to keep settings in an INI file in that folder
+(the tests do); otherwise Qt's native per-user store is used.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from PySide6.QtCore import QSettings
+
+CONFIG_ENV = "AI4HSE_DESK_CONFIG_DIR"
+ORGANISATION = "AI for HSE"
+APPLICATION = "AI4HSE Desk"
+MAX_RECENT = 8
+
+
+def app_settings() -> QSettings:
+    """The settings store of the desk."""
+    folder = os.environ.get(CONFIG_ENV)
+    if folder:
+        return QSettings(str(Path(folder) / "ai4hse-desk.ini"), QSettings.Format.IniFormat)
+    return QSettings(ORGANISATION, APPLICATION)
+
+
+def recent_files(settings: QSettings) -> list[str]:
+    """Recently opened audit files, newest first."""
+    value = settings.value("recent_files", [])
+    if isinstance(value, str):
+        value = [value]
+    return [str(v) for v in (value or []) if v]
+
+
+def remember_file(settings: QSettings, path: str) -> list[str]:
+    """Put ``path`` first in the recent files and as the last file; return the list."""
+    files = [path, *(f for f in recent_files(settings) if f != path)][:MAX_RECENT]
+    settings.setValue("recent_files", files)
+    settings.setValue("last_file", path)
+    return files

@@ -1,0 +1,302 @@
+"""Querying the review index on the demo database, against brute force in Python."""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from ai4hse_desk.audit import AuditDB, open_audit
+from ai4hse_desk.audit.rescore import iter_verdicts
+from ai4hse_desk.index import (
+    CACHE_ENV,
+    PARSE_ERROR_STATUSES,
+    SORT_COLUMNS,
+    AttemptQuery,
+    ListRow,
+    QueryInterrupted,
+    ReviewIndex,
+    SortKey,
+    ensure_index,
+)
+from ai4hse_desk.writer.demo import write_demo
+
+
+@dataclass(frozen=True)
+class Ref:
+    """One attempt as brute force sees it: the index's columns, from iter_verdicts."""
+
+    attempt_id: int
+    ordinal: int
+    question_id: str
+    run_id: str
+    model: str
+    track: str
+    repetition: int
+    status: str
+    correct: int
+    strict: int
+    disagrees: int
+    labels: dict[str, str]
+
+
+@dataclass
+class Demo:
+    db: AuditDB
+    index: ReviewIndex
+    refs: list[Ref]
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Demo]:
+    folder = tmp_path_factory.mktemp("index-query")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(CACHE_ENV, str(folder / "cache"))
+        write_demo(folder / "demo.sqlite")
+        with open_audit(folder / "demo.sqlite") as db:
+            runs = {run.run_id: run for run in db.runs()}
+            questions = {q.question_id: q for q in db.questions()}
+            refs = [
+                Ref(
+                    v.attempt_id, questions[v.question_id].ordinal, v.question_id, v.run_id,
+                    runs[v.run_id].model, runs[v.run_id].track.value, v.repetition,
+                    v.outcome.status.value, int(v.correct), int(v.outcome.strict_format),
+                    int(not v.agrees), dict(questions[v.question_id].labels),
+                )
+                for v in iter_verdicts(db)
+            ]  # fmt: skip
+            with ensure_index(db) as index:
+                yield Demo(db, index, refs)
+
+
+def _holds(query: AttemptQuery, ref: Ref) -> bool:
+    """What ``query`` means (without text), written out in Python."""
+    facets: dict[str, set[str]] = {}
+    for facet, value in query.labels or ():
+        facets.setdefault(facet, set()).add(value)
+    checks = [
+        query.run_ids is None or ref.run_id in query.run_ids,
+        query.models is None or ref.model in query.models,
+        query.tracks is None or ref.track in query.tracks,
+        query.repetitions is None or ref.repetition in query.repetitions,
+        query.statuses is None or ref.status in query.statuses,
+        query.correct is None or ref.correct == int(query.correct),
+        not query.disagreements_only or ref.disagrees == 1,
+        query.labels is None or bool(query.labels),
+        all(ref.labels.get(facet) in values for facet, values in facets.items()),
+        query.question_ids is None or ref.question_id in query.question_ids,
+        query.flagged_question_ids is None or ref.question_id in query.flagged_question_ids,
+    ]
+    return all(checks)
+
+
+def _queries(demo: Demo) -> list[AttemptQuery]:
+    runs = demo.db.runs()
+    topics = demo.db.label_facets()["topic"]
+    return [
+        AttemptQuery(),
+        AttemptQuery(run_ids=(runs[0].run_id,)),
+        AttemptQuery(run_ids=[run.run_id for run in runs[:3]]),
+        AttemptQuery(models=(runs[1].model,), repetitions=(1, 3)),
+        AttemptQuery(tracks=("reasoning_assisted", "structured_output")),
+        AttemptQuery(statuses=("malformed",)),
+        AttemptQuery(statuses=PARSE_ERROR_STATUSES),
+        AttemptQuery(statuses=("valid",), correct=False),
+        AttemptQuery(correct=True, tracks=("answer_only",)),
+        AttemptQuery(disagreements_only=True),
+        AttemptQuery(labels=(("topic", topics[0]),)),
+        AttemptQuery(labels=(("topic", topics[0]), ("topic", topics[1]))),
+        AttemptQuery(labels=(("topic", topics[0]), ("topic", topics[1]), ("difficulty", "easy"))),
+        AttemptQuery(labels=(("topic", "no such topic"),)),
+        AttemptQuery(labels=()),
+        AttemptQuery(question_ids=("Q001", "Q017", "nope")),
+        AttemptQuery(question_ids=tuple(f"Q{i:03d}" for i in range(1, 90))),  # JSON list
+        AttemptQuery(flagged_question_ids=("Q002", "Q003"), statuses=("valid", "missing")),
+        AttemptQuery(flagged_question_ids=()),
+        AttemptQuery(run_ids=()),
+    ]
+
+
+def _expected(demo: Demo, query: AttemptQuery) -> list[Ref]:
+    return [ref for ref in demo.refs if _holds(query, ref)]
+
+
+def test_counts_equal_brute_force(demo: Demo) -> None:
+    assert demo.index.total() == len(demo.refs) == 2400
+    assert demo.index.count() == 2400
+    for query in _queries(demo):
+        expected = _expected(demo, query)
+        assert demo.index.count(query) == len(expected), query
+        by_status = Counter(ref.status for ref in expected)
+        assert demo.index.count_by_status(query) == dict(by_status), query
+
+
+def test_the_filters_select_something(demo: Demo) -> None:
+    """The brute-force comparison means something: most filters match a proper subset."""
+    sizes = [len(_expected(demo, query)) for query in _queries(demo)]
+    assert sum(1 for size in sizes if 0 < size < 2400) >= 14
+    assert 0 < len(_expected(demo, AttemptQuery(disagreements_only=True))) < 100
+
+
+def test_count_by_status_is_in_protocol_order(demo: Demo) -> None:
+    counts = demo.index.count_by_status()
+    assert list(counts)[:4] == ["pending", "provider_error", "incomplete", "valid"]
+    assert sum(counts.values()) == 2400 and len(counts) == 12
+
+
+def _sort_value(ref: Ref, sort: str) -> Any:
+    return getattr(ref, sort)
+
+
+def _page_all(index: ReviewIndex, query: AttemptQuery, sort: str, desc: bool) -> list[SortKey]:
+    keys: list[SortKey] = []
+    after: SortKey | None = None
+    while page := index.keys(query, sort, desc, after, limit=37):
+        assert len(page) <= 37
+        keys += page
+        after = page[-1]
+    return keys
+
+
+@pytest.mark.parametrize("sort", SORT_COLUMNS)
+@pytest.mark.parametrize("descending", [False, True])
+def test_keyset_paging_visits_every_row_once_in_order(
+    demo: Demo, sort: str, descending: bool
+) -> None:
+    for query in (AttemptQuery(), AttemptQuery(statuses=PARSE_ERROR_STATUSES, repetitions=(2,))):
+        expected = sorted(
+            ((_sort_value(ref, sort), ref.attempt_id) for ref in _expected(demo, query)),
+            reverse=descending,
+        )
+        assert _page_all(demo.index, query, sort, descending) == expected
+
+
+def test_keys_reject_unknown_sorts_and_bad_limits(demo: Demo) -> None:
+    with pytest.raises(ValueError, match="cannot sort by"):
+        demo.index.keys(None, "raw_response; DROP TABLE rows")
+    with pytest.raises(ValueError):
+        demo.index.keys(None, limit=0)
+
+
+def test_next_matching_and_neighbour_question(demo: Demo) -> None:
+    errors = AttemptQuery(statuses=PARSE_ERROR_STATUSES)
+    ids = [ref.attempt_id for ref in _expected(demo, errors)]
+    assert demo.index.next_matching(errors, "attempt_id", (ids[3], ids[3])) == (ids[4], ids[4])
+    assert demo.index.next_matching(errors, "attempt_id", (ids[-1], ids[-1])) is None
+    back = demo.index.next_matching(errors, "attempt_id", (ids[3], ids[3]), descending=True)
+    assert back == (ids[2], ids[2])
+    ordinals = sorted({ref.ordinal for ref in _expected(demo, errors)})
+    assert demo.index.neighbour_question(ordinals[0], 1, errors) == ordinals[1]
+    assert demo.index.neighbour_question(ordinals[1], -1, errors) == ordinals[0]
+    assert demo.index.neighbour_question(ordinals[-1], 1, errors) is None
+    assert demo.index.neighbour_question(0, 1) == 1
+    assert demo.index.neighbour_question(1, -1) is None
+
+
+def test_rows_keep_the_order_given_and_mark_flags(demo: Demo) -> None:
+    by_id = {ref.attempt_id: ref for ref in demo.refs}
+    wanted = [2400, 7, 10**9, 1, 7]
+    rows = demo.index.rows(wanted, flagged={by_id[7].question_id})
+    assert [row.attempt_id for row in rows] == [2400, 7, 1, 7]
+    assert [row.flagged for row in rows] == [
+        by_id[2400].question_id == by_id[7].question_id, True,
+        by_id[1].question_id == by_id[7].question_id, True,
+    ]  # fmt: skip
+    for row in rows:
+        ref = by_id[row.attempt_id]
+        assert (row.ordinal, row.question_id, row.run_id, row.model, row.track.value) == (
+            ref.ordinal, ref.question_id, ref.run_id, ref.model, ref.track,
+        )  # fmt: skip
+        assert (row.repetition, row.status.value, row.correct, row.strict, row.disagrees) == (
+            ref.repetition, ref.status, bool(ref.correct), bool(ref.strict), bool(ref.disagrees),
+        )  # fmt: skip
+    assert demo.index.rows([]) == []
+
+
+def test_list_rows_carry_state_and_recorded_status(demo: Demo) -> None:
+    attempts = {a.attempt_id: a for a in demo.db.attempts_by_ids(range(1, 2401))}
+    for row in demo.index.rows(range(1, 2401)):
+        assert row.state == attempts[row.attempt_id].state
+        assert row.recorded_status == attempts[row.attempt_id].parse_status
+
+
+def test_compare_grid_orders_by_run_then_repetition(demo: Demo) -> None:
+    grid = demo.index.compare_grid("Q042", flagged=("Q042",))
+    expected = sorted(
+        (ref.run_id, ref.repetition, ref.attempt_id)
+        for ref in demo.refs
+        if ref.question_id == "Q042"
+    )
+    assert [(row.run_id, row.repetition, row.attempt_id) for row in grid] == expected
+    assert all(isinstance(row, ListRow) and row.flagged for row in grid)
+    assert demo.index.compare_grid("no such question") == []
+
+
+def test_attempt_query_normalises_and_validates() -> None:
+    query = AttemptQuery(run_ids=["a", "b"], labels=[("topic", "PPE")])  # type: ignore[arg-type]
+    assert query.run_ids == ("a", "b") and query.labels == (("topic", "PPE"),)
+    with pytest.raises(ValueError):
+        AttemptQuery(labels=(("topic",),))  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        AttemptQuery(text="x", text_mode="regex")  # type: ignore[arg-type]
+
+
+def test_user_values_are_never_sql(demo: Demo) -> None:
+    nasty = "x') OR 1=1; DROP TABLE rows; --"
+    for query in (
+        AttemptQuery(run_ids=(nasty,)),
+        AttemptQuery(models=(nasty, "'")),
+        AttemptQuery(labels=((nasty, nasty),)),
+        AttemptQuery(question_ids=(nasty,)),
+    ):
+        assert demo.index.count(query) == 0
+        assert demo.index.keys(query, "model") == []
+    assert demo.index.count() == 2400
+
+
+def test_queries_from_worker_threads(demo: Demo) -> None:
+    results: list[int] = []
+    errors: list[BaseException] = []
+
+    def work(query: AttemptQuery) -> None:
+        try:
+            for _ in range(20):
+                results.append(demo.index.count(query))
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    query = AttemptQuery(statuses=("valid",))
+    threads = [threading.Thread(target=work, args=(query,)) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors
+    assert set(results) == {len(_expected(demo, query))} and len(results) == 80
+
+
+def test_interrupt_stops_a_running_query(demo: Demo) -> None:
+    endless = (
+        "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"
+    )
+    timer = threading.Timer(0.2, demo.index.interrupt)
+    timer.start()
+    try:
+        with pytest.raises(QueryInterrupted):
+            demo.index._all(endless)
+    finally:
+        timer.cancel()
+    assert demo.index.count() == 2400  # the connection is still usable
+
+
+def test_a_closed_index_refuses_queries(demo: Demo) -> None:
+    index = ReviewIndex(demo.index.path, demo.db)
+    assert index.count() == 2400
+    index.close()
+    index.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        index.count()
