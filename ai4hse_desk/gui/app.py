@@ -62,6 +62,18 @@ def run_window(argv: Sequence[str]) -> int:
     return _interactive(path)
 
 
+def _quiet_platform_messages() -> None:
+    """Drop the offscreen platform's harmless size-hint notice; pass on the rest."""
+    from PySide6.QtCore import QtMsgType, qInstallMessageHandler
+
+    def handler(kind: QtMsgType, _context: object, message: str) -> None:
+        if "does not support propagateSizeHints" in message:
+            return
+        sys.stderr.write(f"{message}\n")
+
+    qInstallMessageHandler(handler)
+
+
 def _application() -> object:
     from PySide6.QtCore import Qt
     from PySide6.QtGui import QGuiApplication
@@ -75,6 +87,7 @@ def _application() -> object:
     QGuiApplication.setHighDpiScaleFactorRoundingPolicy(
         Qt.HighDpiScaleFactorRoundingPolicy.PassThrough
     )
+    _quiet_platform_messages()
     app = QApplication([sys.argv[0] if sys.argv else "ai4hse-desk"])
     app.setOrganizationName(ORGANISATION)
     app.setApplicationName(APPLICATION)

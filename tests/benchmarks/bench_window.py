@@ -1,0 +1,136 @@
+"""The review window on a 1,000,000-attempt demo database, offscreen, in one process.
+
+Targets (issue 3): open to first rows < 1 s (review index already cached);
+filter change to first rows < 150 ms; next attempt with every panel filled
+< 30 ms; full-text query < 300 ms once built; peak RSS < 500 MB. The one-off
+cold builds (review index, full-text index) are reported too.
+
+Usage: python tests/benchmarks/bench_window.py [--db PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+def _ms(seconds: float) -> float:
+    return round(seconds * 1000, 1)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--db", type=Path, default=Path("out/bench/demo-1m.sqlite"))
+    parser.add_argument("--cache", type=Path, default=Path("out/bench/cache"))
+    args = parser.parse_args()
+    if not args.db.exists():
+        args.db.parent.mkdir(parents=True, exist_ok=True)
+        subprocess.run(
+            [sys.executable, "-m", "ai4hse_desk", "demo", "--out", str(args.db),
+             "--attempts", "1000000"],
+            check=True,
+        )  # fmt: skip
+    args.cache.mkdir(parents=True, exist_ok=True)
+    os.environ["AI4HSE_DESK_CACHE_DIR"] = str(args.cache.resolve())
+    os.environ["AI4HSE_DESK_CONFIG_DIR"] = str(args.cache.resolve())
+
+    from PySide6.QtWidgets import QApplication
+
+    from ai4hse_desk.audit import open_audit
+    from ai4hse_desk.gui.main_window import MainWindow
+    from ai4hse_desk.index import build_fts, ensure_index, fts_ready
+
+    report: dict[str, object] = {}
+    with open_audit(args.db) as db:
+        t = time.perf_counter()
+        ensure_index(db).close()
+        report["review_index_ready_s (cold build or cache hit)"] = round(
+            time.perf_counter() - t, 2
+        )
+        t = time.perf_counter()
+        if not fts_ready(db):
+            build_fts(db)
+        report["fts_ready_s (cold build or cache hit)"] = round(time.perf_counter() - t, 2)
+
+    from ai4hse_desk.gui.app import _quiet_platform_messages
+
+    _quiet_platform_messages()
+    app = QApplication.instance() or QApplication([])
+    window = MainWindow()
+    window.resize(1600, 1000)
+    window.show()
+    app.processEvents()
+
+    t = time.perf_counter()
+    window.open_path(args.db, wait=True)
+    window.model.row_data(0)
+    app.processEvents()
+    report["open_to_first_rows_ms"] = _ms(time.perf_counter() - t)
+
+    def filter_time(action: object) -> float:
+        t = time.perf_counter()
+        action()  # type: ignore[operator]
+        window.model.row_data(0)
+        app.processEvents()
+        return _ms(time.perf_counter() - t)
+
+    filters = {
+        "all parse errors": window.filters.show_parse_errors,
+        "clear": window.filters.clear,
+        "one run": lambda: window.filters.runs.set_checked([window.filters.runs.item(3).data(256)]),
+        "disagreements only": lambda: window.filters.disagreements.setChecked(True),
+        "topic label": lambda: (
+            window.filters.clear(),
+            window.filters._facet_lists["topic"].set_checked(["PPE"]),
+        ),
+    }
+    report["filter_change_to_first_rows_ms"] = {name: filter_time(f) for name, f in filters.items()}
+    window.filters.clear()
+
+    steps = []
+    window.select_row(0)
+    for _ in range(60):
+        t = time.perf_counter()
+        window.move_row(1)
+        app.processEvents()
+        steps.append(time.perf_counter() - t)
+    report["next_attempt_ms"] = {
+        "median": _ms(statistics.median(steps)),
+        "p95": _ms(sorted(steps)[int(len(steps) * 0.95) - 1]),
+    }
+
+    searches = {}
+    for word in ("lockout", "ventilation", "hazard"):
+        window.search.set_text_now("")
+        t = time.perf_counter()
+        window.search.set_text_now(word)
+        window.model.row_data(0)
+        searches[word] = _ms(time.perf_counter() - t)
+        assert window.model.review_index is not None
+        assert window.model.review_index.search_mode(window.model.query) == "fts"
+    report["fts_query_to_first_rows_ms"] = searches
+    window.close()
+    report["peak_rss_mib"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    print(json.dumps(report, indent=2))
+    worst_filter = max(report["filter_change_to_first_rows_ms"].values())  # type: ignore[union-attr]
+    ok = (
+        report["open_to_first_rows_ms"] < 1000  # type: ignore[operator]
+        and worst_filter < 150
+        and report["next_attempt_ms"]["p95"] < 30  # type: ignore[index]
+        and max(searches.values()) < 300
+        and report["peak_rss_mib"] < 500  # type: ignore[operator]
+    )
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,294 @@
+"""The review window on a real demo database: filters, detail, keyboard, search, errors."""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QMessageBox
+from pytestqt.qtbot import QtBot
+
+from ai4hse_desk.audit import open_audit
+from ai4hse_desk.audit.rescore import iter_verdicts
+from ai4hse_desk.gui.main_window import TAB_COMPARE, MainWindow
+from ai4hse_desk.index import PARSE_ERROR_STATUSES, build_fts
+from ai4hse_desk.protocol.extract import derive
+from ai4hse_desk.writer.demo import write_demo
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture(scope="module")
+def demo_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("demo") / "demo.sqlite"
+    write_demo(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def verdicts(demo_path: Path) -> list[tuple[int, str, str, str, bool, bool]]:
+    """(attempt_id, run_id, question_id, status, correct, agrees) for every attempt."""
+    with open_audit(demo_path) as db:
+        return [
+            (v.attempt_id, v.run_id, v.question_id, v.outcome.status.value, v.correct, v.agrees)
+            for v in iter_verdicts(db)
+        ]
+
+
+@pytest.fixture
+def window(qtbot: QtBot, demo_path: Path) -> Iterator[MainWindow]:
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.resize(1400, 900)
+    win.show()
+    assert win.open_path(demo_path, wait=True)
+    yield win
+    win.close()
+
+
+def fetch_all(win: MainWindow) -> int:
+    while win.model.canFetchMore(win.table.rootIndex()):
+        win.model.fetchMore(win.table.rootIndex())
+    return win.model.rowCount()
+
+
+def test_title_says_read_only(window: MainWindow, demo_path: Path) -> None:
+    assert window.windowTitle().startswith(f"{demo_path.name} — read-only")
+
+
+def test_row_counts_under_each_filter_equal_sql(
+    window: MainWindow, verdicts: list[tuple[int, str, str, str, bool, bool]]
+) -> None:
+    assert window.model.matching == len(verdicts) == fetch_all(window)
+
+    window.filters.show_parse_errors()
+    expected = sum(v[3] in PARSE_ERROR_STATUSES for v in verdicts)
+    assert 0 < window.model.matching == expected == fetch_all(window)
+    assert f"Showing {expected:,} of {len(verdicts):,} attempts" in window.counts.text()
+
+    window.filters.clear()
+    run_id = verdicts[0][1]
+    window.filters.runs.set_checked([run_id])
+    assert window.model.matching == sum(v[1] == run_id for v in verdicts) == fetch_all(window)
+
+    window.filters.clear()
+    window.filters.correct.setCurrentIndex(2)  # incorrect
+    assert window.model.matching == sum(not v[4] for v in verdicts)
+
+    window.filters.clear()
+    window.filters.disagreements.setChecked(True)
+    disagreeing = sum(not v[5] for v in verdicts)
+    assert 0 < window.model.matching == disagreeing == fetch_all(window)
+    assert all(window.model.row_data(r).disagrees for r in range(window.model.rowCount()))
+
+
+def test_label_filter_counts(window: MainWindow, demo_path: Path, verdicts: list) -> None:
+    with open_audit(demo_path) as db:
+        labels = db.labels()
+    topic = labels[verdicts[0][2]]["topic"]
+    window.filters._facet_lists["topic"].set_checked([topic])
+    expected = sum(labels[v[2]].get("topic") == topic for v in verdicts)
+    assert window.model.matching == expected
+
+
+def test_selecting_a_row_fills_every_panel(window: MainWindow, demo_path: Path) -> None:
+    window.select_row(3)
+    attempt_id = window.model.attempt_id_at(3)
+    assert window.current_attempt == attempt_id
+    with open_audit(demo_path) as db:
+        attempt = db.attempts_by_ids([attempt_id])[0]
+        question = db.question(attempt.question_id)
+    assert attempt.question_id in window.question_panel.heading_text()
+    assert len(window.question_panel.row_texts()) == len(question.options)
+    assert window.verdict_panel.status_text()
+    assert window.response_view.raw_text() == attempt.raw_response
+
+
+def _attempt_where(demo_path: Path, predicate: object) -> int:
+    with open_audit(demo_path) as db:
+        runs = {run.run_id: run for run in db.runs()}
+        keys = db.keys()
+        for row in db.iter_rescore_rows():
+            attempt_id, run_id, question_id, _, state, raw, finish = row[:7]
+            if raw is None:
+                continue
+            run = runs[run_id]
+            outcome = derive(
+                run.track, raw, len(keys[question_id]), protocol_version=run.protocol_version,
+                state=state, finish_reason=finish,
+            )  # fmt: skip
+            if predicate(raw, outcome):  # type: ignore[operator]
+                return int(attempt_id)
+    raise AssertionError("no such attempt in the demo")
+
+
+def test_highlight_matches_the_extraction(window: MainWindow, demo_path: Path) -> None:
+    attempt_id = _attempt_where(
+        demo_path, lambda raw, o: o.spans and len(raw) > 60 and o.status.value == "valid"
+    )
+    window.show_attempt(attempt_id)
+    assert window.current_attempt == attempt_id
+    raw = window.response_view.raw_text()
+    with open_audit(demo_path) as db:
+        attempt = db.attempts_by_ids([attempt_id])[0]
+        run = db.run(attempt.run_id)
+        n = len(db.question(attempt.question_id).options)
+    outcome = derive(run.track, raw, n, protocol_version=run.protocol_version,
+                     state=attempt.state, finish_reason=attempt.finish_reason)  # fmt: skip
+    assert window.response_view.highlighted_text() == [raw[a:b] for a, b in outcome.spans]
+
+
+def test_html_in_a_response_shows_literally(window: MainWindow, demo_path: Path) -> None:
+    attempt_id = _attempt_where(demo_path, lambda raw, _o: "<script>" in raw)
+    window.show_attempt(attempt_id)
+    shown = window.response_view.plain_text()
+    assert "<b>bold</b><img src=x onerror=alert(1)>" in shown
+    assert "<script>alert('xss')</script>" in shown
+
+
+def test_keyboard_navigation(window: MainWindow, qtbot: QtBot, verdicts: list) -> None:
+    window.table.setFocus()
+    window.select_row(0)
+    first = window.current_attempt
+    qtbot.keyClick(window.table, Qt.Key.Key_J)
+    assert window.table.currentIndex().row() == 1
+    qtbot.keyClick(window.table, Qt.Key.Key_K)
+    assert window.current_attempt == first
+
+    status_of = {v[0]: v[3] for v in verdicts}
+    qtbot.keyClick(window.table, Qt.Key.Key_E)
+    assert status_of[window.current_attempt] in PARSE_ERROR_STATUSES
+    first_error = window.current_attempt
+    qtbot.keyClick(window.table, Qt.Key.Key_E)
+    assert status_of[window.current_attempt] in PARSE_ERROR_STATUSES
+    assert window.current_attempt > first_error  # list order is attempt_id order
+
+    question_of = {v[0]: v[2] for v in verdicts}
+    before = question_of[window.current_attempt]
+    qtbot.keyClick(window.table, Qt.Key.Key_N)
+    after = question_of[window.current_attempt]
+    assert after != before
+    qtbot.keyClick(window.table, Qt.Key.Key_P)
+    assert question_of[window.current_attempt] == before
+
+
+def test_search_like_then_full_text(window: MainWindow, demo_path: Path) -> None:
+    word = "eyewash"
+    window.search.set_text_now(word)
+    like_count = window.model.matching
+    assert like_count > 0
+    assert "plain search (slower)" in window.counts.text()
+    for row in range(min(5, window.model.rowCount())):
+        attempt = window.session.attempt(window.model.attempt_id_at(row))  # type: ignore[union-attr]
+        question = window.session.questions[attempt.question_id]  # type: ignore[union-attr]
+        assert word in (attempt.raw_response or "").lower() or word in (
+            question.text + " ".join(o.text for o in question.options)
+        ).lower()
+    with open_audit(demo_path) as db:
+        build_fts(db)
+    window.search.set_text_now("")
+    window.search.set_text_now(word)
+    assert window.model.review_index.search_mode(window.model.query) == "fts"
+    assert window.model.matching == like_count
+    qtbot_escape(window)
+    assert window.model.matching == window.model.review_index.total()
+
+
+def qtbot_escape(window: MainWindow) -> None:
+    window.clear_all()
+    assert window.search.text() == ""
+
+
+def test_bad_file_shows_dialog_and_keeps_the_open_database(
+    window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, demo_path: Path
+) -> None:
+    shown: list[str] = []
+    monkeypatch.setattr(
+        QMessageBox, "critical", lambda _parent, _title, text: shown.append(text)
+    )
+    bad = tmp_path / "notes.txt"
+    bad.write_text("not a database at all\n" * 10)
+    before = sha256(bad)
+    title = window.windowTitle()
+    current = window.current_attempt
+    assert not window.open_path(bad)
+    assert len(shown) == 1 and "\n" not in shown[0] and "not a database" in shown[0]
+    assert window.session is not None and window.session.path == demo_path.resolve()
+    assert window.windowTitle() == title and window.current_attempt == current
+    assert window.model.rowCount() > 0
+    assert sha256(bad) == before
+
+
+def test_compare_grid_click_jumps_to_attempt(window: MainWindow, verdicts: list) -> None:
+    window.select_row(0)
+    window.tabs.setCurrentIndex(TAB_COMPARE)
+    question = {v[0]: v[2] for v in verdicts}[window.current_attempt]
+    grid = window.compare.table
+    expected = sum(v[2] == question for v in verdicts)
+    cells = [
+        window.compare.cell_attempt(r, c)
+        for r in range(grid.rowCount())
+        for c in range(grid.columnCount())
+    ]
+    assert len([c for c in cells if c is not None]) == expected
+    target_row, target_col = grid.rowCount() - 1, grid.columnCount() - 1
+    target = window.compare.cell_attempt(target_row, target_col)
+    grid.cellClicked.emit(target_row, target_col)
+    assert window.current_attempt == target
+
+
+def test_layout_and_last_file_persist(window: MainWindow, qtbot: QtBot, demo_path: Path) -> None:
+    window.table.setColumnWidth(1, 222)
+    window.close()
+    again = MainWindow()
+    qtbot.addWidget(again)
+    assert again.settings.value("last_file") == str(demo_path.resolve())
+    assert again.table.horizontalHeader().sectionSize(1) == 222
+    assert again.settings.value("main_splitter") is not None
+
+
+def test_the_audit_file_stays_byte_identical(
+    qtbot: QtBot, demo_path: Path, tmp_path: Path
+) -> None:
+    before = sha256(demo_path)
+    siblings = sorted(p.name for p in demo_path.parent.iterdir())
+    win = MainWindow()
+    qtbot.addWidget(win)
+    assert win.open_path(demo_path, wait=True)
+    win.filters.show_parse_errors()
+    win.next_parse_error()
+    win.search.set_text_now("ventilation")
+    win.close()
+    assert sha256(demo_path) == before
+    assert sorted(p.name for p in demo_path.parent.iterdir()) == siblings
+
+
+def test_screenshot_command(demo_path: Path, tmp_path: Path) -> None:
+    out = tmp_path / "shot.png"
+    env_run = subprocess.run(
+        [sys.executable, "-m", "ai4hse_desk", str(demo_path), "--screenshot", str(out)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert env_run.returncode == 0, env_run.stderr
+    image = QImage(str(out))
+    assert (image.width(), image.height()) == (1600, 1000)
+
+
+def test_screenshot_of_a_bad_file_is_one_error_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.sqlite"
+    bad.write_bytes(b"")
+    result = subprocess.run(
+        [sys.executable, "-m", "ai4hse_desk", str(bad), "--screenshot", str(tmp_path / "x.png")],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert result.stderr.startswith("error: ") and len(result.stderr.splitlines()) == 1
+    assert not (tmp_path / "x.png").exists()
