@@ -15,13 +15,16 @@ from collections.abc import Callable, Sequence
 
 from ai4hse_desk import AUDIT_SCHEMA_VERSION, __version__
 from ai4hse_desk.cli import cmd_demo, cmd_extract, cmd_rescore
+
+#: Modules with a ``register(commands)`` function, one per sub-command, in help order.
+COMMAND_MODULES = (cmd_demo, cmd_rescore, cmd_extract)
 from ai4hse_desk.cli.errors import InputError
 from ai4hse_desk.cli.parser import OneLineErrorParser
 
 Handler = Callable[[argparse.Namespace], int]
 
 #: Sub-commands served headless (the launcher sends anything else to the window).
-HEADLESS_COMMANDS: frozenset[str] = frozenset({"demo", "rescore", "extract"})
+HEADLESS_COMMANDS: frozenset[str] = frozenset({"demo", "rescore", "extract"})  # keep in step
 
 
 def build_parser() -> OneLineErrorParser:
@@ -38,7 +41,7 @@ def build_parser() -> OneLineErrorParser:
         version=f"ai4hse-desk {__version__} (audit schema v{AUDIT_SCHEMA_VERSION})",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in (cmd_demo, cmd_rescore, cmd_extract):
+    for module in COMMAND_MODULES:
         module.register(commands)
     return parser
 

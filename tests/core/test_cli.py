@@ -355,3 +355,11 @@ def test_demo_never_overwrites(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert result.stderr.splitlines()[0].startswith("error: ")
     assert out.read_bytes() == b"keep me"
+
+
+def test_every_registered_command_is_headless() -> None:
+    from ai4hse_desk.cli.main import HEADLESS_COMMANDS, build_parser
+
+    parser = build_parser()
+    subparsers = next(a for a in parser._actions if a.dest == "command")
+    assert set(subparsers.choices) == set(HEADLESS_COMMANDS)  # type: ignore[attr-defined]
