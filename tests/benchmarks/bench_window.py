@@ -53,9 +53,7 @@ def main() -> int:
     with open_audit(args.db) as db:
         t = time.perf_counter()
         ensure_index(db).close()
-        report["review_index_ready_s (cold build or cache hit)"] = round(
-            time.perf_counter() - t, 2
-        )
+        report["review_index_ready_s (cold build or cache hit)"] = round(time.perf_counter() - t, 2)
         t = time.perf_counter()
         if not fts_ready(db):
             build_fts(db)

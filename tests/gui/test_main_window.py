@@ -189,9 +189,10 @@ def test_search_like_then_full_text(window: MainWindow, demo_path: Path) -> None
     for row in range(min(5, window.model.rowCount())):
         attempt = window.session.attempt(window.model.attempt_id_at(row))  # type: ignore[union-attr]
         question = window.session.questions[attempt.question_id]  # type: ignore[union-attr]
-        assert word in (attempt.raw_response or "").lower() or word in (
-            question.text + " ".join(o.text for o in question.options)
-        ).lower()
+        assert (
+            word in (attempt.raw_response or "").lower()
+            or word in (question.text + " ".join(o.text for o in question.options)).lower()
+        )
     with open_audit(demo_path) as db:
         build_fts(db)
     window.search.set_text_now("")
@@ -211,9 +212,7 @@ def test_bad_file_shows_dialog_and_keeps_the_open_database(
     window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, demo_path: Path
 ) -> None:
     shown: list[str] = []
-    monkeypatch.setattr(
-        QMessageBox, "critical", lambda _parent, _title, text: shown.append(text)
-    )
+    monkeypatch.setattr(QMessageBox, "critical", lambda _parent, _title, text: shown.append(text))
     bad = tmp_path / "notes.txt"
     bad.write_text("not a database at all\n" * 10)
     before = sha256(bad)
@@ -255,9 +254,7 @@ def test_layout_and_last_file_persist(window: MainWindow, qtbot: QtBot, demo_pat
     assert again.settings.value("main_splitter") is not None
 
 
-def test_the_audit_file_stays_byte_identical(
-    qtbot: QtBot, demo_path: Path, tmp_path: Path
-) -> None:
+def test_the_audit_file_stays_byte_identical(qtbot: QtBot, demo_path: Path, tmp_path: Path) -> None:
     before = sha256(demo_path)
     siblings = sorted(p.name for p in demo_path.parent.iterdir())
     win = MainWindow()
