@@ -15,13 +15,13 @@ from collections.abc import Callable, Sequence
 
 from ai4hse_desk import AUDIT_SCHEMA_VERSION, __version__
 from ai4hse_desk.cli import cmd_demo, cmd_extract, cmd_rescore
-
-#: Modules with a ``register(commands)`` function, one per sub-command, in help order.
-COMMAND_MODULES = (cmd_demo, cmd_rescore, cmd_extract)
 from ai4hse_desk.cli.errors import InputError
 from ai4hse_desk.cli.parser import OneLineErrorParser
 
 Handler = Callable[[argparse.Namespace], int]
+
+#: Modules with a ``register(commands)`` function, one per sub-command, in help order.
+COMMAND_MODULES = (cmd_demo, cmd_rescore, cmd_extract)
 
 #: Sub-commands served headless (the launcher sends anything else to the window).
 HEADLESS_COMMANDS: frozenset[str] = frozenset({"demo", "rescore", "extract"})  # keep in step

@@ -214,6 +214,32 @@ class FilterPanel(QScrollArea):
             text=self._text,
         )
 
+    def apply_query(self, query: AttemptQuery) -> None:
+        """Set every filter widget from ``query`` (e.g. a click on a plotted bar); one signal.
+
+        Values the panel does not offer (an unknown run) are ignored; the search
+        text and the flagged-only restriction are taken over as they are.
+        """
+        self._emitting = False
+        choices = (
+            (self.runs, query.run_ids),
+            (self.models, query.models),
+            (self.tracks, query.tracks),
+            (self.repetitions, query.repetitions),
+            (self.statuses, query.statuses),
+        )
+        for checklist, values in choices:
+            checklist.set_checked(values or ())
+        wanted_labels = query.labels or ()
+        for facet, checklist in self._facet_lists.items():
+            checklist.set_checked([value for f, value in wanted_labels if f == facet])
+        self.correct.setCurrentIndex(max(0, self.correct.findData(query.correct)))
+        self.disagreements.setChecked(query.disagreements_only)
+        self._flagged = query.flagged_question_ids
+        self._text = query.text
+        self._emitting = True
+        self._emit()
+
     def show_parse_errors(self) -> None:
         """One click: every parse-error status, nothing else."""
         self.statuses.set_checked(PARSE_ERROR_STATUSES)

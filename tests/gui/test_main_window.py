@@ -289,3 +289,14 @@ def test_screenshot_of_a_bad_file_is_one_error_line(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert result.stderr.startswith("error: ") and len(result.stderr.splitlines()) == 1
     assert not (tmp_path / "x.png").exists()
+
+
+def test_apply_query_sets_the_filters(window: MainWindow, verdicts: list) -> None:
+    from ai4hse_desk.index import AttemptQuery
+
+    run_id = verdicts[0][1]
+    query = AttemptQuery(run_ids=(run_id,), statuses=("valid",), correct=False)
+    window.filters.apply_query(query)
+    assert window.filters.query() == query
+    expected = sum(v[1] == run_id and v[3] == "valid" and not v[4] for v in verdicts)
+    assert window.model.matching == expected
