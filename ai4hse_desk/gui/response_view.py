@@ -262,7 +262,13 @@ class ResponseView(QWidget):
             self._styled = (low, high)
 
             def clipped(spans: list[Span]) -> Iterator[Span]:
-                return ((max(start, low), min(end, high)) for start, end in spans)
+                # A run that overlaps the window is styled whole, so no stand-in is cut
+                # at the edge; only a huge run (millions of invisibles) is clipped.
+                for start, end in spans:
+                    if end - start > self.STYLE_MARGIN:
+                        yield max(start, low), min(end, high)
+                    else:
+                        yield start, end
 
             limit = self.MAX_STYLED_RUNS
             styled = [
