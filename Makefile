@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed
 OUT    := out
 export QT_API := pyside6
 
-.PHONY: run test lint bench dist bundle clean setup system-deps
+.PHONY: run test lint bench dist bundle install-desktop clean setup system-deps
 
 $(STAMP): pyproject.toml scripts/setup-venv.sh
 	@PYTHON=$(PYTHON) bash scripts/setup-venv.sh $(VENV)
@@ -36,6 +36,20 @@ lint: $(STAMP)
 ## Benchmarks (figures for the issue notes): rescore throughput, peak RSS …
 bench: $(STAMP)
 	@bash scripts/bench.sh $(BIN)
+
+## Wheel and sdist in dist/ (python -m build).
+dist: $(STAMP)
+	rm -rf dist/*.whl dist/*.tar.gz
+	$(BIN)/python -m build --outdir dist .
+
+## One-folder PyInstaller bundle in dist/ai4hse-desk/.
+bundle: $(STAMP)
+	$(BIN)/python -m pip install -q --disable-pip-version-check "pyinstaller>=6.10"
+	$(BIN)/pyinstaller --noconfirm --clean --distpath dist --workpath build/pyinstaller packaging/ai4hse-desk.spec
+
+## Add the desk to this user's application menu (desktop entry, AppStream data, icons).
+install-desktop: $(STAMP)
+	@bash scripts/install-desktop.sh $(BIN)
 
 clean:
 	rm -rf $(OUT) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -8,4 +8,6 @@ for bench in tests/benchmarks/bench_*.py; do
   echo "== $bench"
   "$bin/python" "$bench" || status=1
 done
+echo "== packaging smoke (wheel in a fresh venv, PyInstaller bundle)"
+bash scripts/bundle-smoke.sh "$bin" || status=1
 exit $status

@@ -2,13 +2,15 @@
 # Install the Debian packages a feature needs, only those missing.
 #   qt        — what PySide6's xcb platform needs to open a real window
 #   postgres  — the PostgreSQL server for the team notes store tests
+#   packaging — desktop-file-validate and appstreamcli, to validate packaging/
 set -euo pipefail
 case "${1:-}" in
   qt) wanted="libegl1 libgl1 libfontconfig1 libxkbcommon0 libxkbcommon-x11-0 libdbus-1-3 libglib2.0-0
               libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0
               libxcb-shape0 libxcb-xinerama0 libxcb-xkb1 libxcb-randr0" ;;
   postgres) wanted="postgresql" ;;
-  *) echo "usage: $0 qt|postgres" >&2; exit 2 ;;
+  packaging) wanted="desktop-file-utils appstream" ;;
+  *) echo "usage: $0 qt|postgres|packaging" >&2; exit 2 ;;
 esac
 missing=""
 for pkg in $wanted; do

@@ -92,6 +92,10 @@ def _application() -> object:
     app.setOrganizationName(ORGANISATION)
     app.setApplicationName(APPLICATION)
     app.setApplicationDisplayName(APPLICATION)
+    app.setDesktopFileName("org.ai4hse.Desk")
+    from ai4hse_desk.gui.app_icon import app_icon
+
+    app.setWindowIcon(app_icon())
     return app
 
 

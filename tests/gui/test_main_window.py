@@ -300,3 +300,31 @@ def test_apply_query_sets_the_filters(window: MainWindow, verdicts: list) -> Non
     assert window.filters.query() == query
     expected = sum(v[1] == run_id and v[3] == "valid" and not v[4] for v in verdicts)
     assert window.model.matching == expected
+
+
+def test_about_names_version_qt_licence_and_format(
+    window: MainWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import PySide6
+    from PySide6.QtCore import qVersion
+
+    from ai4hse_desk import __version__
+
+    shown: list[str] = []
+    monkeypatch.setattr(QMessageBox, "about", lambda _parent, _title, text: shown.append(text))
+    window.show_about()
+    (text,) = shown
+    assert f"AI4HSE Desk {__version__}" in text
+    assert f"Qt {qVersion()}" in text and f"PySide6 {PySide6.__version__}" in text
+    assert "Licence: MIT" in text and "schema version 1" in text
+
+
+def test_window_icon_is_set(window: MainWindow) -> None:
+    from PySide6.QtWidgets import QApplication
+
+    from ai4hse_desk.gui.app_icon import app_icon
+
+    icon = app_icon()
+    assert not icon.isNull()
+    assert {s.width() for s in icon.availableSizes()} >= {16, 32, 256}
+    assert QApplication.instance() is not None
