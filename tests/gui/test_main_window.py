@@ -328,3 +328,22 @@ def test_window_icon_is_set(window: MainWindow) -> None:
     assert not icon.isNull()
     assert {s.width() for s in icon.availableSizes()} >= {16, 32, 256}
     assert QApplication.instance() is not None
+
+
+def test_dropping_a_file_opens_it(qtbot: QtBot, demo_path: Path) -> None:
+    from PySide6.QtCore import QMimeData, QPointF, QUrl
+    from PySide6.QtGui import QDropEvent
+
+    win = MainWindow()
+    qtbot.addWidget(win)
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(demo_path))])
+    event = QDropEvent(
+        QPointF(10, 10), Qt.DropAction.CopyAction, mime,
+        Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+    )  # fmt: skip
+    win.dropEvent(event)
+    assert win.session is not None and win.session.path == demo_path.resolve()
+    assert win.loader.busy() or win.session.index is not None
+    qtbot.waitUntil(lambda: win.model.rowCount() > 0, timeout=20_000)
+    win.close()
