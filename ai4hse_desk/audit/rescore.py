@@ -13,7 +13,7 @@ cut-off, response)`` in a bounded dictionary.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -107,12 +107,15 @@ def _verdict_batches(
     collect: bool,
     progress: Progress | None,
     id_range: tuple[int, int] | None = None,
+    exclude_questions: Collection[str] | None = None,
 ) -> Iterator[list[VerdictTuple]]:
     """The rescore loop: one list of verdict tuples per batch of attempts read.
 
     With ``collect`` False the lists stay empty and only ``scorers`` are fed:
-    that is the benchmarked fast path of ``rescore``.
+    that is the benchmarked fast path of ``rescore``. Attempts of the questions
+    in ``exclude_questions`` are skipped (neither scored nor collected).
     """
+    skipped = frozenset(exclude_questions or ())
     keys = db.keys()
     total = db.count_attempts(AttemptFilter(run_ids=tuple(runs))) if progress else 0
     # Verdicts of plain answered attempts, memoised per response text in one table per
@@ -132,6 +135,8 @@ def _verdict_batches(
         out: list[VerdictTuple] = []
         for (attempt_id, run_id, question_id, repetition, state, raw, finish,
              rec_status, rec_extracted, rec_strict, rec_correct) in rows:  # fmt: skip
+            if skipped and question_id in skipped:
+                continue
             if run_id != last_run:
                 context = contexts.get(run_id)
                 if context is None:
@@ -224,22 +229,28 @@ def rescore(
     on_attempt: Callable[[AttemptVerdict], None] | None = None,
     progress: Progress | None = None,
     workers: int | None = None,
+    exclude_questions: Collection[str] | None = None,
 ) -> RescoreResult:
     """Re-derive and score every run (or ``run_ids``); runs ordered as cli.md says.
 
-    Without ``on_attempt`` and ``progress``, a large database is split by
-    attempt id over ``workers`` processes (default: up to 2, when the machine
-    has the cores and the platform can fork); the result is the same.
+    Without ``on_attempt``, ``progress`` and ``exclude_questions``, a large
+    database is split by attempt id over ``workers`` processes (default: up to
+    2, when the machine has the cores and the platform can fork); the result is
+    the same. ``exclude_questions`` leaves those questions' attempts out of
+    every run (an exploration, never the official score).
     """
     runs = _selected_runs(db, run_ids)
     scorers = {run_id: RunScorer(info) for run_id, info in runs.items()}
-    if on_attempt is None and progress is None:
+    if on_attempt is None and progress is None and exclude_questions is None:
         from ai4hse_desk.audit.parallel import score_in_parallel
 
         if score_in_parallel(db, runs, run_ids, scorers, workers):
             return _result(db, scorers)
     collect = on_attempt is not None
-    for batch in _verdict_batches(db, runs, run_ids, scorers, collect, progress):
+    batches = _verdict_batches(
+        db, runs, run_ids, scorers, collect, progress, exclude_questions=exclude_questions
+    )
+    for batch in batches:
         if on_attempt is not None:
             for verdict in batch:
                 on_attempt(AttemptVerdict(*verdict))
@@ -261,8 +272,11 @@ def score_range(
 
 def _result(db: AuditDB, scorers: dict[str, RunScorer]) -> RescoreResult:
     labels = db.labels()
+    facet = db.meta.get("consistency_facet", "topic")
     return RescoreResult(
-        runs=order_runs(scorer.result(labels) for scorer in scorers.values()),
+        runs=order_runs(
+            scorer.result(labels, consistency_facet=facet) for scorer in scorers.values()
+        ),
         attempts=sum(scorer.attempts for scorer in scorers.values()),
     )
 
