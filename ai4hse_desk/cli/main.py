@@ -24,7 +24,7 @@ Handler = Callable[[argparse.Namespace], int]
 COMMAND_MODULES = (cmd_demo, cmd_rescore, cmd_extract, cmd_import)
 
 #: Sub-commands served headless (the launcher sends anything else to the window).
-HEADLESS_COMMANDS: frozenset[str] = frozenset({"demo", "rescore", "extract", "import"})  # keep in step
+HEADLESS_COMMANDS: frozenset[str] = frozenset({"demo", "rescore", "extract", "import"})
 
 
 def build_parser() -> OneLineErrorParser:
