@@ -24,6 +24,26 @@ SortValue = str | int | float | None
 SortKey = tuple[SortValue, int]
 
 
+def normalise_filter_fields(flt: Any) -> None:
+    """Freeze a filter dataclass's list fields into tuples; check its ``labels`` pairs.
+
+    Shared by :class:`AttemptFilter` and the review index's ``AttemptQuery``.
+
+    Raises:
+        ValueError: ``labels`` holds something other than (facet, value) pairs.
+    """
+    for spec in fields(flt):
+        value = getattr(flt, spec.name)
+        if isinstance(value, Sequence) and not isinstance(value, str | tuple):
+            object.__setattr__(flt, spec.name, tuple(value))
+    labels = getattr(flt, "labels", None)
+    if labels is not None:
+        pairs = tuple(tuple(pair) for pair in labels)
+        if any(len(pair) != 2 for pair in pairs):
+            raise ValueError("labels must be (facet, value) pairs")
+        object.__setattr__(flt, "labels", pairs)
+
+
 @dataclass(frozen=True, slots=True)
 class Field:
     """A whitelisted attempt column usable for sorting and grouping.
@@ -93,15 +113,7 @@ class AttemptFilter:
     text: str | None = None
 
     def __post_init__(self) -> None:
-        for spec in fields(self):
-            value = getattr(self, spec.name)
-            if isinstance(value, Sequence) and not isinstance(value, str | tuple):
-                object.__setattr__(self, spec.name, tuple(value))
-        if self.labels is not None:
-            pairs = tuple(tuple(pair) for pair in self.labels)
-            if any(len(pair) != 2 for pair in pairs):
-                raise ValueError("labels must be (facet, value) pairs")
-            object.__setattr__(self, "labels", pairs)
+        normalise_filter_fields(self)
 
 
 def escape_like(text: str) -> str:

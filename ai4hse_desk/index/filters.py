@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, Literal
 
+from ai4hse_desk.audit.filters import normalise_filter_fields
 from ai4hse_desk.protocol.outcome import PARSE_ERRORS, Status, Track
 
 TextMode = Literal["auto", "fts", "like"]
@@ -84,15 +85,7 @@ class AttemptQuery:
     text_mode: TextMode = "auto"
 
     def __post_init__(self) -> None:
-        for spec in fields(self):
-            value = getattr(self, spec.name)
-            if isinstance(value, Sequence) and not isinstance(value, str | tuple):
-                object.__setattr__(self, spec.name, tuple(value))
-        if self.labels is not None:
-            pairs = tuple(tuple(pair) for pair in self.labels)
-            if any(len(pair) != 2 for pair in pairs):
-                raise ValueError("labels must be (facet, value) pairs")
-            object.__setattr__(self, "labels", pairs)
+        normalise_filter_fields(self)
         if self.text_mode not in _TEXT_MODES:
             raise ValueError(f"text_mode must be one of {_TEXT_MODES}, not {self.text_mode!r}")
 
