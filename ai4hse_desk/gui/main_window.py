@@ -80,6 +80,8 @@ class MainWindow(QMainWindow):
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.setAlternatingRowColors(True)
+        # Long ids (imported sets: "court_case/rule_recall/012", dated run ids) keep both ends.
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.table.selectionModel().currentRowChanged.connect(self._row_changed)
         self.model.modelReset.connect(self._model_reset)
 
@@ -335,6 +337,12 @@ class MainWindow(QMainWindow):
         index = self.model.review_index
         if index is None:
             self.counts.setText("")
+            return
+        if index.total() == 0:
+            self.counts.setText(
+                "This database holds questions but no attempts yet "
+                "(add a run with: ai4hse-desk import responses AUDIT_DB …)."
+            )
             return
         query = self.model.query
         by_status = index.count_by_status(query)
