@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 SCREENSHOT_SIZE = (1600, 1000)
-VIEWS = ("attempts", "compare")
+VIEWS = ("attempts", "scores", "compare")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -136,6 +136,8 @@ def _screenshot(path: Path, out: Path, view: str) -> int:
     window.next_parse_error()
     if view == "compare":
         window.tabs.setCurrentIndex(TAB_COMPARE)
+    elif view == "scores":
+        window.show_scores(wait=True)
     for _ in range(5):
         QApplication.processEvents()
     image = window.grab()

@@ -31,6 +31,7 @@ from ai4hse_desk.gui.filter_panel import FilterPanel
 from ai4hse_desk.gui.index_loader import IndexLoader
 from ai4hse_desk.gui.question_panel import QuestionPanel
 from ai4hse_desk.gui.response_view import ResponseView
+from ai4hse_desk.gui.scores_view import ScoresView
 from ai4hse_desk.gui.search_bar import SearchBar
 from ai4hse_desk.gui.settings import app_settings, recent_files, remember_file
 from ai4hse_desk.gui.status_style import status_label
@@ -40,6 +41,7 @@ from ai4hse_desk.protocol.outcome import Status
 
 APP_TITLE = "AI4HSE Desk"
 TAB_ATTEMPT, TAB_COMPARE = 0, 1
+VIEW_ATTEMPTS, VIEW_SCORES = 0, 1
 
 
 class MainWindow(QMainWindow):
@@ -120,7 +122,16 @@ class MainWindow(QMainWindow):
         self.main_splitter.addWidget(top)
         self.main_splitter.addWidget(self.tabs)
         self.main_splitter.setSizes([380, 620])
-        self.setCentralWidget(self.main_splitter)
+        # -- scores dashboard (issue 5): a second top-level view, computed when first shown
+        self.scores = ScoresView()
+        self.scores.filter_requested.connect(self.show_attempts_for)
+        self.views = QTabWidget()
+        self.views.setAccessibleName("Views")
+        self.views.addTab(self.main_splitter, "Attempts")
+        self.views.addTab(self.scores, "Scores")
+        self.views.currentChanged.connect(self._view_changed)
+        self._scores_loaded_for: object = None
+        self.setCentralWidget(self.views)
 
         self.filters = FilterPanel()
         self.filters.query_changed.connect(self._query_changed)
@@ -172,9 +183,13 @@ class MainWindow(QMainWindow):
         self._action(nav, "Clear search and filters", self.clear_all, "Esc")
         view = "&View"
         self._action(view, "Show all parse errors", self.filters.show_parse_errors, "Ctrl+E")
-        self._action(view, "Attempt side by side", lambda: self.tabs.setCurrentIndex(0), "Ctrl+1")
+        self._action(view, "Attempt side by side", self.show_attempt_tab, "Ctrl+1")
         self._action(view, "Compare runs × repetitions", self.show_compare, "Ctrl+2")
+        self._action(view, "Scores dashboard", self.show_scores, "Ctrl+3")
         self._menus[view].addAction(self.filters_dock.toggleViewAction())
+        scores_menu = self._menus["&View"].addMenu("Scores &exports")
+        for key in ("csv", "xlsx", "png", "svg", "html", "private", "recompute"):
+            scores_menu.addAction(self.scores.action_map[key])
         self._action("&Help", "&About AI4HSE Desk", self.show_about)
         self._fill_recent_menu()
 
@@ -214,6 +229,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_layout()
+        self.scores.shutdown()
         self.loader.shutdown()
         if self.session is not None:
             self.session.close()
@@ -248,6 +264,8 @@ class MainWindow(QMainWindow):
             return False
         old, self.session = self.session, session
         self.loader.shutdown()
+        self.scores.clear()
+        self._scores_loaded_for = None
         self.model.set_index(None)
         if old is not None:
             old.close()
@@ -424,7 +442,45 @@ class MainWindow(QMainWindow):
 
     def show_compare(self) -> None:
         """Ctrl+2: the compare grid of the current question."""
+        self.views.setCurrentIndex(VIEW_ATTEMPTS)
         self.tabs.setCurrentIndex(TAB_COMPARE)
+
+    def show_attempt_tab(self) -> None:
+        """Ctrl+1: the selected attempt side by side."""
+        self.views.setCurrentIndex(VIEW_ATTEMPTS)
+        self.tabs.setCurrentIndex(TAB_ATTEMPT)
+
+    def show_scores(self, *, wait: bool = False) -> None:
+        """Ctrl+3: the scores dashboard (computed on first show; ``wait``: now)."""
+        self._ensure_scores(wait=wait)
+        self.views.setCurrentIndex(VIEW_SCORES)
+
+    def _view_changed(self, index: int) -> None:
+        if index == VIEW_SCORES:
+            self._ensure_scores()
+
+    def _ensure_scores(self, *, wait: bool = False) -> None:
+        session = self.session
+        if session is None or self._scores_loaded_for is session:
+            return
+        self._scores_loaded_for = session
+        if wait:
+            self.scores.load_now(session.db)
+        else:
+            self.scores.load(session.db)
+
+    def show_attempts_for(self, query: AttemptQuery) -> None:
+        """A click on a plotted bar or point: the attempts behind it in the list."""
+        self.clear_search_box()
+        self.filters.apply_query(query)
+        self.views.setCurrentIndex(VIEW_ATTEMPTS)
+        self.tabs.setCurrentIndex(TAB_ATTEMPT)
+
+    def clear_search_box(self) -> None:
+        """Empty the search box without searching."""
+        self.search.edit.blockSignals(True)
+        self.search.edit.clear()
+        self.search.edit.blockSignals(False)
 
     def _row_changed(self, current: object, _previous: object) -> None:
         row = self.table.currentIndex().row()

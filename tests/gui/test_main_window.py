@@ -347,3 +347,30 @@ def test_dropping_a_file_opens_it(qtbot: QtBot, demo_path: Path) -> None:
     assert win.loader.busy() or win.session.index is not None
     qtbot.waitUntil(lambda: win.model.rowCount() > 0, timeout=20_000)
     win.close()
+
+
+def test_a_click_on_a_scores_bar_filters_the_attempt_list(
+    window: MainWindow, verdicts: list
+) -> None:
+    from ai4hse_desk.gui.main_window import VIEW_ATTEMPTS, VIEW_SCORES
+
+    window.show_scores(wait=True)
+    assert window.views.currentIndex() == VIEW_SCORES
+    query = window.scores.query_for("answer_only/statuses", 0)
+    assert query.run_ids is not None and query.statuses is not None
+    window.scores.filter_requested.emit(query)
+    assert window.views.currentIndex() == VIEW_ATTEMPTS
+    assert window.filters.query() == query
+    expected = sum(v[1] in query.run_ids and v[3] in query.statuses for v in verdicts)
+    assert window.model.matching == expected > 0
+
+
+def test_screenshot_of_the_scores_view(demo_path: Path, tmp_path: Path) -> None:
+    out = tmp_path / "scores.png"
+    result = subprocess.run(
+        [sys.executable, "-m", "ai4hse_desk", str(demo_path), "--screenshot", str(out),
+         "--view", "scores"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert QImage(str(out)).width() == 1600

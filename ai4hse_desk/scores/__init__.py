@@ -1,0 +1,89 @@
+"""The scores dashboard's core, without Qt: what the tables say and what leaves the desk.
+
+* :mod:`.cache` — the official scores (exactly ``rescore``'s run objects) of
+  one audit state, kept per fingerprint and desk version in the cache folder.
+* :mod:`.table_rows` — the tables' columns, declared once, and how each cell
+  reads ("undefined", "provider default", "unfinished — no aggregate score").
+* :mod:`.sensitivity` — official figures beside those without some questions
+  (not official; an exploration).
+* :mod:`.plot_data` — what each plot draws and the attempts behind each mark.
+* :mod:`.svg_bake` — plot SVGs that every viewer draws alike.
+* :mod:`.export_tables` — CSV / XLSX exports with a formula guard.
+* :mod:`.report_html` — the self-contained HTML review report.
+
+Scores are always per track; nothing here combines tracks or pools intervals.
+"""
+
+from ai4hse_desk.scores.cache import (
+    CACHE_FORMAT,
+    compute_scores,
+    read_cached,
+    scores_cache_path,
+    write_cached,
+)
+from ai4hse_desk.scores.export_tables import (
+    FORMULA_PREFIXES,
+    export_value,
+    guard_cell,
+    write_csv,
+    write_xlsx,
+)
+from ai4hse_desk.scores.report_html import (
+    ExcludedQuestion,
+    ReportPlot,
+    SensitivityReport,
+    build_report,
+)
+from ai4hse_desk.scores.sensitivity import SENSITIVITY_COLUMNS, SensitivityRow, sensitivity_rows
+from ai4hse_desk.scores.table_rows import (
+    COLUMNS,
+    NO_SCORE_CELL,
+    PROVIDER_DEFAULT,
+    UNDEFINED,
+    UNFINISHED,
+    Column,
+    ScoreRow,
+    column,
+    display,
+    exact_text,
+    percent_text,
+    setting_text,
+    track_tables,
+    track_title,
+    unscored_text,
+)
+
+__all__ = [
+    "CACHE_FORMAT",
+    "COLUMNS",
+    "FORMULA_PREFIXES",
+    "NO_SCORE_CELL",
+    "PROVIDER_DEFAULT",
+    "SENSITIVITY_COLUMNS",
+    "UNDEFINED",
+    "UNFINISHED",
+    "Column",
+    "ExcludedQuestion",
+    "ReportPlot",
+    "ScoreRow",
+    "SensitivityReport",
+    "SensitivityRow",
+    "build_report",
+    "column",
+    "compute_scores",
+    "display",
+    "exact_text",
+    "export_value",
+    "guard_cell",
+    "percent_text",
+    "read_cached",
+    "scores_cache_path",
+    "sensitivity_rows",
+    "setting_text",
+    "track_tables",
+    "track_title",
+    "unscored_text",
+    "write_cached",
+    "write_csv",
+    "write_xlsx",
+]
