@@ -57,6 +57,10 @@ ensure_owner() {
       --shell /bin/sh postgres
   fi
   chown postgres: "$dir"
+  if ! as_owner test -w "$dir"; then
+    echo "error: the user postgres cannot reach $dir (a parent folder is private); use /tmp" >&2
+    exit 1
+  fi
 }
 
 free_port() {

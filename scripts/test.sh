@@ -8,5 +8,18 @@ echo "== lint (ruff, mypy)"
 "$bin/ruff" check ai4hse_desk tests
 "$bin/ruff" format --check ai4hse_desk tests
 "$bin/mypy"
+echo "== PostgreSQL (a throwaway cluster for the notes store tests)"
+bash scripts/ensure-debian-packages.sh postgres
+pg_dir=$(mktemp -d "${TMPDIR:-/tmp}/ai4hse-pg.XXXXXX")
+trap 'bash scripts/pg-test-cluster.sh stop "$pg_dir" >/dev/null 2>&1 || true' EXIT
+# The PostgreSQL tests fail (not skip) when the cluster is not there.
+export AI4HSE_REQUIRE_PG=1
+if AI4HSE_TEST_PG_URL=$(bash scripts/pg-test-cluster.sh start "$pg_dir"); then
+  export AI4HSE_TEST_PG_URL
+  echo "PostgreSQL at $AI4HSE_TEST_PG_URL"
+else
+  echo "warning: the PostgreSQL cluster did not start; its tests will fail" >&2
+  unset AI4HSE_TEST_PG_URL
+fi
 echo "== tests"
 "$bin/pytest" -q

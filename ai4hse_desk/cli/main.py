@@ -14,17 +14,35 @@ import traceback
 from collections.abc import Callable, Sequence
 
 from ai4hse_desk import AUDIT_SCHEMA_VERSION, __version__
-from ai4hse_desk.cli import cmd_demo, cmd_extract, cmd_import, cmd_rescore
+from ai4hse_desk.cli import (
+    cmd_demo,
+    cmd_extract,
+    cmd_flag,
+    cmd_import,
+    cmd_keyaudit,
+    cmd_notes,
+    cmd_rescore,
+)
 from ai4hse_desk.cli.errors import InputError
 from ai4hse_desk.cli.parser import OneLineErrorParser
 
 Handler = Callable[[argparse.Namespace], int]
 
 #: Modules with a ``register(commands)`` function, one per sub-command, in help order.
-COMMAND_MODULES = (cmd_demo, cmd_rescore, cmd_extract, cmd_import)
+COMMAND_MODULES = (
+    cmd_demo,
+    cmd_rescore,
+    cmd_extract,
+    cmd_import,
+    cmd_flag,
+    cmd_notes,
+    cmd_keyaudit,
+)
 
 #: Sub-commands served headless (the launcher sends anything else to the window).
-HEADLESS_COMMANDS: frozenset[str] = frozenset({"demo", "rescore", "extract", "import"})
+HEADLESS_COMMANDS: frozenset[str] = frozenset(
+    {"demo", "rescore", "extract", "import", "flag", "notes", "keyaudit"}
+)  # keep in step
 
 
 def build_parser() -> OneLineErrorParser:

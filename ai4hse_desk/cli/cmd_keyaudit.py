@@ -1,0 +1,49 @@
+"""``ai4hse-desk keyaudit AUDIT_DB [--top K]``: questions whose keys most need a look."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from ai4hse_desk.cli.errors import InputError
+from ai4hse_desk.cli.parser import positive_int
+
+
+def register(commands: Any) -> None:
+    """Add the ``keyaudit`` sub-command."""
+    p = commands.add_parser(
+        "keyaudit",
+        help="rank questions by evidence that their answer key needs a review (JSON)",
+        description=(
+            "Re-derive every attempt of AUDIT_DB and rank its questions by evidence of a "
+            "wrong answer key: consensus against the key, discrimination, difficulty, "
+            "instability and data hygiene (README 'Key audit'). Prints JSON, highest "
+            "score first. Suggestions only: no key and no score changes; the audit "
+            "database is opened read-only."
+        ),
+    )
+    p.add_argument("audit_db", type=Path, metavar="AUDIT_DB")
+    p.add_argument(
+        "--top",
+        type=positive_int,
+        metavar="K",
+        help="only the K highest-ranked questions (default: all)",
+    )
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``keyaudit``."""
+    from ai4hse_desk.audit import AuditError, open_audit
+    from ai4hse_desk.keyaudit import compute_key_audit
+
+    try:
+        with open_audit(args.audit_db) as db:
+            result = compute_key_audit(db)
+    except AuditError as exc:
+        raise InputError(str(exc)) from None
+    sys.stdout.write(json.dumps(result.to_json(args.top), indent=2, ensure_ascii=False) + "\n")
+    return 0

@@ -1,0 +1,138 @@
+"""``ai4hse-desk notes export | import | agreement``: the reviewer notes of an audit database.
+
+``STORE`` (``--notes``) is a file path or an SQLAlchemy URL (``sqlite:///…``,
+``postgresql+psycopg://…``); by default the notes live in ``AUDIT_DB.review.sqlite``
+(or the user data folder when the audit's folder is read-only). The audit
+database is only read. A store first used with another audit file still opens;
+the CLI prints one ``warning:`` line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ai4hse_desk.cli.errors import InputError
+
+if TYPE_CHECKING:
+    from ai4hse_desk.review import NotesStore
+
+NOTES_HELP = "notes store: a file path or SQLAlchemy URL (default: AUDIT_DB.review.sqlite)"
+
+
+def add_store_arguments(p: argparse.ArgumentParser) -> None:
+    """``AUDIT_DB`` and ``--notes STORE``, shared by ``flag`` and ``notes``."""
+    p.add_argument("audit_db", type=Path, metavar="AUDIT_DB")
+    p.add_argument("--notes", metavar="STORE", help=NOTES_HELP)
+
+
+@contextmanager
+def notes_session(audit_db: Path, location: str | None) -> Iterator[NotesStore]:
+    """Open the audit database read-only and its notes store; problems become exit 2."""
+    from ai4hse_desk.audit import AuditError, open_audit
+    from ai4hse_desk.review import NotesStore, ReviewError
+
+    try:
+        with open_audit(audit_db) as audit, NotesStore.open(audit, location) as store:
+            if store.warning:
+                sys.stderr.write(f"warning: {store.warning}\n")
+            yield store
+    except (AuditError, ReviewError) as exc:
+        raise InputError(str(exc)) from None
+
+
+def register(commands: Any) -> None:
+    """Add the ``notes`` sub-command with ``export``, ``import`` and ``agreement``."""
+    notes = commands.add_parser(
+        "notes",
+        help="export, import and compare reviewers' flags and notes",
+        description="Export, merge and compare the reviewer notes of AUDIT_DB.",
+    )
+    actions = notes.add_subparsers(dest="notes_command", metavar="ACTION", required=True)
+
+    p = actions.add_parser(
+        "export",
+        help="write every flag and attempt note as CSV, JSON or XLSX",
+        description=(
+            "Write every flag and attempt note with its state and revision count (JSON: "
+            "with the full history, as `notes import` reads it). Question, option and raw "
+            "response texts only with --include-private."
+        ),
+    )
+    add_store_arguments(p)
+    p.add_argument("--format", required=True, choices=("csv", "json", "xlsx"), dest="fmt")
+    p.add_argument("--out", required=True, type=Path, metavar="FILE")
+    p.add_argument(
+        "--include-private",
+        action="store_true",
+        help="also write question text, option text, answer key and raw responses",
+    )
+    p.set_defaults(handler=run_export)
+
+    p = actions.add_parser(
+        "import",
+        help="merge another reviewer's JSON export (twice adds nothing)",
+        description="Merge a JSON export of `notes export`; items already present are skipped.",
+    )
+    add_store_arguments(p)
+    p.add_argument("file", type=Path, metavar="FILE.json")
+    p.set_defaults(handler=run_import)
+
+    p = actions.add_parser(
+        "agreement",
+        help="agreement between reviewers on key_incorrect (kappa / alpha) as JSON",
+        description=(
+            "Agreement on key_incorrect over the questions flagged by two or more reviewers: "
+            "Cohen's kappa for two reviewers, Krippendorff's alpha (nominal) for more, and "
+            "kappa per pair (README, 'Reviewer notes')."
+        ),
+    )
+    add_store_arguments(p)
+    p.set_defaults(handler=run_agreement)
+
+
+def _print_json(data: object, indent: int | None = None) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=indent) + "\n")
+
+
+def run_export(args: argparse.Namespace) -> int:
+    """Run ``notes export``."""
+    from ai4hse_desk.review import ReviewError, export_notes
+
+    with notes_session(args.audit_db, args.notes) as store:
+        try:
+            summary = export_notes(store, args.fmt, args.out, include_private=args.include_private)
+        except ReviewError as exc:
+            raise InputError(str(exc)) from None
+    _print_json(summary)
+    return 0
+
+
+def run_import(args: argparse.Namespace) -> int:
+    """Run ``notes import``."""
+    from ai4hse_desk.review import ReviewError, import_notes
+
+    with notes_session(args.audit_db, args.notes) as store:
+        try:
+            result = import_notes(store, args.file)
+        except ReviewError as exc:
+            raise InputError(str(exc)) from None
+    for warning in result.warnings:
+        sys.stderr.write(f"warning: {warning}\n")
+    _print_json(result.to_json())
+    return 0
+
+
+def run_agreement(args: argparse.Namespace) -> int:
+    """Run ``notes agreement``."""
+    from ai4hse_desk.review import key_agreement
+
+    with notes_session(args.audit_db, args.notes) as store:
+        result = key_agreement(store)
+    _print_json(result.to_json(), indent=2)
+    return 0

@@ -1,0 +1,38 @@
+"""Key-audit signals: which answer keys most likely need a reviewer's look.
+
+:func:`compute_key_audit` re-derives every attempt (the desk's own outcomes),
+combines per-question signals — consensus against the key, discrimination,
+difficulty, instability and data hygiene — into one suspicion score per
+question (:class:`QuestionSuspicion`, ranked in a :class:`KeyAuditResult`) and
+reports corpus-level signals such as answer-key position skew. Suggestions
+only: nothing here changes a key or a score, and nothing imports Qt.
+"""
+
+from ai4hse_desk.audit.rescore import RescoreCancelled
+from ai4hse_desk.keyaudit.compute import compute_key_audit
+from ai4hse_desk.keyaudit.duplicates import NEAR_DUPLICATE, DuplicatePair, duplicate_pairs
+from ai4hse_desk.keyaudit.hygiene import encoding_damage, identical_options
+from ai4hse_desk.keyaudit.ranking import FORMULA, WEIGHTS
+from ai4hse_desk.keyaudit.result import KeyAuditResult, QuestionSuspicion
+from ai4hse_desk.keyaudit.skew import chi_square_sf, letter, position_skew
+from ai4hse_desk.keyaudit.tally import Progress
+from ai4hse_desk.keyaudit.text import normalise
+
+__all__ = [
+    "FORMULA",
+    "NEAR_DUPLICATE",
+    "WEIGHTS",
+    "DuplicatePair",
+    "KeyAuditResult",
+    "Progress",
+    "QuestionSuspicion",
+    "RescoreCancelled",
+    "chi_square_sf",
+    "compute_key_audit",
+    "duplicate_pairs",
+    "encoding_damage",
+    "identical_options",
+    "letter",
+    "normalise",
+    "position_skew",
+]

@@ -1,0 +1,86 @@
+"""``compute_key_audit``: read an audit database once and rank every question.
+
+The audit database is only read (through :class:`~ai4hse_desk.audit.AuditDB`,
+read-only and immutable); keys, attempts and scores are never changed.
+"""
+
+from __future__ import annotations
+
+from ai4hse_desk.audit.queries import AuditDB
+from ai4hse_desk.keyaudit.hygiene import Hygiene, corpus_hygiene
+from ai4hse_desk.keyaudit.ranking import FORMULA, WEIGHTS, assess
+from ai4hse_desk.keyaudit.result import KeyAuditResult, rank_key
+from ai4hse_desk.keyaudit.skew import position_skew
+from ai4hse_desk.keyaudit.tally import MIN_WEIGHT, Progress, Tallies, collect
+from ai4hse_desk.protocol.outcome import TRACK_ORDER
+
+
+def _hygiene_counts(found: list[Hygiene]) -> dict[str, int]:
+    exact = sum(1 for h in found for d in h.duplicates if d["exact"])
+    near = sum(1 for h in found for d in h.duplicates if not d["exact"])
+    conflicts = sum(1 for h in found for d in h.duplicates if not d["same_key"])
+    return {
+        "duplicate_pairs": exact // 2,
+        "near_duplicate_pairs": near // 2,
+        "duplicate_pairs_with_different_keys": conflicts // 2,
+        "questions_with_identical_options": sum(1 for h in found if h.identical),
+        "questions_with_empty_options": sum(1 for h in found if h.empty),
+        "questions_with_encoding_damage": sum(1 for h in found if h.damage),
+    }
+
+
+def _runs_json(tallies: Tallies) -> list[dict[str, object]]:
+    order = {track: i for i, track in enumerate(TRACK_ORDER)}
+    runs = sorted(tallies.runs.values(), key=lambda r: (order[r.track], r.run_id))
+    return [
+        {
+            "run_id": run.run_id,
+            "model": run.model,
+            "track": run.track.value,
+            "attempts": run.attempts,
+            "correct": run.correct,
+            "weight": round(run.weight, 4),
+        }
+        for run in runs
+    ]
+
+
+def compute_key_audit(db: AuditDB, *, progress: Progress | None = None) -> KeyAuditResult:
+    """Rank every question of ``db`` by the evidence that its answer key needs a look.
+
+    Args:
+        db: an open audit database (only read).
+        progress: called with (attempts done, attempts in total) while the
+            attempts are re-derived; returning False cancels.
+
+    Raises:
+        AuditError: the file is damaged or inconsistent.
+        RescoreCancelled: ``progress`` returned False.
+    """
+    questions = db.questions()
+    tallies = collect(db, progress)
+    hygiene = corpus_hygiene(questions)
+    items = [
+        assess(question, tallies.cells.get(question.question_id, {}), tallies.runs, found)
+        for question, found in zip(questions, hygiene, strict=True)
+    ]
+    items.sort(key=rank_key)
+    corpus: dict[str, object] = {
+        "questions": len(questions),
+        "attempts": tallies.attempts,
+        "runs": _runs_json(tallies),
+        "position_skew": position_skew(questions),
+        "hygiene": _hygiene_counts(hygiene),
+        "score": {"formula": FORMULA, "weights": dict(WEIGHTS), "min_run_weight": MIN_WEIGHT},
+    }
+    audit = {
+        "path": str(db.path),
+        "sha256": db.fingerprint(),
+        "schema_version": db.schema_version,
+        "benchmark": db.meta.get("benchmark"),
+        "corpus_id": db.meta.get("corpus_id"),
+    }
+    return KeyAuditResult(questions=items, corpus=corpus, audit=audit)
+
+
+__all__ = ["compute_key_audit"]

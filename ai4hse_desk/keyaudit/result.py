@@ -1,0 +1,87 @@
+"""What a key audit returns: ranked :class:`QuestionSuspicion` items and corpus signals.
+
+These are suggestions for a reviewer. They never change a key, an attempt, a
+status or a score (protocol.md section 7).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionSuspicion:
+    """How much one question's answer key looks worth a review, and why.
+
+    Attributes:
+        question_id: the question.
+        ordinal: its corpus order (breaks ties of ``score``).
+        option: the 0-based position the evidence points at, or ``None``. On
+            single-choice runs it is the letter the runs chose instead of the
+            keyed one.
+        score: suspicion in [0, 1], rounded to 4 decimals (README "Key audit").
+        signals: every signal's numbers (JSON-ready), per track where it applies,
+            plus ``components`` (the weighed parts of ``score``).
+        reasons: human-readable sentences, strongest first.
+    """
+
+    question_id: str
+    ordinal: int
+    option: int | None
+    score: float
+    signals: Mapping[str, Any] = field(hash=False)
+    reasons: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, object]:
+        """The per-question object of ``keyaudit``'s JSON."""
+        return {
+            "question_id": self.question_id,
+            "ordinal": self.ordinal,
+            "option": self.option,
+            "score": self.score,
+            "signals": dict(self.signals),
+            "reasons": list(self.reasons),
+        }
+
+
+def rank_key(item: QuestionSuspicion) -> tuple[float, int, str]:
+    """Sort key: highest score first, ties by ordinal (then id, for safety)."""
+    return (-item.score, item.ordinal, item.question_id)
+
+
+@dataclass(frozen=True, slots=True)
+class KeyAuditResult:
+    """Every question ranked (highest score first) and the corpus-level signals.
+
+    Attributes:
+        questions: every question of the database, ranked.
+        corpus: corpus-level signals (``position_skew``, hygiene counts, the
+            runs' vote weights, the score formula).
+        audit: which file was read (path, sha256, benchmark, corpus_id).
+    """
+
+    questions: list[QuestionSuspicion]
+    corpus: Mapping[str, Any]
+    audit: Mapping[str, Any] = field(default_factory=dict)
+
+    def top(self, count: int | None) -> list[QuestionSuspicion]:
+        """The ``count`` highest-ranked questions (all when ``None``)."""
+        return list(self.questions if count is None else self.questions[: max(0, count)])
+
+    def by_id(self) -> dict[str, QuestionSuspicion]:
+        """Items by question id."""
+        return {item.question_id: item for item in self.questions}
+
+    def to_json(self, top: int | None = None) -> dict[str, object]:
+        """``{"questions": [...], "corpus": {...}, "audit": {...}}`` (cli.md plus
+        the two documented extra keys)."""
+        return {
+            "questions": [item.to_json() for item in self.top(top)],
+            "corpus": dict(self.corpus),
+            "audit": dict(self.audit),
+        }
+
+
+__all__ = ["KeyAuditResult", "QuestionSuspicion", "rank_key"]

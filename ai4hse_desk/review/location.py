@@ -1,0 +1,144 @@
+"""Where a notes store lives: the ``--notes STORE`` argument, or the default.
+
+``STORE`` is a file path (an SQLite file, created when missing) or an SQLAlchemy
+URL: ``sqlite:///relative.sqlite``, ``sqlite:////absolute.sqlite`` or
+``postgresql+psycopg://user:password@host:5432/db`` (``postgresql://`` and
+``postgres://`` mean the same; psycopg 3 is the one PostgreSQL driver).
+
+Default (no ``STORE``): ``AUDIT_DB.review.sqlite`` next to the audit database —
+the audit file's name plus ``.review.sqlite`` — when that folder is writable;
+otherwise ``<data dir>/<audit file name>-<16 hex of sha256(absolute audit path)>.review.sqlite``
+in the user data folder (``platformdirs.user_data_dir("ai4hse-desk")``, or
+``$AI4HSE_DESK_DATA_DIR``). Writability is tested with ``os.access`` *and* by
+creating and deleting a probe file, because ``os.access`` says yes to root on a
+read-only folder. The store is never the audit file itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+import platformdirs
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError
+
+from ai4hse_desk.review.errors import ReviewError
+
+#: Environment variable overriding the user data folder (tests, portable installs).
+DATA_ENV: Final = "AI4HSE_DESK_DATA_DIR"
+APP_NAME: Final = "ai4hse-desk"
+SUFFIX: Final = ".review.sqlite"
+_POSTGRES_NAMES: Final = ("postgresql", "postgres", "postgresql+psycopg")
+_SQLITE_NAMES: Final = ("sqlite", "sqlite+pysqlite")
+
+
+@dataclass(frozen=True, slots=True)
+class StoreLocation:
+    """A resolved notes store.
+
+    Attributes:
+        url: the SQLAlchemy URL to connect to (password included).
+        path: the SQLite file, or ``None`` for PostgreSQL.
+        default: True when chosen by default (its folder is created if needed).
+    """
+
+    url: URL
+    path: Path | None
+    default: bool = False
+
+    @property
+    def shown(self) -> str:
+        """The URL with any password masked, for messages and ``NotesStore.url``."""
+        return self.url.render_as_string(hide_password=True)
+
+    @property
+    def backend(self) -> str:
+        """``sqlite`` or ``postgresql``."""
+        return self.url.get_backend_name()
+
+
+def data_dir() -> Path:
+    """The user data folder for notes that cannot live beside their audit file."""
+    override = os.environ.get(DATA_ENV)
+    if override:
+        return Path(override).expanduser().absolute()
+    return Path(platformdirs.user_data_dir(APP_NAME)).absolute()
+
+
+def probe_write(folder: Path) -> bool:
+    """True if a file can really be created (and is then deleted) in ``folder``."""
+    try:
+        handle, name = tempfile.mkstemp(prefix=".ai4hse-probe-", dir=folder)
+    except OSError:
+        return False
+    os.close(handle)
+    try:
+        os.unlink(name)
+    except OSError:
+        return False
+    return True
+
+
+def folder_writable(folder: Path) -> bool:
+    """``os.access`` says writable and a probe file could be made (see the module doc)."""
+    return os.access(folder, os.W_OK | os.X_OK) and probe_write(folder)
+
+
+def default_store_path(audit_path: Path) -> Path:
+    """The default notes file of ``audit_path`` (see the module docstring)."""
+    audit_path = Path(os.path.abspath(audit_path))
+    beside = audit_path.with_name(audit_path.name + SUFFIX)
+    if folder_writable(beside.parent):
+        return beside
+    digest = hashlib.sha256(os.fsencode(audit_path)).hexdigest()[:16]
+    return data_dir() / f"{audit_path.name}-{digest}{SUFFIX}"
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve() or (a.exists() and b.exists() and a.samefile(b))
+    except OSError:
+        return False
+
+
+def _sqlite(path: Path, audit_path: Path, default: bool = False) -> StoreLocation:
+    path = Path(os.path.abspath(path.expanduser()))
+    if path.is_dir():
+        raise ReviewError(f"notes store {path} is a directory")
+    if _same_file(path, audit_path):
+        raise ReviewError(f"the notes store cannot be the audit database itself: {path}")
+    return StoreLocation(URL.create("sqlite", database=str(path)), path, default)
+
+
+def resolve_location(audit_path: Path, location: str | None) -> StoreLocation:
+    """Turn ``--notes STORE`` (or ``None`` for the default) into a :class:`StoreLocation`.
+
+    Raises:
+        ReviewError: an unusable URL or path, or one naming the audit file.
+    """
+    if location is None:
+        return _sqlite(default_store_path(audit_path), audit_path, default=True)
+    if not location.strip():
+        raise ReviewError("the notes store location is empty")
+    if "://" not in location:
+        return _sqlite(Path(location), audit_path)
+    try:
+        url = make_url(location)
+    except (ArgumentError, ValueError) as exc:
+        raise ReviewError(f"not a notes store URL: {exc}") from None
+    if url.drivername in _SQLITE_NAMES:
+        if not url.database or url.database == ":memory:" or url.database.startswith("file:"):
+            raise ReviewError("an SQLite notes store URL must name a file: sqlite:///notes.sqlite")
+        return _sqlite(Path(url.database), audit_path)
+    if url.drivername in _POSTGRES_NAMES:
+        return StoreLocation(url.set(drivername="postgresql+psycopg"), None)
+    shown = url.render_as_string(hide_password=True)
+    raise ReviewError(
+        f"unsupported notes store {shown}: use a file path, sqlite:///FILE or "
+        "postgresql+psycopg://USER@HOST/DB"
+    )

@@ -1,0 +1,1 @@
+"""Migration scripts of the notes store, oldest first (``vNNNN_<what>.py``)."""

@@ -1,0 +1,269 @@
+"""Key-audit ranking on hand-made audit databases: a flipped key, negative
+discrimination, single-choice letters, ties, and the ``keyaudit`` command."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ai4hse_desk.audit import open_audit
+from ai4hse_desk.keyaudit import KeyAuditResult, compute_key_audit
+from ai4hse_desk.launcher import main
+
+Content = Any  # conftest.AuditContent (conftest is not importable by name)
+Answer = Sequence[bool] | Sequence[Sequence[bool]]  # one selection, or one per repetition
+
+# Six runs, three per track, strong and weak mixed in each track.
+SKILLS = {"s1": 0.9, "s2": 0.8, "s3": 0.7, "w1": 0.4, "w2": 0.3, "w3": 0.2}
+TRACKS = {
+    "s1": "answer_only",
+    "s3": "answer_only",
+    "w2": "answer_only",
+    "s2": "structured_output",
+    "w1": "structured_output",
+    "w3": "structured_output",
+}
+KEY4 = (True, False, False, True)
+
+
+def render(track: str, selection: Sequence[bool]) -> str:
+    if track == "structured_output":
+        return json.dumps({"answers": list(selection)})
+    if track == "single_choice":
+        return "ABCDEFGH"[list(selection).index(True)]
+    words = "[" + ", ".join("TRUE" if v else "FALSE" for v in selection) + "]"
+    return f"Checked.\nFINAL_ANSWER: {words}" if track == "reasoning_assisted" else words
+
+
+def flip(selection: Sequence[bool], *positions: int) -> tuple[bool, ...]:
+    return tuple(not v if i in positions else v for i, v in enumerate(selection))
+
+
+def build(
+    base: Content,
+    questions: Sequence[tuple[str, int, str, Sequence[tuple[str, bool]]]],
+    runs: Mapping[str, str],
+    answers: Mapping[tuple[str, str], Answer],
+    repetitions: int = 3,
+) -> Content:
+    """Content with ``questions`` (id, ordinal, text, options), ``runs`` (id → track)
+    and ``answers[(run, question)]``; every attempt is answered."""
+    template = dict(base.runs[0])
+    run_rows = tuple(
+        {
+            **template,
+            "run_id": run_id,
+            "model": f"model-{run_id}",
+            "track": track,
+            "repetitions": repetitions,
+            "status": "complete",
+        }
+        for run_id, track in runs.items()
+    )
+    attempts: list[dict[str, Any]] = []
+    for run_id, track in runs.items():
+        for rep in range(1, repetitions + 1):
+            for qid, *_ in questions:
+                answer = answers[(run_id, qid)]
+                chosen = answer[rep - 1] if isinstance(answer[0], Sequence) else answer
+                attempts.append(
+                    {
+                        "attempt_id": len(attempts) + 1,
+                        "run_id": run_id,
+                        "question_id": qid,
+                        "repetition": rep,
+                        "state": "answered",
+                        "raw_response": render(track, chosen),
+                        "finish_reason": "stop",
+                    }
+                )
+    rows = tuple(
+        {
+            "question_id": qid,
+            "ordinal": ordinal,
+            "text": text,
+            "options": tuple(options),
+            "labels": {"topic": "PPE"},
+        }
+        for qid, ordinal, text, options in questions
+    )
+    return dataclasses.replace(base, questions=rows, runs=run_rows, attempts=tuple(attempts))
+
+
+def options(key: Sequence[bool], tag: str) -> list[tuple[str, bool]]:
+    return [(f"Option {i} about {tag}", k) for i, k in enumerate(key)]
+
+
+def mixed_content(base: Content) -> Content:
+    """20 filler questions answered by skill, plus FLIP (key flipped at option 2;
+    every run but the weakest, which says all TRUE, answers the original key),
+    NEG (strong runs wrong in different ways, weak runs right) and HARD1/HARD2
+    (only the two strongest runs right)."""
+    questions: list[tuple[str, int, str, Sequence[tuple[str, bool]]]] = []
+    answers: dict[tuple[str, str], Answer] = {}
+    for j in range(20):
+        qid = f"F{j:02d}"
+        questions.append(
+            (qid, j + 1, f"Filler question number {j} on topic {j * 37}", options(KEY4, qid))
+        )
+        for i, (run, skill) in enumerate(SKILLS.items()):
+            right = (j * 7 + i * 3) % 10 < skill * 10
+            answers[(run, qid)] = KEY4 if right else flip(KEY4, (i + j) % 4)
+    original = (True, False, False, True)
+    flipped = flip(original, 2)
+    questions.append(("FLIP", 21, "Which gloves resist solvents?", options(flipped, "FLIP")))
+    for run in SKILLS:
+        answers[(run, "FLIP")] = original if run != "w3" else (True, True, True, True)
+    questions.append(("NEG", 22, "Which signs mean an exit route?", options(KEY4, "NEG")))
+    for i, run in enumerate(SKILLS):
+        answers[(run, "NEG")] = flip(KEY4, i) if run.startswith("s") else KEY4
+    for ordinal, qid in ((23, "HARD1"), (24, "HARD2")):
+        questions.append((qid, ordinal, f"Hard question {qid} on ladders", options(KEY4, qid)))
+        for i, run in enumerate(SKILLS):
+            answers[(run, qid)] = KEY4 if run in ("s1", "s2") else flip(KEY4, (i + ordinal) % 4)
+    return build(base, questions, TRACKS, answers)
+
+
+@pytest.fixture
+def mixed_db(make_audit_db: Callable[..., Path], audit_content: Content) -> Path:
+    return make_audit_db(content=mixed_content(audit_content))
+
+
+def audit(path: Path) -> KeyAuditResult:
+    with open_audit(path) as db:
+        return compute_key_audit(db)
+
+
+def rank(result: KeyAuditResult, qid: str) -> int:
+    return [item.question_id for item in result.questions].index(qid)
+
+
+def test_flipped_key_ranks_first_and_names_the_option(mixed_db: Path) -> None:
+    result = audit(mixed_db)
+    top = result.questions[0]
+    assert top.question_id == "FLIP"
+    assert top.option == 2
+    assert top.reasons[0].startswith("5 of 6 runs select option 2 (C) as FALSE; the key says TRUE")
+    consensus = top.signals["consensus"]
+    assert consensus["against"] == 5 and consensus["concentrated"] is True
+    assert consensus["options"][2]["by_track"] == {
+        "answer_only": {"runs": 3, "against": 3},
+        "structured_output": {"runs": 3, "against": 2},
+    }
+    assert top.signals["difficulty"]["never_correct"] is True
+
+
+def test_negative_discrimination_ranks_above_ordinary_hard_questions(mixed_db: Path) -> None:
+    result = audit(mixed_db)
+    neg = result.by_id()["NEG"]
+    assert neg.signals["discrimination"]["r"] < -0.5
+    assert any("discrimination r = -" in reason for reason in neg.reasons)
+    for hard in ("HARD1", "HARD2"):
+        item = result.by_id()[hard]
+        assert item.signals["discrimination"]["r"] > 0
+        assert rank(result, "NEG") < rank(result, hard)
+        assert neg.score > item.score
+
+
+def test_repetitions_are_one_vote_per_run(
+    make_audit_db: Callable[..., Path], audit_content: Content
+) -> None:
+    key = (True, False, False, True)
+    other = flip(key, 1)
+    runs = {"a": "answer_only", "b": "answer_only", "c": "reasoning_assisted"}
+    answers: dict[tuple[str, str], Answer] = {
+        ("a", "Q1"): [other, other, key],  # majority against
+        ("b", "Q1"): [key, key, other],  # majority with the key
+        ("c", "Q1"): [key, other, other],
+    }
+    content = build(audit_content, [("Q1", 1, "One question", options(key, "Q1"))], runs, answers)
+    item = audit(make_audit_db(content=content)).questions[0]
+    votes = item.signals["consensus"]["options"][1]
+    assert (votes["runs"], votes["against"]) == (3, 2)
+    assert item.signals["instability"]["unstable_runs"] == 3
+    assert item.signals["difficulty"]["by_track"]["answer_only"]["correct"] == 3
+
+
+def test_single_choice_points_at_the_chosen_letter(
+    make_audit_db: Callable[..., Path], audit_content: Content
+) -> None:
+    runs = {f"sc{i}": "single_choice" for i in range(5)}
+    questions = []
+    answers: dict[tuple[str, str], Answer] = {}
+    for j in range(8):
+        key = tuple(p == j % 4 for p in range(4))
+        qid = f"HS{j}"
+        questions.append((qid, j + 1, f"Scenario {j}: which duty applies?", options(key, qid)))
+        for i, run in enumerate(runs):
+            answers[(run, qid)] = key if (i + j) % 5 else flip(key, j % 4, (j + 1) % 4)
+    key_a = (True, False, False, False)
+    questions[3] = ("HS3", 4, "Scenario 3: which duty applies?", options(key_a, "HS3"))
+    c_pick = (False, False, True, False)
+    for i, run in enumerate(runs):
+        answers[(run, "HS3")] = c_pick if i < 4 else key_a
+    content = build(audit_content, questions, runs, answers, repetitions=2)
+    result = audit(make_audit_db(content=content))
+    top = result.questions[0]
+    assert top.question_id == "HS3"
+    assert top.option == 2
+    assert top.reasons[0].startswith("4 of 5 runs choose option 2 (C); the key says option 0 (A)")
+    assert result.corpus["position_skew"]["method"] == "one_hot"
+
+
+def test_ties_are_broken_by_ordinal_and_top_limits(
+    make_audit_db: Callable[..., Path],
+    audit_content: Content,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    questions = [
+        ("QA", 3, "Alpha question about scaffolds", options(KEY4, "alpha scaffolds")),
+        ("QB", 1, "Bravo question about noise", options(KEY4, "bravo noise")),
+        ("QC", 2, "Charlie question about asbestos", options(KEY4, "charlie asbestos")),
+    ]
+    runs = {"r1": "answer_only", "r2": "structured_output"}
+    answers: dict[tuple[str, str], Answer] = {(r, q[0]): KEY4 for r in runs for q in questions}
+    path = make_audit_db(content=build(audit_content, questions, runs, answers))
+    result = audit(path)
+    assert [item.question_id for item in result.questions] == ["QB", "QC", "QA"]
+    assert {item.score for item in result.questions} == {0.0}
+    assert all(item.option is None and item.reasons == () for item in result.questions)
+
+    code = main(["keyaudit", str(path), "--top", "2"])
+    out, err = capsys.readouterr()
+    assert (code, err) == (0, "")
+    assert [q["question_id"] for q in json.loads(out)["questions"]] == ["QB", "QC"]
+
+
+def test_command_json_shape_and_order(mixed_db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["keyaudit", str(mixed_db)]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    data = json.loads(out)
+    assert set(data) == {"questions", "corpus", "audit"}
+    items = data["questions"]
+    assert len(items) == 24
+    for item in items:
+        assert set(item) == {"question_id", "ordinal", "option", "score", "signals", "reasons"}
+        assert item["option"] is None or isinstance(item["option"], int)
+        assert isinstance(item["score"], float) and 0.0 <= item["score"] <= 1.0
+        assert set(item["signals"]) == {
+            "consensus",
+            "discrimination",
+            "difficulty",
+            "instability",
+            "hygiene",
+            "components",
+        }
+    order = [(-item["score"], item["ordinal"]) for item in items]
+    assert order == sorted(order)
+    assert items[0]["question_id"] == "FLIP" and items[0]["option"] == 2
+    assert {"position_skew", "hygiene", "runs", "score"} <= set(data["corpus"])
+    assert main(["keyaudit", str(mixed_db), "--top", "3"]) == 0
+    assert [q["question_id"] for q in json.loads(capsys.readouterr()[0])["questions"]] == [
+        item["question_id"] for item in items[:3]
+    ]
