@@ -28,7 +28,9 @@ from ai4hse_desk.gui.attempt_table_model import AttemptTableModel
 from ai4hse_desk.gui.audit_session import AuditSession
 from ai4hse_desk.gui.compare_grid import CompareGrid
 from ai4hse_desk.gui.filter_panel import FilterPanel
+from ai4hse_desk.gui.flags_panel import FlagsPanel
 from ai4hse_desk.gui.index_loader import IndexLoader
+from ai4hse_desk.gui.notes_controller import NotesController
 from ai4hse_desk.gui.question_panel import QuestionPanel
 from ai4hse_desk.gui.response_view import ResponseView
 from ai4hse_desk.gui.scores_view import ScoresView
@@ -64,6 +66,8 @@ class MainWindow(QMainWindow):
         self.loader.index_progress.connect(self._index_progress)
         self._build_widgets()
         self._build_menus()
+        # Reviewer notes: the flags panel's controller, the notes list dock, the Notes menu.
+        self.notes = NotesController(self)
         self._restore_layout()
         self._show_empty_state()
 
@@ -104,9 +108,17 @@ class MainWindow(QMainWindow):
         self.question_panel = QuestionPanel()
         self.response_view = ResponseView()
         self.verdict_panel = VerdictPanel()
+        # Reviewer notes: the flags panel sits under the question, in its own column.
+        self.flags_panel = FlagsPanel()
+        self.question_column = QSplitter(Qt.Orientation.Vertical)
+        self.question_column.setObjectName("question_column")
+        self.question_column.addWidget(self.question_panel)
+        self.question_column.addWidget(self.flags_panel)
+        self.question_column.setStretchFactor(0, 3)
+        self.question_column.setStretchFactor(1, 2)
         self.detail_splitter = QSplitter(Qt.Orientation.Horizontal)
         self.detail_splitter.setObjectName("detail_splitter")
-        for widget in (self.question_panel, self.response_view, self.verdict_panel):
+        for widget in (self.question_column, self.response_view, self.verdict_panel):
             self.detail_splitter.addWidget(widget)
         self.detail_splitter.setSizes([520, 560, 520])
         self.compare = CompareGrid()
@@ -207,6 +219,7 @@ class MainWindow(QMainWindow):
         for key, splitter in (
             ("main_splitter", self.main_splitter),
             ("detail_splitter", self.detail_splitter),
+            ("question_column", self.question_column),
         ):
             state = self.settings.value(key)
             if isinstance(state, QByteArray):
@@ -223,6 +236,7 @@ class MainWindow(QMainWindow):
         """Persist splitter sizes, column widths and the window geometry."""
         self.settings.setValue("main_splitter", self.main_splitter.saveState())
         self.settings.setValue("detail_splitter", self.detail_splitter.saveState())
+        self.settings.setValue("question_column", self.question_column.saveState())
         self.settings.setValue("attempt_columns", self.table.horizontalHeader().saveState())
         self.settings.setValue("geometry", self.saveGeometry())
         self.settings.sync()
@@ -231,6 +245,7 @@ class MainWindow(QMainWindow):
         self.save_layout()
         self.scores.shutdown()
         self.loader.shutdown()
+        self.notes.close()
         if self.session is not None:
             self.session.close()
             self.session = None
@@ -291,6 +306,7 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(
             f"Opened {session.path} (read-only); preparing the review index…"
         )
+        self.notes.audit_opened(session)
         self.loader.load(session.db, wait=wait)
         return True
 

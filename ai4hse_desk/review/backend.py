@@ -137,12 +137,18 @@ def first_line(exc: BaseException) -> str:
     return lines[0] if lines else type(orig).__name__
 
 
-def write(engine: Engine, work: Callable[[Connection], T]) -> T:
-    """Run ``work`` in one write transaction, retried when the database is busy."""
+def _transaction(engine: Engine, work: Callable[[Connection], T], *, writing: bool) -> T:
+    """Run ``work`` in one transaction, retried while the database is busy.
+
+    Reads are retried too: opening a connection switches a new SQLite file to
+    WAL, which SQLite refuses at once ("database is locked", no busy wait)
+    while another process holds its write lock, e.g. during a first migration.
+    """
     for attempt in range(_ATTEMPTS):
         try:
             with engine.connect() as conn:
-                conn.execution_options(review_write=True)
+                if writing:
+                    conn.execution_options(review_write=True)
                 with conn.begin():
                     return work(conn)
         except DBAPIError as exc:
@@ -152,10 +158,14 @@ def write(engine: Engine, work: Callable[[Connection], T]) -> T:
     raise AssertionError("unreachable")
 
 
+def write(engine: Engine, work: Callable[[Connection], T]) -> T:
+    """Run ``work`` in one write transaction, retried when the database is busy."""
+    return _transaction(engine, work, writing=True)
+
+
 def read(engine: Engine, work: Callable[[Connection], T]) -> T:
     """Run ``work`` in one read transaction (a consistent snapshot on both backends)."""
-    with engine.connect() as conn, conn.begin():
-        return work(conn)
+    return _transaction(engine, work, writing=False)
 
 
 def lock(conn: Connection, key: str) -> None:

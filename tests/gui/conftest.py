@@ -21,6 +21,8 @@ def pytest_configure(config: pytest.Config) -> None:
 def _private_desk_dirs(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Every test gets its own cache (review indexes, demo) and settings folders."""
+    """Every test gets its own cache (review indexes, demo), settings and data
+    (notes stores that cannot live beside their audit file) folders."""
     monkeypatch.setenv("AI4HSE_DESK_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
     monkeypatch.setenv("AI4HSE_DESK_CONFIG_DIR", str(tmp_path_factory.mktemp("config")))
+    monkeypatch.setenv("AI4HSE_DESK_DATA_DIR", str(tmp_path_factory.mktemp("data")))

@@ -1,0 +1,66 @@
+"""The reviewer's name: asked once, remembered in the settings, changeable from a menu.
+
+Every flag and note records who made it. The window asks for the name the
+first time a reviewer changes something (not on start-up: only reading needs no
+name) and keeps it under the settings key ``reviewer``. The dialog goes through
+:func:`ask_name`, which tests replace.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QInputDialog, QLineEdit, QWidget
+
+from ai4hse_desk.review import ReviewError
+from ai4hse_desk.review.model import clean_reviewer
+
+SETTINGS_KEY = "reviewer"
+_PROMPT = "Your name as a reviewer (recorded with every flag and note you make):"
+
+
+def ask_name(parent: QWidget | None, current: str) -> str | None:
+    """Ask for the reviewer's name (``current`` prefilled); ``None`` when cancelled."""
+    text, ok = QInputDialog.getText(
+        parent, "Reviewer name", _PROMPT, QLineEdit.EchoMode.Normal, current
+    )
+    return text if ok else None
+
+
+class ReviewerIdentity:
+    """The reviewer's name as kept in ``settings``."""
+
+    def __init__(self, settings: QSettings) -> None:
+        self._settings = settings
+
+    @property
+    def name(self) -> str | None:
+        """The remembered name, or ``None`` before it was first given."""
+        value = self._settings.value(SETTINGS_KEY)
+        if not isinstance(value, str):
+            return None
+        try:
+            return clean_reviewer(value)
+        except ReviewError:
+            return None
+
+    def ensure(self, parent: QWidget | None) -> str | None:
+        """The remembered name, asking for it the first time; ``None`` if not given.
+
+        Raises:
+            ReviewError: the name typed is not usable (blank, control characters, too long).
+        """
+        return self.name or self.change(parent)
+
+    def change(self, parent: QWidget | None) -> str | None:
+        """Ask for the name again (Notes ▸ Reviewer name…); ``None`` when cancelled.
+
+        Raises:
+            ReviewError: the name typed is not usable; the remembered one stays.
+        """
+        typed = ask_name(parent, self.name or "")
+        if typed is None:
+            return None
+        name = clean_reviewer(typed)
+        self._settings.setValue(SETTINGS_KEY, name)
+        self._settings.sync()
+        return name
