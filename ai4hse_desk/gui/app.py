@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 SCREENSHOT_SIZE = (1600, 1000)
-VIEWS = ("attempts", "scores", "compare")
+VIEWS = ("attempts", "scores", "compare", "keyaudit")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -138,6 +138,8 @@ def _screenshot(path: Path, out: Path, view: str) -> int:
         window.tabs.setCurrentIndex(TAB_COMPARE)
     elif view == "scores":
         window.show_scores(wait=True)
+    elif view == "keyaudit":
+        window.show_keyaudit(wait=True)
     for _ in range(5):
         QApplication.processEvents()
     image = window.grab()

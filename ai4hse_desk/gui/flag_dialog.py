@@ -194,10 +194,17 @@ class FlagDialog(QDialog):
 
     @classmethod
     def ask(
-        cls, parent: QWidget | None, question: Question, flag: Flag | None = None
+        cls,
+        parent: QWidget | None,
+        question: Question,
+        flag: Flag | None = None,
+        preset: FlagValues | None = None,
     ) -> FlagValues | None:
-        """Show the dialog; the values when accepted, ``None`` when cancelled."""
+        """Show the dialog (``preset``: values to start from); the values when accepted,
+        ``None`` when cancelled."""
         dialog = cls(question, flag, parent)
+        if preset is not None:
+            dialog.set_values(preset)
         try:
             if dialog.exec() != QDialog.DialogCode.Accepted or dialog.problem_text():
                 return None

@@ -28,8 +28,10 @@ from ai4hse_desk.gui.attempt_table_model import AttemptTableModel
 from ai4hse_desk.gui.audit_session import AuditSession
 from ai4hse_desk.gui.compare_grid import CompareGrid
 from ai4hse_desk.gui.filter_panel import FilterPanel
+from ai4hse_desk.gui.flag_dialog import FlagValues
 from ai4hse_desk.gui.flags_panel import FlagsPanel
 from ai4hse_desk.gui.index_loader import IndexLoader
+from ai4hse_desk.gui.keyaudit_view import KeyAuditView
 from ai4hse_desk.gui.notes_controller import NotesController
 from ai4hse_desk.gui.question_panel import QuestionPanel
 from ai4hse_desk.gui.response_view import ResponseView
@@ -43,7 +45,7 @@ from ai4hse_desk.protocol.outcome import Status
 
 APP_TITLE = "AI4HSE Desk"
 TAB_ATTEMPT, TAB_COMPARE = 0, 1
-VIEW_ATTEMPTS, VIEW_SCORES = 0, 1
+VIEW_ATTEMPTS, VIEW_SCORES, VIEW_KEYAUDIT = 0, 1, 2
 
 
 class MainWindow(QMainWindow):
@@ -141,6 +143,12 @@ class MainWindow(QMainWindow):
         self.views.setAccessibleName("Views")
         self.views.addTab(self.main_splitter, "Attempts")
         self.views.addTab(self.scores, "Scores")
+        # -- key audit (issue 8): a third view, computed when first shown
+        self.keyaudit = KeyAuditView()
+        self.keyaudit.open_question.connect(self.open_question_compare)
+        self.keyaudit.flag_requested.connect(self.flag_key_from_audit)
+        self.views.addTab(self.keyaudit, "Key audit")
+        self._keyaudit_loaded_for: object = None
         self.views.currentChanged.connect(self._view_changed)
         self._scores_loaded_for: object = None
         self.setCentralWidget(self.views)
@@ -198,6 +206,7 @@ class MainWindow(QMainWindow):
         self._action(view, "Attempt side by side", self.show_attempt_tab, "Ctrl+1")
         self._action(view, "Compare runs × repetitions", self.show_compare, "Ctrl+2")
         self._action(view, "Scores dashboard", self.show_scores, "Ctrl+3")
+        self._action(view, "Key audit", self.show_keyaudit, "Ctrl+4")
         self._menus[view].addAction(self.filters_dock.toggleViewAction())
         scores_menu = self._menus["&View"].addMenu("Scores &exports")
         for key in ("csv", "xlsx", "png", "svg", "html", "private", "recompute"):
@@ -244,6 +253,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_layout()
         self.scores.shutdown()
+        self.keyaudit.cancel()
         self.loader.shutdown()
         self.notes.close()
         if self.session is not None:
@@ -280,6 +290,8 @@ class MainWindow(QMainWindow):
         old, self.session = self.session, session
         self.loader.shutdown()
         self.scores.clear()
+        self.keyaudit.clear()
+        self._keyaudit_loaded_for = None
         self._scores_loaded_for = None
         self.model.set_index(None)
         if old is not None:
@@ -474,6 +486,41 @@ class MainWindow(QMainWindow):
     def _view_changed(self, index: int) -> None:
         if index == VIEW_SCORES:
             self._ensure_scores()
+        elif index == VIEW_KEYAUDIT:
+            self._ensure_keyaudit()
+
+    def show_keyaudit(self, *, wait: bool = False) -> None:
+        """Ctrl+4: questions ranked by key-audit evidence (computed on first show)."""
+        self._ensure_keyaudit(wait=wait)
+        self.views.setCurrentIndex(VIEW_KEYAUDIT)
+        self.keyaudit.table.setFocus()
+
+    def _ensure_keyaudit(self, *, wait: bool = False) -> None:
+        session = self.session
+        if session is None or self._keyaudit_loaded_for is session:
+            return
+        self._keyaudit_loaded_for = session
+        if wait:
+            self.keyaudit.load_now(session.db)
+        else:
+            self.keyaudit.load(session.db)
+
+    def open_question_compare(self, question_id: str) -> None:
+        """Key audit ▸ Enter: the question's first attempt, with the compare grid."""
+        self.views.setCurrentIndex(VIEW_ATTEMPTS)
+        self.notes.jump_to_question(question_id)
+        self.tabs.setCurrentIndex(TAB_COMPARE)
+
+    def flag_key_from_audit(self, question_id: str, option: int | None) -> None:
+        """Key audit ▸ F: a key_incorrect flag on the question, the option pre-filled."""
+        item = self.keyaudit.current()
+        reason = item.reasons[0] if item is not None and item.reasons else ""
+        self.views.setCurrentIndex(VIEW_ATTEMPTS)
+        self.notes.jump_to_question(question_id)
+        self.tabs.setCurrentIndex(TAB_ATTEMPT)
+        self.notes.add_flag(
+            preset=FlagValues("key_incorrect", option, "medium", f"Key audit: {reason}".strip())
+        )
 
     def _ensure_scores(self, *, wait: bool = False) -> None:
         session = self.session

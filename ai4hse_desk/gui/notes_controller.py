@@ -34,7 +34,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from ai4hse_desk.audit.records import Question
 from ai4hse_desk.gui.attempt_detail import display_text
 from ai4hse_desk.gui.audit_session import AuditSession
-from ai4hse_desk.gui.flag_dialog import FlagDialog, HistoryDialog, NoteDialog
+from ai4hse_desk.gui.flag_dialog import FlagDialog, FlagValues, HistoryDialog, NoteDialog
 from ai4hse_desk.gui.notes_list import NotesDock
 from ai4hse_desk.gui.reviewer_identity import ReviewerIdentity
 from ai4hse_desk.index import AttemptQuery, ReviewIndex
@@ -279,6 +279,7 @@ class NotesController(QObject):
     def _set_flagged(self, flagged: frozenset[str]) -> None:
         self._flagged = flagged
         self.window.model.set_flagged(flagged)
+        self.window.keyaudit.model.set_flagged(flagged)
         if self.flagged_only_action.isChecked():
             wanted = tuple(sorted(flagged))
             if self.window.filters.query().flagged_question_ids != wanted:
@@ -355,8 +356,12 @@ class NotesController(QObject):
             return None
         return session.questions.get(self._question_id)
 
-    def add_flag(self) -> None:
-        """Add flag… : a flag on the shown question (or one of its options)."""
+    def add_flag(self, *, preset: FlagValues | None = None) -> None:
+        """Add flag… : a flag on the shown question (or one of its options).
+
+        Args:
+            preset: values the dialog starts from (the key audit's F key).
+        """
         question = self._question()
         if question is None:
             self.window.statusBar().showMessage("Select an attempt to flag its question.")
@@ -364,7 +369,7 @@ class NotesController(QObject):
         reviewer = self._reviewer()
         if reviewer is None:
             return
-        values = FlagDialog.ask(self.window, question)
+        values = FlagDialog.ask(self.window, question, preset=preset)
         if values is None:
             return
         flag = self._write(

@@ -503,3 +503,37 @@ def test_key_flags_can_be_explored_in_the_sensitivity_view_only(
     qtbot.waitUntil(lambda: window.scores.data is not None, timeout=20_000)
     assert window.scores.sensitivity.excluded() == {question}
     assert "not official" in window.statusBar().currentMessage()
+
+
+def test_key_audit_keys_open_the_compare_grid_and_prefill_a_key_flag(
+    window: MainWindow, monkeypatch: pytest.MonkeyPatch, qtbot: QtBot
+) -> None:
+    from PySide6.QtCore import Qt
+
+    from ai4hse_desk.gui.main_window import TAB_COMPARE, VIEW_ATTEMPTS
+
+    window.show_keyaudit(wait=True)
+    top = window.keyaudit.current()
+    assert top is not None and top.option is not None
+    qtbot.keyClick(window.keyaudit.table, Qt.Key.Key_Return)
+    assert window.views.currentIndex() == VIEW_ATTEMPTS
+    assert window.tabs.currentIndex() == TAB_COMPARE
+    assert current_question(window) == top.question_id
+
+    prefilled: list[FlagValues] = []
+
+    def fake_exec(dialog: FlagDialog) -> int:
+        prefilled.append(dialog.values())
+        return int(QDialog.DialogCode.Accepted)
+
+    monkeypatch.setattr(FlagDialog, "exec", fake_exec)
+    window.show_keyaudit()
+    qtbot.keyClick(window.keyaudit.table, Qt.Key.Key_F)
+    (values,) = prefilled
+    assert (values.category, values.option) == ("key_incorrect", top.option)
+    assert values.note.startswith("Key audit: ")
+    store = window.notes.store
+    assert store is not None
+    (flag,) = store.flags(question_id=top.question_id)
+    assert (flag.category, flag.option, flag.state) == ("key_incorrect", top.option, "open")
+    assert window.keyaudit.model.index(0, 4).data() == "⚑"
