@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-from pathlib import Path
-
 from PySide6.QtCore import QByteArray, Qt, QUrl, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDockWidget,
-    QFileDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
@@ -23,12 +19,10 @@ from PySide6.QtWidgets import (
 )
 
 from ai4hse_desk import AUDIT_SCHEMA_VERSION, __version__
-from ai4hse_desk.gui.attempt_detail import build_detail
 from ai4hse_desk.gui.attempt_table_model import AttemptTableModel
 from ai4hse_desk.gui.audit_session import AuditSession
 from ai4hse_desk.gui.compare_grid import CompareGrid
 from ai4hse_desk.gui.filter_panel import FilterPanel
-from ai4hse_desk.gui.flag_dialog import FlagValues
 from ai4hse_desk.gui.flags_panel import FlagsPanel
 from ai4hse_desk.gui.index_loader import IndexLoader
 from ai4hse_desk.gui.keyaudit_view import KeyAuditView
@@ -37,18 +31,31 @@ from ai4hse_desk.gui.question_panel import QuestionPanel
 from ai4hse_desk.gui.response_view import ResponseView
 from ai4hse_desk.gui.scores_view import ScoresView
 from ai4hse_desk.gui.search_bar import SearchBar
-from ai4hse_desk.gui.settings import app_settings, recent_files, remember_file
+from ai4hse_desk.gui.settings import app_settings, recent_files
 from ai4hse_desk.gui.status_style import status_label
 from ai4hse_desk.gui.verdict_panel import VerdictPanel
-from ai4hse_desk.index import PARSE_ERROR_STATUSES, AttemptQuery, ReviewIndex
+from ai4hse_desk.gui.window_navigation import TAB_ATTEMPT, TAB_COMPARE, NavigationMixin
+from ai4hse_desk.gui.window_opening import APP_TITLE, OpeningMixin
+from ai4hse_desk.gui.window_views import (
+    VIEW_ATTEMPTS,
+    VIEW_KEYAUDIT,
+    VIEW_SCORES,
+    ViewsMixin,
+)
+from ai4hse_desk.index import PARSE_ERROR_STATUSES, AttemptQuery
 from ai4hse_desk.protocol.outcome import Status
 
-APP_TITLE = "AI4HSE Desk"
-TAB_ATTEMPT, TAB_COMPARE = 0, 1
-VIEW_ATTEMPTS, VIEW_SCORES, VIEW_KEYAUDIT = 0, 1, 2
+__all__ = [
+    "TAB_ATTEMPT",
+    "TAB_COMPARE",
+    "VIEW_ATTEMPTS",
+    "VIEW_KEYAUDIT",
+    "VIEW_SCORES",
+    "MainWindow",
+]
 
 
-class MainWindow(QMainWindow):
+class MainWindow(OpeningMixin, NavigationMixin, ViewsMixin, QMainWindow):
     """The desk's main window."""
 
     attempt_shown = Signal(int)
@@ -261,98 +268,6 @@ class MainWindow(QMainWindow):
             self.session = None
         super().closeEvent(event)
 
-    # -- opening ----------------------------------------------------------------
-
-    def choose_file(self) -> None:
-        """File ▸ Open."""
-        path, _ = QFileDialog.getOpenFileName(
-            self,
-            "Open audit database",
-            "",
-            "Audit databases (*.sqlite *.db *.sqlite3);;All files (*)",
-        )
-        if path:
-            self.open_path(path)
-
-    def open_path(self, path: str | Path, *, wait: bool = False) -> bool:
-        """Open an audit database; on failure show the reason and keep what was open.
-
-        Args:
-            wait: build the review index before returning (headless screenshot, tests).
-        """
-        from ai4hse_desk.audit import AuditError
-
-        try:
-            session = AuditSession.open(path)
-        except (AuditError, OSError) as exc:
-            QMessageBox.critical(self, "Cannot open audit database", str(exc).splitlines()[0])
-            return False
-        old, self.session = self.session, session
-        self.loader.shutdown()
-        self.scores.clear()
-        self.keyaudit.clear()
-        self._keyaudit_loaded_for = None
-        self._scores_loaded_for = None
-        self.model.set_index(None)
-        if old is not None:
-            old.close()
-        self.current_attempt = None
-        self._compare_question = None
-        self._show_empty_state()
-        name = session.path.name
-        self.setWindowTitle(f"{name} — read-only — {APP_TITLE}")
-        remember_file(self.settings, str(session.path))
-        self._fill_recent_menu()
-        db = session.db
-        runs = sorted(session.runs.values(), key=lambda r: r.run_id)
-        self.filters.set_choices(
-            runs=[(run.run_id, run.model) for run in runs],
-            models=db.models(),
-            tracks=[track.value for track in db.tracks()],
-            repetitions=list(range(1, max((r.repetitions for r in runs), default=0) + 1)),
-            facets=db.label_facets(),
-        )
-        self.search.edit.blockSignals(True)
-        self.search.edit.clear()
-        self.search.edit.blockSignals(False)
-        self.statusBar().showMessage(
-            f"Opened {session.path} (read-only); preparing the review index…"
-        )
-        self.notes.audit_opened(session)
-        self.loader.load(session.db, wait=wait)
-        return True
-
-    def _index_ready(self, index: ReviewIndex) -> None:
-        if self.session is None:
-            index.close()
-            return
-        self.session.index = index
-        self.index_bar.hide()
-        self.model.set_index(index)
-        if not self._columns_restored:
-            self.table.resizeColumnsToContents()
-            self._columns_restored = True
-        self.statusBar().showMessage(
-            f"{self.session.path.name}: {index.total():,} attempts re-derived with the protocol "
-            "(read-only; the file is never written)"
-        )
-        if self.model.rowCount() and self.current_attempt is None:
-            self.select_row(0)
-
-    def _index_progress(self, done: int, total: int) -> None:
-        self.index_bar.setMaximum(max(total, 1))
-        self.index_bar.setValue(min(done, max(total, 1)))
-        self.index_bar.setVisible(done < total)
-
-    def _index_failed(self, message: str) -> None:
-        self.index_bar.hide()
-        QMessageBox.critical(self, "Cannot prepare the review index", message)
-
-    def _fts_state(self, state: str, done: int, total: int) -> None:
-        self.search.set_fts_state(state, done, total)
-
-    # -- filters and counts -----------------------------------------------------
-
     def _query_changed(self, query: AttemptQuery) -> None:
         self.model.set_query(query)
 
@@ -404,188 +319,6 @@ class MainWindow(QMainWindow):
         self.counts.setText(" · ".join(parts))
 
     # -- selection and navigation ----------------------------------------------
-
-    def select_row(self, row: int) -> None:
-        """Select ``row`` of the attempt list (fetching more rows if needed)."""
-        while row >= self.model.rowCount() and self.model.canFetchMore(self.table.rootIndex()):
-            self.model.fetchMore(self.table.rootIndex())
-        if 0 <= row < self.model.rowCount():
-            index = self.model.index(row, 0)
-            self.table.setCurrentIndex(index)
-            self.table.selectRow(row)
-            self.table.scrollTo(index, QAbstractItemView.ScrollHint.EnsureVisible)
-
-    def move_row(self, step: int) -> None:
-        """J/K: the next or previous attempt in the list."""
-        current = self.table.currentIndex().row()
-        self.select_row(max(0, current + step) if current >= 0 else 0)
-
-    def move_question(self, direction: int) -> None:
-        """N/P: the first listed attempt of the next or previous question."""
-        index, session = self.model.review_index, self.session
-        if index is None or session is None or self.current_attempt is None:
-            return
-        row = self.model.row_data(self.table.currentIndex().row())
-        if row is None:
-            return
-        ordinal = index.neighbour_question(row.ordinal, direction, self.model.query)
-        if ordinal is None:
-            self.statusBar().showMessage("No further question under the current filter.")
-            return
-        question = session.by_ordinal[ordinal]
-        sort, descending = self.model.sort_order
-        query = replace(self.model.query, question_ids=(question.question_id,))
-        keys = index.keys(query, sort, descending, None, 1)
-        if keys:
-            self.show_attempt(keys[0][1])
-
-    def next_parse_error(self) -> None:
-        """E: the next attempt with a parse-error status, in the list's order."""
-        index = self.model.review_index
-        if index is None:
-            return
-        query = self.model.query
-        wanted = PARSE_ERROR_STATUSES
-        if query.statuses is not None:
-            wanted = tuple(s for s in query.statuses if s in PARSE_ERROR_STATUSES)
-        if not wanted:
-            self.statusBar().showMessage("The current filter shows no parse errors.")
-            return
-        sort, descending = self.model.sort_order
-        row = self.table.currentIndex().row()
-        after = self.model.key_at(row)
-        found = index.next_matching(replace(query, statuses=wanted), sort, after, descending)
-        if found is None:
-            self.statusBar().showMessage("No further parse error in the list.")
-            return
-        self.show_attempt(found[1])
-
-    def show_attempt(self, attempt_id: int) -> None:
-        """Select ``attempt_id`` in the list (fetching pages) and show it."""
-        row = self.model.row_of(attempt_id, fetch_limit=2000)
-        if row is None:
-            self.statusBar().showMessage(f"Attempt {attempt_id} is not in the current list.")
-            return
-        self.select_row(row)
-
-    def show_compare(self) -> None:
-        """Ctrl+2: the compare grid of the current question."""
-        self.views.setCurrentIndex(VIEW_ATTEMPTS)
-        self.tabs.setCurrentIndex(TAB_COMPARE)
-
-    def show_attempt_tab(self) -> None:
-        """Ctrl+1: the selected attempt side by side."""
-        self.views.setCurrentIndex(VIEW_ATTEMPTS)
-        self.tabs.setCurrentIndex(TAB_ATTEMPT)
-
-    def show_scores(self, *, wait: bool = False) -> None:
-        """Ctrl+3: the scores dashboard (computed on first show; ``wait``: now)."""
-        self._ensure_scores(wait=wait)
-        self.views.setCurrentIndex(VIEW_SCORES)
-
-    def _view_changed(self, index: int) -> None:
-        if index == VIEW_SCORES:
-            self._ensure_scores()
-        elif index == VIEW_KEYAUDIT:
-            self._ensure_keyaudit()
-
-    def show_keyaudit(self, *, wait: bool = False) -> None:
-        """Ctrl+4: questions ranked by key-audit evidence (computed on first show)."""
-        self._ensure_keyaudit(wait=wait)
-        self.views.setCurrentIndex(VIEW_KEYAUDIT)
-        self.keyaudit.table.setFocus()
-
-    def _ensure_keyaudit(self, *, wait: bool = False) -> None:
-        session = self.session
-        if session is None or self._keyaudit_loaded_for is session:
-            return
-        self._keyaudit_loaded_for = session
-        if wait:
-            self.keyaudit.load_now(session.db)
-        else:
-            self.keyaudit.load(session.db)
-
-    def open_question_compare(self, question_id: str) -> None:
-        """Key audit ▸ Enter: the question's first attempt, with the compare grid."""
-        self.views.setCurrentIndex(VIEW_ATTEMPTS)
-        self.notes.jump_to_question(question_id)
-        self.tabs.setCurrentIndex(TAB_COMPARE)
-
-    def flag_key_from_audit(self, question_id: str, option: int | None) -> None:
-        """Key audit ▸ F: a key_incorrect flag on the question, the option pre-filled."""
-        item = self.keyaudit.current()
-        reason = item.reasons[0] if item is not None and item.reasons else ""
-        self.views.setCurrentIndex(VIEW_ATTEMPTS)
-        self.notes.jump_to_question(question_id)
-        self.tabs.setCurrentIndex(TAB_ATTEMPT)
-        self.notes.add_flag(
-            preset=FlagValues("key_incorrect", option, "medium", f"Key audit: {reason}".strip())
-        )
-
-    def _ensure_scores(self, *, wait: bool = False) -> None:
-        session = self.session
-        if session is None or self._scores_loaded_for is session:
-            return
-        self._scores_loaded_for = session
-        if wait:
-            self.scores.load_now(session.db)
-        else:
-            self.scores.load(session.db)
-
-    def show_attempts_for(self, query: AttemptQuery) -> None:
-        """A click on a plotted bar or point: the attempts behind it in the list."""
-        self.clear_search_box()
-        self.filters.apply_query(query)
-        self.views.setCurrentIndex(VIEW_ATTEMPTS)
-        self.tabs.setCurrentIndex(TAB_ATTEMPT)
-
-    def clear_search_box(self) -> None:
-        """Empty the search box without searching."""
-        self.search.edit.blockSignals(True)
-        self.search.edit.clear()
-        self.search.edit.blockSignals(False)
-
-    def _row_changed(self, current: object, _previous: object) -> None:
-        row = self.table.currentIndex().row()
-        attempt_id = self.model.attempt_id_at(row)
-        if attempt_id is None or attempt_id == self.current_attempt:
-            return
-        self._fill_detail(attempt_id)
-
-    def _fill_detail(self, attempt_id: int) -> None:
-        session = self.session
-        if session is None:
-            return
-        attempt = session.attempt(attempt_id)
-        if attempt is None:
-            return
-        question = session.questions[attempt.question_id]
-        run = session.runs[attempt.run_id]
-        try:
-            detail = build_detail(attempt, question, run)
-        except ValueError as exc:
-            self.statusBar().showMessage(f"Attempt {attempt_id} cannot be shown: {exc}")
-            return
-        self.current_attempt = attempt_id
-        self.question_panel.set_detail(detail)
-        self.verdict_panel.set_detail(detail)
-        self.response_view.set_response(detail.raw_response, detail.spans)
-        self._refresh_compare()
-        self.attempt_shown.emit(attempt_id)
-
-    def _refresh_compare(self) -> None:
-        if self.tabs.currentIndex() != TAB_COMPARE:
-            return
-        index, session = self.model.review_index, self.session
-        if index is None or session is None or self.current_attempt is None:
-            self.compare.clear()
-            return
-        attempt = session.attempt(self.current_attempt)
-        if attempt is None:
-            return
-        rows = index.compare_grid(attempt.question_id)
-        self.compare.set_rows(attempt.question_id, rows, self.current_attempt)
-        self._compare_question = attempt.question_id
 
     def _show_empty_state(self) -> None:
         self.question_panel.clear()
