@@ -36,28 +36,30 @@ Tabs are kept. U+FFFD (the replacement character) is kept but its positions
 are reported so the viewer can highlight it. Optionally (``max_line``), very
 long lines get display-only breaks ``"↩\\n"``.
 
-Three kinds of offset appear here:
-
-* *original* offsets: Python ``str`` indices into the raw response;
-* *display* offsets: Python ``str`` indices into :attr:`VisibleText.text`;
-* *Qt* offsets: positions in a ``QTextDocument`` holding the display text,
-  which count UTF-16 code units (a character outside the BMP counts 2).
+:func:`make_visible` returns a :class:`~ai4hse_desk.gui.visible_text.VisibleText`
+(the display text with its original / display / Qt offset maps), re-exported
+here with :func:`~ai4hse_desk.gui.visible_text.utf16_offset`.
 """
 
 from __future__ import annotations
 
 import codecs
 import functools
-from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["STAND_INS", "WRAP_MARK", "VisibleText", "make_visible", "utf16_offset"]
+from ai4hse_desk.gui.visible_text import (
+    EMPTY_INTS,
+    Ints,
+    VisibleText,
+    frozen_ints,
+    utf16_offset,
+)
 
-_Ints = npt.NDArray[np.int64]
+__all__ = ["STAND_INS", "WRAP_MARK", "VisibleText", "make_visible", "utf16_offset"]
 
 #: Abbreviations (mostly the Unicode "NameAliases" abbreviations) for the
 #: invisible characters a reader is most likely to meet.
@@ -157,8 +159,6 @@ STAND_INS: Final = MappingProxyType(_build_table())
 
 # Per-code-point kinds in the lookup table.
 _ORDINARY, _ALWAYS, _SELECTOR, _REPLACEMENT = 0, 1, 2, 3
-_EMPTY: Final[_Ints] = np.zeros(0, dtype=np.int64)
-_EMPTY.flags.writeable = False
 
 
 @functools.cache
@@ -188,11 +188,7 @@ def _lookup_tables() -> tuple[
     return kind, label, width, glyphs
 
 
-def _no_ints() -> _Ints:
-    return _EMPTY
-
-
-def _runs(mask: npt.NDArray[np.bool_]) -> tuple[_Ints, _Ints]:
+def _runs(mask: npt.NDArray[np.bool_]) -> tuple[Ints, Ints]:
     """Starts and (exclusive) ends of the runs of True in ``mask``."""
     edges = np.diff(mask.view(np.int8), prepend=np.int8(0), append=np.int8(0))
     return np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
@@ -202,170 +198,9 @@ def _decode(code_points: npt.NDArray[np.uint32]) -> str:
     return codecs.decode(code_points.data.cast("B"), "utf-32-le")
 
 
-def _frozen(array: npt.NDArray[Any]) -> _Ints:
-    result = np.ascontiguousarray(array, dtype=np.int64)
-    result.flags.writeable = False
-    return result
-
-
-def _spans_between(
-    starts: _Ints, ends: _Ints, low: int, high: int | None, limit: int | None
-) -> list[tuple[int, int]]:
-    """The spans (sorted, disjoint) overlapping ``[low, high)``, at most ``limit``."""
-    first = int(np.searchsorted(ends, low, side="right"))
-    stop = len(starts) if high is None else int(np.searchsorted(starts, high, side="left"))
-    if limit is not None:
-        stop = min(stop, first + limit)
-    return list(zip(starts[first:stop].tolist(), ends[first:stop].tolist(), strict=True))
-
-
-def utf16_offset(text: str, index: int) -> int:
-    """The UTF-16 code-unit offset (Qt position) of the Python index ``index``."""
-    return len(text[:index].encode("utf-16-le", "surrogatepass")) // 2
-
-
-@dataclass(frozen=True, eq=False)
-class VisibleText:
-    """The display form of a raw response and the maps between their offsets.
-
-    The original → display map is piecewise linear: from original offset
-    ``seg_orig[i]`` (display offset ``seg_disp[i]``) on, each original
-    character takes ``seg_width[i]`` display characters, up to the next
-    segment; before the first segment the map is the identity. A segment starts
-    only where the width changes, so ordinary text costs nothing. Lookups are
-    binary searches (``numpy.searchsorted``).
-    """
-
-    text: str
-    #: How many original characters were replaced by a visible stand-in.
-    made_visible: int
-    raw_length: int
-    seg_orig: _Ints = field(default_factory=_no_ints, repr=False)
-    seg_disp: _Ints = field(default_factory=_no_ints, repr=False)
-    seg_width: _Ints = field(default_factory=_no_ints, repr=False)
-    #: Display spans (starts, ends) of the runs of made-visible characters.
-    marker_starts: _Ints = field(default_factory=_no_ints, repr=False)
-    marker_ends: _Ints = field(default_factory=_no_ints, repr=False)
-    #: Display spans of the runs of U+FFFD replacement characters.
-    replacement_starts: _Ints = field(default_factory=_no_ints, repr=False)
-    replacement_ends: _Ints = field(default_factory=_no_ints, repr=False)
-    #: Display offsets of the characters outside the BMP (2 UTF-16 units each).
-    astral: _Ints = field(default_factory=_no_ints, repr=False)
-    #: Display offsets of the ``↩`` of display-only line breaks (see ``max_line``).
-    wrap_marks: _Ints = field(default_factory=_no_ints, repr=False)
-    _astral_qt: _Ints = field(init=False, repr=False)
-
-    def __post_init__(self) -> None:
-        qt = self.astral + np.arange(len(self.astral), dtype=np.int64)
-        object.__setattr__(self, "_astral_qt", _frozen(qt))
-
-    @property
-    def replacement_count(self) -> int:
-        """How many U+FFFD characters the text contains."""
-        return int((self.replacement_ends - self.replacement_starts).sum())
-
-    @property
-    def qt_length(self) -> int:
-        """Length of the display text in UTF-16 code units."""
-        return len(self.text) + len(self.astral)
-
-    def marker_spans(
-        self, start: int = 0, end: int | None = None, limit: int | None = None
-    ) -> list[tuple[int, int]]:
-        """Display spans of the runs of made-visible characters.
-
-        Only the runs overlapping the display range ``[start, end)`` (the whole
-        text by default), at most ``limit`` of them, in text order.
-        """
-        return _spans_between(self.marker_starts, self.marker_ends, start, end, limit)
-
-    def replacement_spans(
-        self, start: int = 0, end: int | None = None, limit: int | None = None
-    ) -> list[tuple[int, int]]:
-        """Display spans of the runs of U+FFFD (see :meth:`marker_spans`)."""
-        return _spans_between(self.replacement_starts, self.replacement_ends, start, end, limit)
-
-    def wrap_spans(
-        self, start: int = 0, end: int | None = None, limit: int | None = None
-    ) -> list[tuple[int, int]]:
-        """Display spans of the ``↩`` of display-only breaks (see :meth:`marker_spans`)."""
-        return _spans_between(self.wrap_marks, self.wrap_marks + 1, start, end, limit)
-
-    # -- original <-> display ------------------------------------------------
-
-    def to_display(self, offset: int) -> int:
-        """Display offset of the original offset ``offset`` (0 … raw_length)."""
-        if not 0 <= offset <= self.raw_length:
-            raise IndexError(f"offset {offset} outside 0..{self.raw_length}")
-        i = int(np.searchsorted(self.seg_orig, offset, side="right")) - 1
-        if i < 0:
-            return offset
-        return int(self.seg_disp[i] + (offset - self.seg_orig[i]) * self.seg_width[i])
-
-    def span_to_display(self, span: tuple[int, int]) -> tuple[int, int]:
-        """Display span of the half-open original span ``(start, end)``.
-
-        A special character inside the span is covered by its whole stand-in.
-        """
-        start, end = span
-        if start > end:
-            raise ValueError(f"span {span} has start > end")
-        return self.to_display(start), self.to_display(end)
-
-    def to_original(self, offset: int, *, round_up: bool = False) -> int:
-        """Original offset of the display offset ``offset``.
-
-        An offset inside a stand-in (e.g. between ``⟨`` and ``ZWSP⟩``) maps to
-        the start of its original character, or to its end with ``round_up``.
-        """
-        if not 0 <= offset <= len(self.text):
-            raise IndexError(f"display offset {offset} outside 0..{len(self.text)}")
-        i = int(np.searchsorted(self.seg_disp, offset, side="right")) - 1
-        if i < 0:
-            return offset
-        chars, inside = divmod(int(offset - self.seg_disp[i]), int(self.seg_width[i]))
-        return int(self.seg_orig[i]) + chars + (1 if round_up and inside else 0)
-
-    # -- display <-> Qt (UTF-16) ---------------------------------------------
-
-    def display_to_qt(self, offset: int) -> int:
-        """Qt document position of the display offset ``offset``."""
-        if not 0 <= offset <= len(self.text):
-            raise IndexError(f"display offset {offset} outside 0..{len(self.text)}")
-        return offset + int(np.searchsorted(self.astral, offset, side="left"))
-
-    def qt_to_display(self, position: int) -> int:
-        """Display offset of the Qt position ``position``.
-
-        A position between the two halves of a surrogate pair maps to the
-        start of that character.
-        """
-        if not 0 <= position <= self.qt_length:
-            raise IndexError(f"Qt position {position} outside 0..{self.qt_length}")
-        before = int(np.searchsorted(self._astral_qt, position, side="left"))
-        if before and self._astral_qt[before - 1] + 1 == position:
-            return int(self.astral[before - 1])
-        return position - before
-
-    # -- original <-> Qt -----------------------------------------------------
-
-    def to_qt(self, offset: int) -> int:
-        """Qt document position of the original offset ``offset``."""
-        return self.display_to_qt(self.to_display(offset))
-
-    def span_to_qt(self, span: tuple[int, int]) -> tuple[int, int]:
-        """Qt document span of the half-open original span ``(start, end)``."""
-        start, end = self.span_to_display(span)
-        return self.display_to_qt(start), self.display_to_qt(end)
-
-    def qt_to_original(self, position: int, *, round_up: bool = False) -> int:
-        """Original offset of the Qt position ``position`` (see :meth:`to_original`)."""
-        return self.to_original(self.qt_to_display(position), round_up=round_up)
-
-
 def _wrap_points(
-    newlines: _Ints, shown_at: npt.NDArray[np.signedinteger[Any]], length: int, max_line: int
-) -> _Ints:
+    newlines: Ints, shown_at: npt.NDArray[np.signedinteger[Any]], length: int, max_line: int
+) -> Ints:
     """Indices of the characters to follow with a display-only line break.
 
     ``shown_at`` holds the display offset of each character (``length`` in
@@ -409,12 +244,12 @@ def make_visible(raw: str, *, max_line: int | None = None) -> VisibleText:
     count = len(cps)
     kind = kind_of[cps]
     astral = cps > 0xFFFF
-    newlines, longest = _EMPTY, 0  # the longest line matters only with max_line
+    newlines, longest = EMPTY_INTS, 0  # the longest line matters only with max_line
     if max_line is not None:
         newlines = np.flatnonzero(cps == 0x0A)
         longest = int(np.diff(newlines, prepend=-1, append=count).max()) - 1
     if not kind.any() and not (max_line is not None and longest > max_line):
-        astral_at = _frozen(np.flatnonzero(astral))
+        astral_at = frozen_ints(np.flatnonzero(astral))
         return VisibleText(text=raw, made_visible=0, raw_length=count, astral=astral_at)
 
     visible = kind == _ALWAYS
@@ -435,11 +270,11 @@ def make_visible(raw: str, *, max_line: int | None = None) -> VisibleText:
     shown_at: npt.NDArray[np.signedinteger[Any]] = np.cumsum(content, dtype=position)
     length = int(shown_at[-1])
     np.subtract(shown_at, content, out=shown_at)  # from "after" to "of" each character
-    wrap_after = _EMPTY
+    wrap_after = EMPTY_INTS
     if max_line is not None and longest * glyphs.shape[1] > max_line:
         wrap_after = _wrap_points(newlines, shown_at, length, max_line)
 
-    def place(indices: npt.NDArray[np.integer[Any]]) -> _Ints:
+    def place(indices: npt.NDArray[np.integer[Any]]) -> Ints:
         """Display offsets of the characters at ``indices``, breaks included."""
         breaks_before = np.searchsorted(wrap_after, indices, side="left")
         return np.asarray(shown_at[indices], dtype=np.int64) + 2 * breaks_before
@@ -473,13 +308,13 @@ def make_visible(raw: str, *, max_line: int | None = None) -> VisibleText:
         text=_decode(out),
         made_visible=int(np.count_nonzero(visible)),
         raw_length=count,
-        seg_orig=_frozen(change),
-        seg_disp=_frozen(place(change)),
-        seg_width=_frozen(width[change]),
-        marker_starts=_frozen(place(runs[0])),
-        marker_ends=_frozen(place(last[0]) + content[last[0]]),
-        replacement_starts=_frozen(place(fffd[0])),
-        replacement_ends=_frozen(place(last[1]) + 1),
-        astral=_frozen(place(np.flatnonzero(astral & ~visible))),
-        wrap_marks=_frozen(wrap_marks),
+        seg_orig=frozen_ints(change),
+        seg_disp=frozen_ints(place(change)),
+        seg_width=frozen_ints(width[change]),
+        marker_starts=frozen_ints(place(runs[0])),
+        marker_ends=frozen_ints(place(last[0]) + content[last[0]]),
+        replacement_starts=frozen_ints(place(fffd[0])),
+        replacement_ends=frozen_ints(place(last[1]) + 1),
+        astral=frozen_ints(place(np.flatnonzero(astral & ~visible))),
+        wrap_marks=frozen_ints(wrap_marks),
     )
