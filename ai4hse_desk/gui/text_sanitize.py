@@ -19,7 +19,7 @@ zero-width / bidi / format chars    ``⟨ZWSP⟩``, ``⟨RLO⟩``, ``⟨LRI⟩``
                                     ``⟨SHY⟩``, ``⟨WJ⟩``, ``⟨MVS⟩`` … (the other
                                     Default_Ignorable code points, including
                                     the tag characters U+E0000–E007F used to
-                                    smuggle hidden text: ``⟨U+XXXX⟩``)
+                                    smuggle hidden text: ``⟨U+hhhh⟩`` (hex code point))
 unusual spaces (NBSP, U+2000–200A,  ``⟨NBSP⟩``, ``⟨EMSP⟩``, ``⟨IDSP⟩`` …
 U+202F, U+205F, U+3000, U+1680)
 line / paragraph separators         ``⟨LSEP⟩``, ``⟨PSEP⟩``

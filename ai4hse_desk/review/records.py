@@ -113,21 +113,28 @@ def revisions_query(item_id: str | None = None) -> Select[Any]:
     return query.order_by(revs.c.at, revs.c.revision_id)
 
 
+def _current_fields(row: Any) -> dict[str, Any]:
+    """The fields flags and attempt notes share, from a :func:`current_query` row."""
+    return {
+        "question_id": str(row.question_id),
+        "note": str(row.note),
+        "state": str(row.state),
+        "reviewer": str(row.reviewer),
+        "created_at": str(row.created_at),
+        "updated_by": str(row.updated_by),
+        "updated_at": str(row.updated_at),
+        "audit_sha256": row.audit_sha256,
+    }
+
+
 def flag_from_row(row: Any) -> Flag:
     """A :class:`Flag` from a :func:`current_query` row."""
     return Flag(
         flag_id=str(row.item_id),
-        question_id=str(row.question_id),
         option=_opt_int(row.option_pos),
         category=str(row.category),
         severity=str(row.severity),
-        note=str(row.note),
-        state=str(row.state),
-        reviewer=str(row.reviewer),
-        created_at=str(row.created_at),
-        updated_by=str(row.updated_by),
-        updated_at=str(row.updated_at),
-        audit_sha256=row.audit_sha256,
+        **_current_fields(row),
     )
 
 
@@ -137,14 +144,7 @@ def note_from_row(row: Any) -> AttemptNote:
         note_id=str(row.item_id),
         attempt_id=int(row.attempt_id),
         run_id=str(row.run_id),
-        question_id=str(row.question_id),
-        note=str(row.note),
-        state=str(row.state),
-        reviewer=str(row.reviewer),
-        created_at=str(row.created_at),
-        updated_by=str(row.updated_by),
-        updated_at=str(row.updated_at),
-        audit_sha256=row.audit_sha256,
+        **_current_fields(row),
     )
 
 
