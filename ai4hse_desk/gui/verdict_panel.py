@@ -92,7 +92,11 @@ class _LabelGrid(QWidget):
             self._rows.append(labels)
         for labels, texts in zip(self._rows, rows, strict=False):
             for column, (label, text) in enumerate(zip(labels, texts, strict=True)):
-                label.setText(display_text(text))
+                shown = display_text(text)
+                # Wrap prose only: an id such as a dated run id would be cut at a hyphen
+                # (a reused wrapped label keeps the height of its previous text).
+                label.setWordWrap(column > 0 and " " in shown)
+                label.setText(shown)
                 label.setStyleSheet("")
                 label.setVisible(True)
                 title = self._header[column] if self._header else ""
