@@ -171,6 +171,8 @@ def display_text(text: str, limit: int = MAX_SHOWN) -> str:
     (:func:`~ai4hse_desk.gui.text_sanitize.make_visible`), cut after ``limit``
     characters with a note of how much was left out."""
     if len(text) <= limit:
+        if text.isascii() and text.isprintable():
+            return text  # nothing to make visible (the common case, and a hot one)
         return make_visible(text).text
     return f"{make_visible(text[:limit]).text}… ({len(text) - limit:,} more characters)"
 

@@ -32,6 +32,7 @@ from ai4hse_desk.gui.response_view import ResponseView
 from ai4hse_desk.gui.scores_view import ScoresView
 from ai4hse_desk.gui.search_bar import SearchBar
 from ai4hse_desk.gui.settings import app_settings, recent_files
+from ai4hse_desk.gui.status_counts import StatusCounter
 from ai4hse_desk.gui.status_style import status_label
 from ai4hse_desk.gui.verdict_panel import VerdictPanel
 from ai4hse_desk.gui.window_navigation import TAB_ATTEMPT, TAB_COMPARE, NavigationMixin
@@ -103,6 +104,9 @@ class MainWindow(OpeningMixin, NavigationMixin, ViewsMixin, QMainWindow):
         self.search = SearchBar()
         self.search.text_changed.connect(self._search_changed)
         self.search.cancel_requested.connect(self.loader.cancel_fts)
+        self.status_counter = StatusCounter(self)
+        self.status_counter.counted.connect(self._statuses_counted)
+        self._counts_head = ""
         self.counts = QLabel()
         self.counts.setTextFormat(Qt.TextFormat.PlainText)
         self.counts.setAccessibleName("Counts")
@@ -260,6 +264,7 @@ class MainWindow(OpeningMixin, NavigationMixin, ViewsMixin, QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_layout()
         self.scores.shutdown()
+        self.status_counter.shutdown()
         self.keyaudit.cancel()
         self.loader.shutdown()
         self.notes.close()
@@ -306,13 +311,18 @@ class MainWindow(OpeningMixin, NavigationMixin, ViewsMixin, QMainWindow):
             )
             return
         query = self.model.query
-        by_status = index.count_by_status(query)
-        parse_errors = sum(by_status.get(s, 0) for s in PARSE_ERROR_STATUSES)
         parts = [f"Showing {self.model.matching:,} of {index.total():,} attempts"]
-        mode = index.search_mode(query)
-        if mode == "like":
+        if index.search_mode(query) == "like":
             parts.append("plain search (slower)")
-        parts.append(f"parse errors {parse_errors:,}")
+        self._counts_head = " · ".join(parts)
+        self.counts.setText(f"{self._counts_head} · counting statuses…")
+        self.status_counter.request(index, query)
+
+    def _statuses_counted(self, query: AttemptQuery, by_status: dict[str, int]) -> None:
+        if query != self.model.query:
+            return
+        parse_errors = sum(by_status.get(s, 0) for s in PARSE_ERROR_STATUSES)
+        parts = [self._counts_head, f"parse errors {parse_errors:,}"]
         parts += [
             f"{status_label(Status(name))} {count:,}" for name, count in by_status.items() if count
         ]

@@ -25,6 +25,7 @@ from ai4hse_desk.gui.status_style import (
     chip_style_sheet,
     status_foreground,
 )
+from ai4hse_desk.gui.widget_style import set_style_sheet
 from ai4hse_desk.protocol.outcome import Status
 
 #: Heading shown while no attempt is selected.
@@ -158,7 +159,7 @@ class QuestionPanel(QWidget):
             background, foreground = MATCH_COLOURS[False]
         else:
             background, foreground = STATUS_COLOURS[detail.status], status_foreground(detail.status)
-        self._verdict.setStyleSheet(chip_style_sheet(background, foreground))
+        set_style_sheet(self._verdict, chip_style_sheet(background, foreground))
         for widget in self._body:
             widget.setVisible(True)
         self._fit_table_height()

@@ -30,6 +30,7 @@ from ai4hse_desk.gui.status_style import (
     status_foreground,
     status_label,
 )
+from ai4hse_desk.gui.widget_style import set_style_sheet
 
 #: Shown while no attempt is selected.
 NO_SELECTION = "No attempt selected"
@@ -93,18 +94,22 @@ class _LabelGrid(QWidget):
         for labels, texts in zip(self._rows, rows, strict=False):
             for column, (label, text) in enumerate(zip(labels, texts, strict=True)):
                 shown = display_text(text)
-                # Wrap prose only: an id such as a dated run id would be cut at a hyphen
-                # (a reused wrapped label keeps the height of its previous text).
-                label.setWordWrap(column > 0 and " " in shown)
-                label.setText(shown)
-                label.setStyleSheet("")
-                label.setVisible(True)
-                title = self._header[column] if self._header else ""
-                label.setAccessibleName(f"{texts[0]}, {title}" if title else texts[0])
+                # Only what changed is set: most rows (the run's settings, field names)
+                # stay the same from one attempt to the next, and every set costs a relayout.
+                if label.text() != shown or label.isHidden():
+                    # Wrap long prose only: an id such as a dated run id would be cut at
+                    # a hyphen (a reused wrapped label keeps its previous text's height),
+                    # and a wrapped label costs a height-for-width layout every time.
+                    label.setWordWrap(column > 0 and len(shown) > 40 and " " in shown)
+                    label.setText(shown)
+                    label.setVisible(True)
+                    title = self._header[column] if self._header else ""
+                    label.setAccessibleName(f"{texts[0]}, {title}" if title else texts[0])
+                set_style_sheet(label, "")
         for labels in self._rows[len(rows) :]:
             for label in labels:
                 label.setText("")
-                label.setStyleSheet("")
+                set_style_sheet(label, "")
                 label.setVisible(False)
         return self._rows[: len(rows)]
 
@@ -156,6 +161,7 @@ class VerdictPanel(QWidget):
             self._groups.append(group)
         layout.addStretch(1)
         self._content = content
+
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
@@ -186,11 +192,19 @@ class VerdictPanel(QWidget):
 
     #: Widest size hint: a long unbreakable value scrolls rather than widens the panel.
     MAX_HINT_WIDTH = 480
+    #: The content's minimum width, measured once per shown attempt (see sizeHint).
+    _content_width: int | None = None
 
     def sizeHint(self) -> QSize:
-        """Wide enough for the facts without a horizontal scroll bar, within reason."""
+        """Wide enough for the facts without a horizontal scroll bar, within reason.
+
+        The content's minimum width is measured once per shown attempt: layouts ask
+        for this hint many times per repaint, and measuring means laying out every label.
+        """
         hint = super().sizeHint()
-        width = self._content.minimumSizeHint().width()
+        if self._content_width is None:
+            self._content_width = self._content.minimumSizeHint().width()
+        width = self._content_width
         width += self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
         return QSize(min(max(hint.width(), width), self.MAX_HINT_WIDTH), hint.height())
 
@@ -198,12 +212,12 @@ class VerdictPanel(QWidget):
 
     def set_detail(self, detail: AttemptDetail) -> None:
         """Show the verdict, facts and settings of ``detail``."""
+        self._content_width = None
         status = detail.status
         self._placeholder.setVisible(False)
         self._chip.setText(status_label(status))
-        self._chip.setStyleSheet(
-            chip_style_sheet(STATUS_COLOURS[status], status_foreground(status))
-        )
+        chip = chip_style_sheet(STATUS_COLOURS[status], status_foreground(status))
+        set_style_sheet(self._chip, chip)
         self._chip.setAccessibleDescription(f"Desk status: {status.value}")
         self._chip.setVisible(True)
         self._reason.setText(display_text(detail.outcome.reason))
@@ -219,7 +233,7 @@ class VerdictPanel(QWidget):
         highlight = chip_style_sheet(*DIFFERS_COLOURS)
         for labels, row in zip(rows, detail.comparison_rows, strict=True):
             for label in labels[1:]:
-                label.setStyleSheet(highlight if row.differs else "")
+                set_style_sheet(label, highlight if row.differs else "")
         self._facts.set_rows(detail.facts)
         self._settings.set_rows(detail.settings)
         for group in self._groups:
@@ -227,6 +241,7 @@ class VerdictPanel(QWidget):
 
     def clear(self) -> None:
         """Show only the "no attempt selected" placeholder."""
+        self._content_width = None
         self._placeholder.setVisible(True)
         for label in (self._chip, self._reason):
             label.setText("")

@@ -55,6 +55,7 @@ class OpeningMixin(_Base):
             return False
         old, self.session = self.session, session
         self.loader.shutdown()
+        self.status_counter.wait()
         self.scores.clear()
         self.keyaudit.clear()
         self._keyaudit_loaded_for = None

@@ -38,8 +38,8 @@ from ai4hse_desk.index.location import audit_uri, fts_path, read_meta, readonly_
 from ai4hse_desk.index.search import TextSearch
 from ai4hse_desk.protocol.outcome import Status
 
-#: Memory-map the (immutable) files: fewer system calls on index walks and searches.
-_MMAP_BYTES = 1 << 30
+# No memory-mapping of the files: measured on a million attempts it made no query
+# faster, and every mapped page a walk touched stayed in the window's resident memory.
 
 
 class QueryInterrupted(Exception):
@@ -79,15 +79,12 @@ class ReviewIndex:
             conn = sqlite3.connect(readonly_uri(self.path), uri=True, check_same_thread=False)
             conn.execute("ATTACH DATABASE ? AS audit", (self._audit_uri,))
             conn.execute("PRAGMA query_only = ON")
-            for schema in ("main", "audit"):
-                conn.execute(f"PRAGMA {schema}.mmap_size = {_MMAP_BYTES}")
             with self._lock:
                 self._connections.append(conn)
             self._local.conn = conn
             self._local.fts = False
         if self.fts_ready and not self._local.fts:
             conn.execute("ATTACH DATABASE ? AS fts", (readonly_uri(self.fts_path),))
-            conn.execute(f"PRAGMA fts.mmap_size = {_MMAP_BYTES}")
             self._local.fts = True
         return conn
 

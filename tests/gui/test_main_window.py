@@ -65,7 +65,7 @@ def test_title_says_read_only(window: MainWindow, demo_path: Path) -> None:
 
 
 def test_row_counts_under_each_filter_equal_sql(
-    window: MainWindow, verdicts: list[tuple[int, str, str, str, bool, bool]]
+    window: MainWindow, verdicts: list[tuple[int, str, str, str, bool, bool]], qtbot: QtBot
 ) -> None:
     assert window.model.matching == len(verdicts) == fetch_all(window)
 
@@ -73,6 +73,11 @@ def test_row_counts_under_each_filter_equal_sql(
     expected = sum(v[3] in PARSE_ERROR_STATUSES for v in verdicts)
     assert 0 < window.model.matching == expected == fetch_all(window)
     assert f"Showing {expected:,} of {len(verdicts):,} attempts" in window.counts.text()
+    # The per-status part is counted off the GUI thread and follows the first rows.
+    errors = f"parse errors {expected:,}"
+    qtbot.waitUntil(lambda: errors in window.counts.text(), timeout=10_000)
+    malformed = sum(v[3] == "malformed" for v in verdicts)
+    assert f"Malformed {malformed:,}" in window.counts.text()
 
     window.filters.clear()
     run_id = verdicts[0][1]
