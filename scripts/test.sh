@@ -4,6 +4,8 @@ set -euo pipefail
 bin=${1:-.venv/bin}
 export QT_QPA_PLATFORM=offscreen
 export PYTHONDONTWRITEBYTECODE=1
+echo "== system packages (what Qt needs, when missing)"
+bash scripts/ensure-debian-packages.sh qt
 echo "== lint (ruff, mypy)"
 "$bin/ruff" check ai4hse_desk tests
 "$bin/ruff" format --check ai4hse_desk tests
