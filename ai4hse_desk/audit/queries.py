@@ -115,6 +115,16 @@ class AuditDB:
         """SHA-256 of the bytes read (computed once; see :mod:`.opening`)."""
         return self._source.fingerprint()
 
+    def summary(self) -> dict[str, object]:
+        """Which file this is: the ``audit`` object of cli.md's ``rescore`` JSON."""
+        return {
+            "path": str(self.path),
+            "sha256": self.fingerprint(),
+            "schema_version": self.schema_version,
+            "benchmark": self.meta.get("benchmark"),
+            "corpus_id": self.meta.get("corpus_id"),
+        }
+
     def changed_on_disk(self) -> bool:
         """True if the file changed since it was opened (the window offers a reload)."""
         return self._source.changed_on_disk()

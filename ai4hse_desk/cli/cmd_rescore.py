@@ -73,13 +73,7 @@ def run(args: argparse.Namespace) -> int:
                 if args.per_attempt:
                     spool = tmp
                 result = rescore(db, args.runs, on_attempt=keep if args.per_attempt else None)
-                audit = {
-                    "path": str(db.path),
-                    "sha256": db.fingerprint(),
-                    "schema_version": db.schema_version,
-                    "benchmark": db.meta.get("benchmark"),
-                    "corpus_id": db.meta.get("corpus_id"),
-                }
+                audit = db.summary()
                 if args.table:
                     from ai4hse_desk.cli.table import render_runs
 

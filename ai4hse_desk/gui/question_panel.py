@@ -8,7 +8,6 @@ from PySide6.QtGui import QColor, QFont, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
-    QLabel,
     QScrollArea,
     QSizePolicy,
     QTableWidget,
@@ -25,6 +24,7 @@ from ai4hse_desk.gui.status_style import (
     chip_style_sheet,
     status_foreground,
 )
+from ai4hse_desk.gui.widget_style import plain_label as _plain_label
 from ai4hse_desk.gui.widget_style import set_style_sheet
 from ai4hse_desk.protocol.outcome import Status
 
@@ -33,16 +33,6 @@ NO_SELECTION = "No attempt selected"
 
 _FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 _MATCH_NAMES = {True: "matches the key", False: "differs from the key", None: "not extracted"}
-
-
-def _plain_label(accessible_name: str, *, wrap: bool = True) -> QLabel:
-    """A label that shows its text literally (never HTML), selectable by mouse."""
-    label = QLabel()
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setWordWrap(wrap)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    label.setAccessibleName(accessible_name)
-    return label
 
 
 class _FittedScrollArea(QScrollArea):

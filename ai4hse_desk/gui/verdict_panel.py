@@ -30,6 +30,7 @@ from ai4hse_desk.gui.status_style import (
     status_foreground,
     status_label,
 )
+from ai4hse_desk.gui.widget_style import plain_label as _plain_label
 from ai4hse_desk.gui.widget_style import set_style_sheet
 
 #: Shown while no attempt is selected.
@@ -38,16 +39,6 @@ NO_SELECTION = "No attempt selected"
 DISAGREEMENT_TITLE = "DISAGREEMENT — the runner's recorded verdict differs from the desk's"
 #: Marks a runner-vs-desk row that differs (colour is never the only signal).
 DIFFERS_MARK = "≠"
-
-
-def _plain_label(accessible_name: str = "", *, wrap: bool = True) -> QLabel:
-    """A label that shows its text literally (never HTML), selectable by mouse."""
-    label = QLabel()
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setWordWrap(wrap)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    label.setAccessibleName(accessible_name)
-    return label
 
 
 def _bold(label: QLabel) -> QLabel:

@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QWidget
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QWidget
+
+
+def plain_label(accessible_name: str = "", *, wrap: bool = True) -> QLabel:
+    """A label that shows its text literally (never HTML), selectable by mouse."""
+    label = QLabel()
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setWordWrap(wrap)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    label.setAccessibleName(accessible_name)
+    return label
 
 
 def set_style_sheet(widget: QWidget, sheet: str) -> None:

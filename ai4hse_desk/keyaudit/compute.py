@@ -73,13 +73,7 @@ def compute_key_audit(db: AuditDB, *, progress: Progress | None = None) -> KeyAu
         "hygiene": _hygiene_counts(hygiene),
         "score": {"formula": FORMULA, "weights": dict(WEIGHTS), "min_run_weight": MIN_WEIGHT},
     }
-    audit = {
-        "path": str(db.path),
-        "sha256": db.fingerprint(),
-        "schema_version": db.schema_version,
-        "benchmark": db.meta.get("benchmark"),
-        "corpus_id": db.meta.get("corpus_id"),
-    }
+    audit = db.summary()
     return KeyAuditResult(questions=items, corpus=corpus, audit=audit)
 
 
