@@ -379,3 +379,16 @@ def test_screenshot_of_the_scores_view(demo_path: Path, tmp_path: Path) -> None:
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert QImage(str(out)).width() == 1600
+
+
+def test_sorting_happens_in_sql_with_stable_pages(window: MainWindow, verdicts: list) -> None:
+    from ai4hse_desk.gui.attempt_table_model import COL_STATUS
+
+    window.model.sort(COL_STATUS, Qt.SortOrder.DescendingOrder)
+    rows = fetch_all(window)
+    assert rows == len(verdicts)
+    keys = [window.model.key_at(r) for r in range(rows)]
+    assert keys == sorted(keys, reverse=True)  # (status, attempt_id), descending
+    assert len({k[1] for k in keys if k}) == rows  # every attempt exactly once
+    status_of = {v[0]: v[3] for v in verdicts}
+    assert [status_of[k[1]] for k in keys if k] == [k[0] for k in keys if k]
