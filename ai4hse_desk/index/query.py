@@ -20,6 +20,7 @@ import json
 import sqlite3
 import threading
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal
@@ -44,6 +45,11 @@ from ai4hse_desk.protocol.outcome import Status
 
 class QueryInterrupted(Exception):
     """A query was stopped by :meth:`ReviewIndex.interrupt` (e.g. the filter changed)."""
+
+
+def _only_text(query: AttemptQuery) -> bool:
+    """True when ``query`` asks for nothing but a search text."""
+    return replace(query, text=None, text_mode="auto") == AttemptQuery()
 
 
 class ReviewIndex:
@@ -155,6 +161,12 @@ class ReviewIndex:
 
     def count(self, query: AttemptQuery | None = None) -> int:
         """Number of attempts matching ``query``."""
+        mode = self.search_mode(query)
+        if query is not None and mode is not None and _only_text(query):
+            # A plain search: resolving it already counted its matches.
+            known = self._search.response_match_count(query.text, mode == "fts")
+            if known is not None:
+                return known
         where, params = self._where(query)
         return int(self._all(f"SELECT count(*) FROM rows WHERE {where}", params)[0][0])
 

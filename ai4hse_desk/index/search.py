@@ -111,6 +111,29 @@ class TextSearch:
         terms = search_terms(text)
         if not terms:
             return "1", []
+        ids_json, id_count, ordinals = self._resolved(terms, use_fts)
+        conds: list[str] = []
+        params: list[Any] = []
+        if id_count:
+            conds.append("attempt_id IN (SELECT value FROM json_each(?))")
+            params.append(ids_json)
+        if ordinals:
+            conds.append(in_values("ordinal", ordinals, params))
+        if not conds:
+            return "0", []
+        return f"({' OR '.join(conds)})", params
+
+    def response_match_count(self, text: str | None, use_fts: bool) -> int | None:
+        """How many attempts match ``text`` when no question text does (so the
+        count is known from resolving the search alone); ``None`` otherwise."""
+        terms = search_terms(text)
+        if not terms:
+            return None
+        _ids, id_count, ordinals = self._resolved(terms, use_fts)
+        return None if ordinals else id_count
+
+    def _resolved(self, terms: Sequence[str], use_fts: bool) -> _Resolved:
+        """The matches of ``terms``, from the memo or resolved now."""
         key = (tuple(terms), use_fts)
         with self._lock:
             found = self._memo.get(key)
@@ -122,17 +145,7 @@ class TextSearch:
                 self._memo[key] = found
                 while len(self._memo) > MEMO_SIZE:
                     self._memo.popitem(last=False)
-        ids_json, id_count, ordinals = found
-        conds: list[str] = []
-        params: list[Any] = []
-        if id_count:
-            conds.append("attempt_id IN (SELECT value FROM json_each(?))")
-            params.append(ids_json)
-        if ordinals:
-            conds.append(in_values("ordinal", ordinals, params))
-        if not conds:
-            return "0", []
-        return f"({' OR '.join(conds)})", params
+        return found
 
     def _resolve(self, terms: Sequence[str], use_fts: bool) -> _Resolved:
         patterns = [f"%{escape_like(term)}%" for term in terms]
