@@ -392,3 +392,40 @@ def test_sorting_happens_in_sql_with_stable_pages(window: MainWindow, verdicts: 
     assert len({k[1] for k in keys if k}) == rows  # every attempt exactly once
     status_of = {v[0]: v[3] for v in verdicts}
     assert [status_of[k[1]] for k in keys if k] == [k[0] for k in keys if k]
+
+
+def test_the_window_follows_the_system_palette(qtbot: QtBot, demo_path: Path) -> None:
+    from PySide6.QtGui import QColor, QPalette
+    from PySide6.QtWidgets import QApplication
+
+    from ai4hse_desk.gui.status_style import STATUS_COLOURS, status_foreground
+    from ai4hse_desk.protocol.outcome import Status
+
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    saved = app.palette()
+    dark = QPalette(saved)
+    for role, colour in (
+        (QPalette.ColorRole.Window, "#202020"),
+        (QPalette.ColorRole.Base, "#181818"),
+        (QPalette.ColorRole.Text, "#eeeeee"),
+        (QPalette.ColorRole.WindowText, "#eeeeee"),
+    ):
+        dark.setColor(role, QColor(colour))
+    app.setPalette(dark)
+    try:
+        win = MainWindow()
+        qtbot.addWidget(win)
+        assert win.open_path(demo_path, wait=True)
+        for widget in (win, win.table, win.response_view.text_edit(), win.verdict_panel):
+            assert widget.palette().color(QPalette.ColorRole.Window) == QColor("#202020")
+        assert win.response_view.text_edit().palette().color(QPalette.ColorRole.Base) == QColor(
+            "#181818"
+        )
+        # Status chips carry their own dark text on a light tint, readable on either palette.
+        for status in Status:
+            assert QColor(status_foreground(status)).lightness() < 100
+            assert QColor(STATUS_COLOURS[status]).lightness() > 150
+        win.close()
+    finally:
+        app.setPalette(saved)
