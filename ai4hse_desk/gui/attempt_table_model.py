@@ -260,8 +260,3 @@ class AttemptTableModel(QAbstractTableModel):
         self._sort = str(COLUMNS[column][1])
         self._descending = order == Qt.SortOrder.DescendingOrder
         self.refresh()
-
-    def set_sort(self, sort: str, descending: bool = False) -> None:
-        """Sort by an index column name (see :data:`COLUMNS`)."""
-        self._sort, self._descending = sort, descending
-        self.refresh()

@@ -139,7 +139,6 @@ class FilterPanel(QScrollArea):
         self.correct.currentIndexChanged.connect(self._emit)
         self.disagreements.toggled.connect(self._emit)
         self._text: str | None = None
-        self._question_ids: tuple[str, ...] | None = None
         self._flagged: tuple[str, ...] | None = None
 
     @staticmethod

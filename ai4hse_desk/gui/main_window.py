@@ -66,7 +66,7 @@ class MainWindow(OpeningMixin, NavigationMixin, ViewsMixin, QMainWindow):
         self.settings = app_settings()
         self.session: AuditSession | None = None
         self.current_attempt: int | None = None
-        self._compare_question: str | None = None
+        self.current_question: str | None = None  # the question of current_attempt
         self.setWindowTitle(APP_TITLE)
         self.setAcceptDrops(True)
         self.loader = IndexLoader(self)

@@ -223,18 +223,9 @@ class NotesController(NotesActionsMixin, QObject):
     # -- keeping the window in step ---------------------------------------------------
 
     def _attempt_shown(self, attempt_id: int) -> None:
-        session = self.window.session
-        if session is None:
+        question_id = self.window.current_question
+        if self.window.session is None or question_id is None:
             return
-        index = self.window.model.review_index
-        rows = index.rows([attempt_id]) if index is not None else []
-        if rows:
-            question_id = rows[0].question_id
-        else:
-            attempt = session.attempt(attempt_id)
-            if attempt is None:
-                return
-            question_id = attempt.question_id
         self._question_id, self._attempt_id = question_id, attempt_id
         self._refresh_panel()
         self._keep_question_readable()

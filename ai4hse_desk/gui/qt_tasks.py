@@ -42,11 +42,6 @@ class QtTask(QObject):
         """Ask the work to stop at its next progress report."""
         self._cancel.set()
 
-    @property
-    def is_cancelled(self) -> bool:
-        """True once :meth:`cancel` was called."""
-        return self._cancel.is_set()
-
     def is_running(self) -> bool:
         """True while the thread runs."""
         return self._thread.isRunning()

@@ -113,6 +113,7 @@ class NavigationMixin(_Base):
             self.statusBar().showMessage(f"Attempt {attempt_id} cannot be shown: {exc}")
             return
         self.current_attempt = attempt_id
+        self.current_question = attempt.question_id
         self.question_panel.set_detail(detail)
         self.verdict_panel.set_detail(detail)
         self.response_view.set_response(detail.raw_response, detail.spans)
@@ -122,13 +123,9 @@ class NavigationMixin(_Base):
     def _refresh_compare(self) -> None:
         if self.tabs.currentIndex() != TAB_COMPARE:
             return
-        index, session = self.model.review_index, self.session
-        if index is None or session is None or self.current_attempt is None:
+        index, question_id = self.model.review_index, self.current_question
+        if index is None or question_id is None or self.current_attempt is None:
             self.compare.clear()
             return
-        attempt = session.attempt(self.current_attempt)
-        if attempt is None:
-            return
-        rows = index.compare_grid(attempt.question_id)
-        self.compare.set_rows(attempt.question_id, rows, self.current_attempt)
-        self._compare_question = attempt.question_id
+        rows = index.compare_grid(question_id)
+        self.compare.set_rows(question_id, rows, self.current_attempt)

@@ -64,7 +64,7 @@ class OpeningMixin(_Base):
         if old is not None:
             old.close()
         self.current_attempt = None
-        self._compare_question = None
+        self.current_question = None
         self._show_empty_state()
         name = session.path.name
         self.setWindowTitle(f"{name} — read-only — {APP_TITLE}")

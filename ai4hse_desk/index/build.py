@@ -147,7 +147,7 @@ def build_index(db: AuditDB, *, progress: Progress | None = None) -> Path:
 
     Raises:
         BuildCancelled: ``progress`` returned False (nothing is left on disk).
-        AuditError: the audit file is inconsistent (see ``iter_verdicts``).
+        AuditError: the audit file is inconsistent (see ``iter_verdict_batches``).
     """
     fingerprint = db.fingerprint()
     target = index_path(fingerprint)
