@@ -27,13 +27,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 1
     except Exception as exc:
-        import os
-        import traceback
+        from ai4hse_desk.cli.errors import report_internal_error
 
-        if os.environ.get("AI4HSE_DEBUG"):
-            traceback.print_exc()
-        sys.stderr.write(f"error: internal error: {type(exc).__name__}: {exc}\n")
-        return 1
+        return report_internal_error(exc)
 
 
 def console_main() -> None:

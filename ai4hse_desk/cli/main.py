@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import traceback
 from collections.abc import Callable, Sequence
 
 from ai4hse_desk import AUDIT_SCHEMA_VERSION, __version__
@@ -23,7 +22,7 @@ from ai4hse_desk.cli import (
     cmd_notes,
     cmd_rescore,
 )
-from ai4hse_desk.cli.errors import InputError
+from ai4hse_desk.cli.errors import InputError, report_internal_error
 from ai4hse_desk.cli.parser import OneLineErrorParser
 
 Handler = Callable[[argparse.Namespace], int]
@@ -86,10 +85,7 @@ def run_headless(argv: Sequence[str]) -> int:
         sys.stderr.write("error: interrupted\n")
         return 1
     except Exception as exc:
-        if os.environ.get("AI4HSE_DEBUG"):
-            traceback.print_exc()
-        sys.stderr.write(f"error: internal error: {type(exc).__name__}: {exc}\n")
-        return 1
+        return report_internal_error(exc)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from ai4hse_desk.audit.records import Question
 from ai4hse_desk.gui.attempt_detail import display_text, option_letter
+from ai4hse_desk.gui.widget_style import table_texts
 from ai4hse_desk.review import CATEGORIES, SEVERITIES, Flag, Revision
 from ai4hse_desk.review.model import FLAG_FIELDS, MAX_NOTE, Value
 
@@ -56,19 +57,6 @@ def plain_label(text: str = "", name: str = "") -> QLabel:
     if name:
         label.setAccessibleName(name)
     return label
-
-
-def table_texts(table: QTableWidget) -> list[tuple[str, ...]]:
-    """A table's cell texts, row by row, as shown."""
-
-    def text(row: int, column: int) -> str:
-        item = table.item(row, column)
-        return "" if item is None else item.text()
-
-    return [
-        tuple(text(row, column) for column in range(table.columnCount()))
-        for row in range(table.rowCount())
-    ]
 
 
 def one_line(text: str, limit: int = _CELL_TEXT) -> str:

@@ -29,8 +29,8 @@ from ai4hse_desk.gui.flag_dialog import (
     one_line,
     option_text,
     plain_label,
-    table_texts,
 )
+from ai4hse_desk.gui.widget_style import table_texts
 from ai4hse_desk.review import AttemptNote, Flag
 
 _CELL = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable

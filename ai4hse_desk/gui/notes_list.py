@@ -31,8 +31,8 @@ from ai4hse_desk.gui.flag_dialog import (
     one_line,
     option_text,
     plain_label,
-    table_texts,
 )
+from ai4hse_desk.gui.widget_style import table_texts
 from ai4hse_desk.review import CATEGORIES, STATES, AttemptNote, Flag, NotesStore
 
 KINDS = (("Flags and notes", None), ("Flags", "flag"), ("Attempt notes", "attempt_note"))

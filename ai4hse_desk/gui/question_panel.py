@@ -25,7 +25,7 @@ from ai4hse_desk.gui.status_style import (
     status_foreground,
 )
 from ai4hse_desk.gui.widget_style import plain_label as _plain_label
-from ai4hse_desk.gui.widget_style import set_style_sheet
+from ai4hse_desk.gui.widget_style import set_style_sheet, table_texts
 from ai4hse_desk.protocol.outcome import Status
 
 #: Heading shown while no attempt is selected.
@@ -184,16 +184,7 @@ class QuestionPanel(QWidget):
 
     def row_texts(self) -> list[tuple[str, ...]]:
         """The table's cell texts, row by row (what a reader sees)."""
-        table = self._table
-
-        def text(row: int, column: int) -> str:
-            item = table.item(row, column)
-            return "" if item is None else item.text()
-
-        return [
-            tuple(text(row, column) for column in range(table.columnCount()))
-            for row in range(table.rowCount())
-        ]
+        return table_texts(self._table)
 
     # ---------------------------------------------------------------- private
 

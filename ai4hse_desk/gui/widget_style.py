@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtWidgets import QLabel, QTableWidget, QWidget
 
 
 def plain_label(accessible_name: str = "", *, wrap: bool = True) -> QLabel:
@@ -20,3 +20,16 @@ def set_style_sheet(widget: QWidget, sheet: str) -> None:
     """Set a style sheet only when it changes (each set re-polishes and relayouts)."""
     if widget.styleSheet() != sheet:
         widget.setStyleSheet(sheet)
+
+
+def table_texts(table: QTableWidget) -> list[tuple[str, ...]]:
+    """A table's cell texts, row by row, as shown."""
+
+    def text(row: int, column: int) -> str:
+        item = table.item(row, column)
+        return "" if item is None else item.text()
+
+    return [
+        tuple(text(row, column) for column in range(table.columnCount()))
+        for row in range(table.rowCount())
+    ]
