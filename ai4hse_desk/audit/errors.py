@@ -17,6 +17,8 @@ from os import PathLike
 
 from sqlalchemy.exc import DBAPIError
 
+from ai4hse_desk.errors import InputProblem
+
 #: Primary SQLite result codes that mean "the file cannot be read as a database".
 _FILE_PROBLEMS: frozenset[int] = frozenset(
     {
@@ -31,7 +33,7 @@ _FILE_PROBLEMS: frozenset[int] = frozenset(
 )
 
 
-class AuditError(Exception):
+class AuditError(InputProblem):
     """A problem with an audit database, reported to the user as one line.
 
     Attributes:
@@ -39,8 +41,7 @@ class AuditError(Exception):
     """
 
     def __init__(self, message: str, path: str | PathLike[str] | None = None) -> None:
-        one_line = message.replace("\r", "\\r").replace("\n", "\\n")
-        super().__init__(one_line)
+        super().__init__(message)
         self.path = path
 
 

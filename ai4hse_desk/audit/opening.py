@@ -50,6 +50,7 @@ from ai4hse_desk.audit.errors import AuditError, file_problems_as_audit_errors
 from ai4hse_desk.audit.fingerprint import copy_hashing, sha256_file
 from ai4hse_desk.audit.queries import AuditDB
 from ai4hse_desk.audit.schema_check import check_schema, quick_check
+from ai4hse_desk.filewrite import protect
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 #: Side files whose content SQLite would need to read a consistent state.
@@ -189,6 +190,7 @@ class ReadOnlyFile:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        protect(path, "the audit database")  # even if it fails to open: never write it
         _stat_regular(path)
         _check_header(path, path, check_size=False)  # sizes: on the file actually opened
         self._real = path.resolve()  # side files live beside the symlink's target

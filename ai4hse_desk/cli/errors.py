@@ -6,8 +6,10 @@ import os
 import sys
 import traceback
 
+from ai4hse_desk.errors import InputProblem
 
-class InputError(Exception):
+
+class InputError(InputProblem):
     """A problem with the user's input: exit status 2, one ``error:`` line, no traceback."""
 
 

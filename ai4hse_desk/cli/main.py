@@ -22,8 +22,9 @@ from ai4hse_desk.cli import (
     cmd_notes,
     cmd_rescore,
 )
-from ai4hse_desk.cli.errors import InputError, report_internal_error
+from ai4hse_desk.cli.errors import report_internal_error
 from ai4hse_desk.cli.parser import OneLineErrorParser
+from ai4hse_desk.errors import InputProblem
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -73,7 +74,7 @@ def run_headless(argv: Sequence[str]) -> int:
         return 2
     try:
         return handler(args)
-    except InputError as exc:
+    except InputProblem as exc:
         sys.stderr.write(f"error: {exc}\n")
         return 2
     except BrokenPipeError:

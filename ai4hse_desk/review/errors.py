@@ -9,9 +9,8 @@ command line prints it as ``error: <message>`` and exits with status 2.
 
 from __future__ import annotations
 
+from ai4hse_desk.errors import InputProblem
 
-class ReviewError(ValueError):
+
+class ReviewError(InputProblem, ValueError):
     """A problem with a reviewer's input or notes store, as one user-readable line."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message.replace("\r", "\\r").replace("\n", "\\n"))

@@ -24,6 +24,7 @@ from importlib import resources
 from pathlib import Path
 
 from ai4hse_desk import AUDIT_FORMAT, AUDIT_SCHEMA_VERSION
+from ai4hse_desk.errors import InputProblem
 
 #: Keys every caller must supply; ``format`` and ``schema_version`` are added.
 REQUIRED_META: tuple[str, ...] = ("benchmark", "corpus_id", "created_at")
@@ -31,7 +32,7 @@ _RESOURCE_PACKAGE = "ai4hse_desk.resources"
 _SOURCE_RESOURCES = Path(__file__).resolve().parents[2] / "resources"
 
 
-class WriterError(Exception):
+class WriterError(InputProblem):
     """A new database cannot be written; ``str()`` is one line for the user."""
 
 

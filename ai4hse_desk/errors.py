@@ -1,0 +1,22 @@
+"""The base of every "problem with the input" exception in the desk.
+
+Each layer raises its own one-line exception (``AuditError``, ``ReviewError``,
+``WriterError``, ``WriteRefused``, the CLI's ``InputError``); all of them derive
+from :class:`InputProblem`, so the command line maps every one of them to
+``error: <message>`` and exit status 2 (cli.md) without importing the layers
+that define them, and the window shows them as a plain-text message.
+"""
+
+from __future__ import annotations
+
+
+def one_line(message: str) -> str:
+    """``message`` with line breaks spelled out, so it stays one line."""
+    return message.replace("\r", "\\r").replace("\n", "\\n")
+
+
+class InputProblem(Exception):
+    """A problem the user can fix: a file, an argument, a value. ``str()`` is one line."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(one_line(message))
