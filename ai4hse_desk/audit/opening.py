@@ -1,32 +1,38 @@
-"""Opening an audit database strictly read-only, leaving no trace beside it.
+"""Opening an audit database strictly read-only, reading one consistent state of it.
 
-How a file is opened:
+How a file is opened (see :mod:`.pin` for why):
 
-* **Closed record** (no ``-wal``/``-journal`` with content beside it): the file
-  itself is opened with the URI ``file:…?mode=ro&immutable=1``. ``immutable``
-  makes SQLite skip locking and never look for or create ``-wal``/``-shm``
-  files, even for a WAL-mode database (``mode=ro`` alone would create them).
-* **Live or un-checkpointed record** (a non-empty ``-wal``, or a ``-journal``
-  left by an interrupted writer): ``immutable`` would silently ignore committed
-  transactions in the WAL (or read half-written pages). Instead the database and
-  that side file are copied into a private temporary directory, where SQLite
-  recovers them (applies the committed WAL frames, or rolls back the journal) and
-  folds them into one file; that copy is then opened exactly like a closed
+* **Rollback-journal record** (the usual case): the file is pinned (one open
+  descriptor) and SQLite's **shared lock** is taken and held until the database
+  is closed, so no writer can commit while the desk reads: every query, the
+  fingerprint and every worker process see the same committed state. The data
+  connections use ``file:…?mode=ro&immutable=1`` (no locking overhead; the lock is
+  held on their behalf). A writer holding the lock for more than
+  :data:`~.pin.LOCK_TIMEOUT_SECONDS` makes the open fail ("being written").
+* **WAL record with no pending WAL**: a WAL-mode file cannot be locked without
+  creating ``-shm``; it is read ``immutable`` and :meth:`ReadOnlyFile.verify_unchanged`
+  refuses the results if the file changed while it was read.
+* **Live or un-checkpointed record** (a non-empty ``-wal``, or a hot ``-journal``
+  left by a writer that died mid-transaction): ``immutable`` would silently ignore
+  committed transactions in the WAL (or read half-written pages). Instead the
+  database and that side file are copied into a private temporary directory,
+  where SQLite recovers them (applies the committed WAL frames, or rolls back the
+  journal) and folds them into one file; that copy is then opened like a closed
   record. Nothing is ever written beside the original and its ``-shm`` is never
   touched. The copy is retried if the files change while being copied, and is
   deleted by :meth:`ReadOnlyFile.close`.
 
-Fingerprint: for a closed record, the SHA-256 of the file's bytes (what
-``sha256sum`` prints), computed on first request. For a *snapshot*, the SHA-256
-of the database bytes followed by the side file's bytes, exactly as copied
-(hashed during the copy): it names the state read, and differs from
-``sha256sum`` of the database because something was pending.
+Fingerprint: for a pinned record, the SHA-256 of the pinned file's bytes (what
+``sha256sum`` prints), computed on first request through the pinned descriptor,
+so it names the very bytes read even if the path is replaced meanwhile. For a
+*snapshot*, the SHA-256 of the database bytes followed by the side file's bytes,
+exactly as copied: it names the state read, and differs from ``sha256sum`` of the
+database because something was pending.
 
 Every connection has ``PRAGMA query_only = ON`` and an authorizer that refuses
 ``ATTACH`` (which could otherwise create files, e.g. via ``VACUUM INTO``). A path
 is never opened unless it is an existing regular file with an SQLite header, so
-a missing path is never created. A file modified in place after opening is not
-noticed by SQLite; :meth:`ReadOnlyFile.changed_on_disk` tells the window to reopen.
+a missing path is never created.
 """
 
 from __future__ import annotations
@@ -47,7 +53,8 @@ from sqlalchemy import Engine, create_engine
 from sqlalchemy.pool import QueuePool
 
 from ai4hse_desk.audit.errors import AuditError, file_problems_as_audit_errors
-from ai4hse_desk.audit.fingerprint import copy_hashing, sha256_file
+from ai4hse_desk.audit.fingerprint import copy_hashing
+from ai4hse_desk.audit.pin import FileState, HotJournal, Pin, acquire, release
 from ai4hse_desk.audit.queries import AuditDB
 from ai4hse_desk.audit.schema_check import check_schema, quick_check
 from ai4hse_desk.filewrite import protect
@@ -103,14 +110,8 @@ def _stat_regular(path: Path) -> os.stat_result:
     return info
 
 
-def _check_header(path: Path, shown: Path, check_size: bool = True) -> None:
+def _check_header(header: bytes, size: int, shown: Path, check_size: bool = True) -> None:
     """Reject non-SQLite files and (``check_size``) files shorter than their header says."""
-    try:
-        with open(path, "rb") as handle:
-            header = handle.read(100)
-            size = os.fstat(handle.fileno()).st_size
-    except OSError as exc:
-        raise AuditError(f"cannot read {shown}: {exc.strerror or exc}", shown) from None
     if len(header) < 100 or not header.startswith(SQLITE_MAGIC):
         raise AuditError(f"{shown}: not an SQLite database (file is not a database)", shown)
     page_size = int.from_bytes(header[16:18], "big")
@@ -123,6 +124,22 @@ def _check_header(path: Path, shown: Path, check_size: bool = True) -> None:
             f"{shown}: damaged SQLite database (truncated: {size} of {pages * page_size} bytes)",
             shown,
         )
+
+
+def _check_file_header(path: Path, shown: Path) -> None:
+    """:func:`_check_header` on a private file (a snapshot copy) read by path."""
+    try:
+        with open(path, "rb") as handle:
+            header = handle.read(100)
+            size = os.fstat(handle.fileno()).st_size
+    except OSError as exc:
+        raise AuditError(f"cannot read {shown}: {exc.strerror or exc}", shown) from None
+    _check_header(header, size, shown)
+
+
+def _is_wal(header: bytes) -> bool:
+    """True if the header's read/write versions say WAL mode (bytes 18 and 19 = 2)."""
+    return header[18:19] == b"\x02" or header[19:20] == b"\x02"
 
 
 def _pending_side_file(path: Path) -> Path | None:
@@ -152,8 +169,8 @@ def _disk_state(path: Path) -> DiskState:
     return tuple(state)
 
 
-def _copy_pair(path: Path, side: Path, directory: Path) -> tuple[Path, str] | None:
-    """Copy ``path`` and ``side`` into the empty ``directory``, hashing the bytes.
+def _copy_pair(pin: Pin, side: Path, directory: Path, shown: Path) -> tuple[Path, str] | None:
+    """Copy the pinned database and ``side`` into the empty ``directory``, hashing the bytes.
 
     Returns:
         The copy and the digest, or ``None`` if ``side`` vanished meanwhile (a
@@ -162,12 +179,12 @@ def _copy_pair(path: Path, side: Path, directory: Path) -> tuple[Path, str] | No
     copy = directory / "audit.sqlite"
     digest = hashlib.sha256()
     try:
-        copy_hashing(path, copy, digest)
-        copy_hashing(side, Path(f"{copy}{side.name[len(path.name) :]}"), digest)
+        pin.copy_into(copy, digest)
+        copy_hashing(side, Path(f"{copy}{side.name[len(pin.real.name) :]}"), digest)
     except FileNotFoundError:
         return None
     except OSError as exc:
-        raise AuditError(f"cannot read {path}: {exc.strerror or exc}", path) from None
+        raise AuditError(f"cannot read {shown}: {exc.strerror or exc}", shown) from None
     return copy, digest.hexdigest()
 
 
@@ -192,14 +209,16 @@ class ReadOnlyFile:
         self.path = path
         protect(path, "the audit database")  # even if it fails to open: never write it
         _stat_regular(path)
-        _check_header(path, path, check_size=False)  # sizes: on the file actually opened
         self._real = path.resolve()  # side files live beside the symlink's target
+        self._pin: Pin | None = None
+        self._pinned: FileState | None = None
         self._temp: Path | None = None
+        self._state: DiskState = ()
         self._fingerprint: str | None = None
         try:
             opened = self._open_state()
         except BaseException:
-            self._remove_temp()
+            self._release()
             raise
         self.uri = sqlite_uri(opened, mode="ro", immutable="1")
         self.engine: Engine = create_engine(
@@ -207,34 +226,71 @@ class ReadOnlyFile:
         )
 
     def _open_state(self) -> Path:
-        """The file to open: the original, or a folded snapshot if anything is pending."""
+        """The file to open: the pinned original, or a folded snapshot (module docstring)."""
         for _ in range(_COPY_ATTEMPTS):
-            self._state = _disk_state(self._real)
+            self._release()
+            pin = self._pin = acquire(self._real, self.path)
+            header = pin.read(0, 100)
+            _check_header(header, pin.state()[2], self.path)
             side = _pending_side_file(self._real)
+            if not _is_wal(header):
+                try:
+                    pin.lock(sqlite_uri(self._real, mode="ro"))
+                except HotJournal:
+                    side = Path(f"{self._real}-journal")
+                else:
+                    header = pin.read(0, 100)
+                    if _is_wal(header):  # switched to WAL meanwhile: look again
+                        continue
+                    side = None
+            elif side is not None and not side.name.endswith("-wal"):
+                side = None  # a WAL-mode file ignores a stray journal
             if side is None:
-                _check_header(self._real, self.path)
+                self._state = _disk_state(self._real)
+                self._pinned = pin.state()
+                _check_header(header, self._pinned[2], self.path)
                 return self._real
-            if self._temp is None:
-                self._temp = Path(tempfile.mkdtemp(prefix="ai4hse-audit-"))
-            for stale in self._temp.iterdir():
-                stale.unlink()
-            copied = _copy_pair(self._real, side, self._temp)
-            if copied is not None and _disk_state(self._real) == self._state:
-                copy, self._fingerprint = copied
-                _fold(copy, self.path)
-                _check_header(copy, self.path)
+            copy = self._copy(pin, side)
+            if copy is not None:
                 return copy
         raise AuditError(f"{self.path} keeps changing while being read; try again", self.path)
 
-    def _remove_temp(self) -> None:
+    def _copy(self, pin: Pin, side: Path) -> Path | None:
+        """Fold the pinned file and ``side`` into a private snapshot; ``None`` if they moved."""
+        self._state = _disk_state(self._real)
+        if self._temp is None:
+            self._temp = Path(tempfile.mkdtemp(prefix="ai4hse-audit-"))
+        for stale in self._temp.iterdir():
+            stale.unlink()
+        copied = _copy_pair(pin, side, self._temp, self.path)
+        if copied is None or _disk_state(self._real) != self._state:
+            return None
+        copy, self._fingerprint = copied
+        _fold(copy, self.path)
+        _check_file_header(copy, self.path)
+        self._release_pin()
+        return copy
+
+    def _release_pin(self) -> None:
+        if self._pin is not None:
+            release(self._pin)
+            self._pin = None
+
+    def _release(self) -> None:
+        self._release_pin()
         if self._temp is not None:
             shutil.rmtree(self._temp, ignore_errors=True)
             self._temp = None
 
     @property
     def snapshot(self) -> bool:
-        """True when a pending ``-wal``/``-journal`` made the desk read a private copy."""
+        """True when a pending ``-wal`` or hot ``-journal`` made the desk read a private copy."""
         return self._temp is not None
+
+    @property
+    def locked(self) -> bool:
+        """True while the desk holds the file's shared lock (a rollback-journal record)."""
+        return self._pin is not None and self._pin.locked
 
     def connect(self) -> sqlite3.Connection:
         """A new read-only driver connection (the engine's connection factory)."""
@@ -254,17 +310,43 @@ class ReadOnlyFile:
     def fingerprint(self) -> str:
         """SHA-256 of the bytes read, computed once (see the module docstring)."""
         if self._fingerprint is None:
-            self._fingerprint = sha256_file(self.path)
+            assert self._pin is not None  # a snapshot has its digest from the copy
+            try:
+                self._fingerprint = self._pin.sha256()
+            except OSError as exc:
+                raise AuditError(f"cannot read {self.path}: {exc.strerror}", self.path) from None
         return self._fingerprint
 
     def changed_on_disk(self) -> bool:
-        """True if the file or its ``-wal``/``-journal`` changed since opening."""
+        """True if the file or its ``-wal``/``-journal`` changed since opening (new commits
+        may exist; what was read stays consistent, see :meth:`verify_unchanged`)."""
+        if self._pin is not None and self._pinned is not None:
+            if not self._pin.unchanged(self._pinned):
+                return True
         return _disk_state(self._real) != self._state
 
+    def verify_unchanged(self) -> None:
+        """Refuse to report anything if the file read changed while it was being read.
+
+        A snapshot is private and cannot change; a pinned file must still be the
+        same inode with the same size and times (a locked file always is, unless a
+        program ignoring SQLite's locks rewrote it).
+
+        Raises:
+            AuditError: "changed while being read".
+        """
+        if self._pin is not None and self._pinned is not None:
+            if not self._pin.unchanged(self._pinned):
+                raise AuditError(
+                    f"{self.path} changed while being read; nothing is reported from it "
+                    "(try again when it is no longer being written)",
+                    self.path,
+                )
+
     def close(self) -> None:
-        """Close every connection and delete a snapshot copy; idempotent."""
+        """Close every connection, release the lock and delete a snapshot copy; idempotent."""
         self.engine.dispose()
-        self._remove_temp()
+        self._release()
 
 
 def open_readonly(path: str | os.PathLike[str]) -> ReadOnlyFile:

@@ -116,18 +116,33 @@ class AuditDB:
         return self._source.fingerprint()
 
     def summary(self) -> dict[str, object]:
-        """Which file this is: the ``audit`` object of cli.md's ``rescore`` JSON."""
+        """Which file this is: the ``audit`` object of cli.md's ``rescore`` JSON.
+
+        Raises:
+            AuditError: the file changed while it was being read (nothing is reported).
+        """
+        fingerprint = self.fingerprint()
+        self.verify_unchanged()
         return {
             "path": str(self.path),
-            "sha256": self.fingerprint(),
+            "sha256": fingerprint,
             "schema_version": self.schema_version,
             "benchmark": self.meta.get("benchmark"),
             "corpus_id": self.meta.get("corpus_id"),
         }
 
+    @property
+    def locked(self) -> bool:
+        """True while the desk holds the file's shared lock (see :mod:`.pin`)."""
+        return self._source.locked
+
     def changed_on_disk(self) -> bool:
-        """True if the file changed since it was opened (the window offers a reload)."""
+        """True if the file changed since it was opened."""
         return self._source.changed_on_disk()
+
+    def verify_unchanged(self) -> None:
+        """Raise ``AuditError`` ("changed while being read") if the file read has changed."""
+        self._source.verify_unchanged()
 
     def close(self) -> None:
         """Release every connection and any snapshot copy; idempotent."""

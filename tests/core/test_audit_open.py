@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 import re
 import sqlite3
+import subprocess
+import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -14,7 +16,7 @@ import pytest
 import sqlalchemy
 from sqlalchemy import text
 
-from ai4hse_desk.audit import REQUIRED_COLUMNS, AuditError, open_audit, opening, sha256_file
+from ai4hse_desk.audit import REQUIRED_COLUMNS, AuditError, open_audit, opening, pin, sha256_file
 
 MakeDb = Callable[..., Path]
 
@@ -244,8 +246,11 @@ def test_uncheckpointed_wal_is_read_from_a_private_snapshot(make_audit_db: MakeD
         writer.close()
 
 
-def test_uncommitted_rollback_journal_is_not_read(make_audit_db: MakeDb) -> None:
+def test_a_writer_holding_the_lock_is_waited_for_then_refused(
+    make_audit_db: MakeDb, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = make_audit_db()
+    monkeypatch.setattr(pin, "LOCK_TIMEOUT_SECONDS", 0.2)
     writer = sqlite3.connect(path)
     try:
         writer.execute("PRAGMA cache_size = 1")  # spill uncommitted pages into the file
@@ -257,14 +262,53 @@ def test_uncommitted_rollback_journal_is_not_read(make_audit_db: MakeDb) -> None
         )
         assert Path(f"{path}-journal").stat().st_size > 0
         before = _state(path.parent)
-        with open_audit(path) as db:
-            assert db.snapshot
-            assert db.count_attempts() == 30
-            assert db.attempts_by_ids([1])[0].raw_response == "[TRUE, FALSE, TRUE, FALSE]"
+        with pytest.raises(AuditError, match="is being written by another program"):
+            open_audit(path)
         assert _state(path.parent) == before
     finally:
         writer.rollback()
         writer.close()
+
+
+def test_a_hot_journal_is_rolled_back_in_a_private_snapshot(make_audit_db: MakeDb) -> None:
+    path = make_audit_db()
+    crash = (
+        "import os, signal, sqlite3, sys\n"
+        "c = sqlite3.connect(sys.argv[1])\n"
+        "c.execute('PRAGMA cache_size = 1')\n"
+        "c.execute('BEGIN')\n"
+        "c.execute('UPDATE attempts SET raw_response = ?', ('x' * 2000,))\n"
+        "c.executemany('INSERT INTO attempts (run_id, question_id, repetition, state) '\n"
+        "              'VALUES (?, ?, ?, ?)', [('r1', f'Q{i}', 9, 'pending') for i in range(300)])\n"
+        "os.kill(os.getpid(), signal.SIGKILL)\n"
+    )
+    subprocess.run([sys.executable, "-c", crash, str(path)], check=False)
+    assert Path(f"{path}-journal").stat().st_size > 0  # hot: nobody holds a lock
+    before = _state(path.parent)
+    with open_audit(path) as db:
+        assert db.snapshot and not db.locked
+        assert db.count_attempts() == 30
+        assert db.attempts_by_ids([1])[0].raw_response == "[TRUE, FALSE, TRUE, FALSE]"
+    assert _state(path.parent) == before
+
+
+def test_a_rollback_journal_record_is_locked_while_open(make_audit_db: MakeDb) -> None:
+    path = make_audit_db()
+    with open_audit(path) as db:
+        assert db.locked and not db.snapshot
+        writer = sqlite3.connect(path, timeout=0.1)
+        try:
+            with pytest.raises(sqlite3.OperationalError, match="locked"):
+                writer.execute("DELETE FROM attempts WHERE attempt_id = 1")
+                writer.commit()
+        finally:
+            writer.rollback()
+            writer.close()
+        assert db.count_attempts() == 30
+    writer = sqlite3.connect(path, timeout=1)
+    writer.execute("DELETE FROM attempts WHERE attempt_id = 1")  # released on close
+    writer.commit()
+    writer.close()
 
 
 def test_changes_after_opening_are_noticed(make_audit_db: MakeDb) -> None:
@@ -285,7 +329,7 @@ def test_changes_after_opening_are_noticed(make_audit_db: MakeDb) -> None:
 def test_a_record_that_keeps_changing_is_refused(
     make_audit_db: MakeDb, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = make_audit_db()
+    path = make_audit_db(journal_mode="wal")
     Path(f"{path}-wal").write_bytes(b"\0" * 64)
     ticks = iter(range(1000))
     monkeypatch.setattr(opening, "_disk_state", lambda _: ((next(ticks), 0),))
