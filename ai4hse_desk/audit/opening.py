@@ -320,9 +320,9 @@ class ReadOnlyFile:
     def changed_on_disk(self) -> bool:
         """True if the file or its ``-wal``/``-journal`` changed since opening (new commits
         may exist; what was read stays consistent, see :meth:`verify_unchanged`)."""
-        if self._pin is not None and self._pinned is not None:
-            if not self._pin.unchanged(self._pinned):
-                return True
+        pin, pinned = self._pin, self._pinned
+        if pin is not None and pinned is not None and not pin.unchanged(pinned):
+            return True
         return _disk_state(self._real) != self._state
 
     def verify_unchanged(self) -> None:
@@ -335,13 +335,13 @@ class ReadOnlyFile:
         Raises:
             AuditError: "changed while being read".
         """
-        if self._pin is not None and self._pinned is not None:
-            if not self._pin.unchanged(self._pinned):
-                raise AuditError(
-                    f"{self.path} changed while being read; nothing is reported from it "
-                    "(try again when it is no longer being written)",
-                    self.path,
-                )
+        pin, pinned = self._pin, self._pinned
+        if pin is not None and pinned is not None and not pin.unchanged(pinned):
+            raise AuditError(
+                f"{self.path} changed while being read; nothing is reported from it "
+                "(try again when it is no longer being written)",
+                self.path,
+            )
 
     def close(self) -> None:
         """Close every connection, release the lock and delete a snapshot copy; idempotent."""

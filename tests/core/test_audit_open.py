@@ -279,7 +279,8 @@ def test_a_hot_journal_is_rolled_back_in_a_private_snapshot(make_audit_db: MakeD
         "c.execute('BEGIN')\n"
         "c.execute('UPDATE attempts SET raw_response = ?', ('x' * 2000,))\n"
         "c.executemany('INSERT INTO attempts (run_id, question_id, repetition, state) '\n"
-        "              'VALUES (?, ?, ?, ?)', [('r1', f'Q{i}', 9, 'pending') for i in range(300)])\n"
+        "              'VALUES (?, ?, ?, ?)',\n"
+        "              [('r1', f'Q{i}', 9, 'pending') for i in range(300)])\n"
         "os.kill(os.getpid(), signal.SIGKILL)\n"
     )
     subprocess.run([sys.executable, "-c", crash, str(path)], check=False)
