@@ -10,6 +10,7 @@ wrong arguments) are *not* translated and surface as ordinary exceptions.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -62,17 +63,38 @@ def driver_message(exc: BaseException) -> str:
     return str(exc)
 
 
+def _not_utf8(exc: BaseException) -> str | None:
+    """The column named by the driver's "Could not decode to UTF-8" error, else ``None``."""
+    message = driver_message(exc)
+    if not message.startswith("Could not decode to UTF-8"):
+        return None
+    match = re.search(r"column '([^']*)'", message)
+    return match.group(1) if match else "?"
+
+
 @contextmanager
-def file_problems_as_audit_errors(path: str | PathLike[str]) -> Iterator[None]:
+def file_problems_as_audit_errors(
+    path: str | PathLike[str], *, broad: bool = False
+) -> Iterator[None]:
     """Turn sqlite3 errors that mean "damaged or unreadable file" into :class:`AuditError`.
 
     A damaged page may only be met deep inside a query (an immutable open reads
-    lazily), so every query of the audit layer runs inside this guard.
+    lazily), so every query of the audit layer runs inside this guard. Text that is
+    not valid UTF-8 is always an input problem. With ``broad``, every database error
+    is (the checks that run fixed, tested SQL over a file: an unknown collation or
+    function in the file's schema, a malformed schema).
     """
     try:
         yield
     except (sqlite3.Error, DBAPIError) as exc:
-        if not is_file_problem(exc):
+        column = _not_utf8(exc)
+        if column is not None:
+            raise AuditError(
+                f"{path}: text that is not valid UTF-8 in column {column!r}", path
+            ) from exc
+        original = exc.orig if isinstance(exc, DBAPIError) else exc
+        programming = isinstance(original, (sqlite3.ProgrammingError, sqlite3.InterfaceError))
+        if not is_file_problem(exc) and not (broad and not programming):
             raise
         raise AuditError(
             f"{path}: damaged or unreadable audit database ({driver_message(exc)})", path

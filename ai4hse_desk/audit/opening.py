@@ -57,6 +57,7 @@ from ai4hse_desk.audit.fingerprint import copy_hashing
 from ai4hse_desk.audit.pin import FileState, HotJournal, Pin, acquire, release
 from ai4hse_desk.audit.queries import AuditDB
 from ai4hse_desk.audit.schema_check import check_schema, quick_check
+from ai4hse_desk.audit.value_check import check_tables, lenient_text
 from ai4hse_desk.filewrite import protect
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -361,8 +362,11 @@ def open_readonly(path: str | os.PathLike[str]) -> ReadOnlyFile:
 def open_audit(path: str | os.PathLike[str], *, verify: bool = False) -> AuditDB:
     """Open an audit database read-only and check that the desk can read it.
 
+    Checks the schema and every value of the small tables; the attempts' values are
+    checked by :meth:`AuditDB.check_attempts` (beside the first full read of them).
+
     Args:
-        path: the audit database file; it is never created, changed or locked.
+        path: the audit database file; it is never created or changed.
         verify: also run ``PRAGMA quick_check``, which reads the whole file.
 
     Raises:
@@ -370,8 +374,13 @@ def open_audit(path: str | os.PathLike[str], *, verify: bool = False) -> AuditDB
     """
     source = open_readonly(path)
     try:
-        with file_problems_as_audit_errors(source.path), closing(source.connect()) as conn:
+        with (
+            file_problems_as_audit_errors(source.path, broad=True),
+            closing(source.connect()) as conn,
+        ):
+            conn.text_factory = lenient_text
             meta, version = check_schema(conn, source.path)
+            check_tables(conn, source.path)
             if verify:
                 quick_check(conn, source.path)
         return AuditDB(source, meta, version)

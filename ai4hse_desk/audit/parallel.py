@@ -38,6 +38,8 @@ def _worker(
         pipe.send(("ok", score_range(db, runs, run_ids, id_range)))
     except AuditError as exc:
         pipe.send(("error", str(exc)))
+    except Exception as exc:  # reported by the parent, never as a worker traceback
+        pipe.send(("crash", f"{type(exc).__name__}: {exc}"))
     finally:
         pipe.close()
 
@@ -57,7 +59,8 @@ def score_in_parallel(
     """Fill ``scorers`` using worker processes; False (nothing done) when not worth it.
 
     Raises:
-        AuditError: a worker met a problem in the data (reported as the serial path would).
+        AuditError: a value breaks the schema (checked here while the workers
+            score), or a worker met a problem in the data (as the serial path would).
     """
     count = _default_workers() if workers is None else workers
     bounds = db.attempt_id_bounds()
@@ -83,6 +86,7 @@ def score_in_parallel(
         jobs.append((process, receive))
     results: list[tuple[str, object]] = []
     try:
+        db.check_attempts()  # the parent checks the values while its workers score
         for process, receive in jobs:
             try:
                 results.append(receive.recv())
@@ -91,6 +95,8 @@ def score_in_parallel(
     finally:
         for process, receive in jobs:
             receive.close()
+            if process.is_alive() and len(results) < len(jobs):
+                process.terminate()  # the check failed: their results are not wanted
             process.join()
     for kind, payload in results:
         if kind == "error":

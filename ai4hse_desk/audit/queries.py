@@ -45,12 +45,14 @@ from ai4hse_desk.audit.records import (
     Run,
     build_questions,
 )
+from ai4hse_desk.audit.value_check import OnceCheck, check_attempts, lenient_text
 from ai4hse_desk.protocol.outcome import TRACK_ORDER, Selection, Track
 
 if TYPE_CHECKING:
     import sqlite3
 
     from ai4hse_desk.audit.opening import ReadOnlyFile
+
 
 #: Layout of the tuples yielded by :meth:`AuditDB.iter_rescore_rows`.
 RESCORE_COLUMNS: tuple[str, ...] = (
@@ -91,6 +93,7 @@ class AuditDB:
         self.schema_version = schema_version
         self._questions: tuple[Question, ...] | None = None
         self._by_id: dict[str, Question] = {}
+        self._attempts_check = OnceCheck(source.connect, self._check_attempt_values)
 
     @property
     def path(self) -> Path:
@@ -144,8 +147,39 @@ class AuditDB:
         """Raise ``AuditError`` ("changed while being read") if the file read has changed."""
         self._source.verify_unchanged()
 
+    # -- value checks (see :mod:`.value_check`) ---------------------------------
+
+    def _check_attempt_values(self, conn: sqlite3.Connection) -> None:
+        repetitions = {run.run_id: run.repetitions for run in self.runs()}
+        questions = {question.question_id for question in self._load_questions()}
+        conn.text_factory = lenient_text
+        with file_problems_as_audit_errors(self.path, broad=True):
+            check_attempts(conn, self.path, repetitions, questions)
+
+    def check_attempts(self) -> None:
+        """Check every attempt's values against the schema (once; a full scan).
+
+        Raises:
+            AuditError: the first attempts that break a rule (nothing may be scored).
+        """
+        self._attempts_check.wait()
+
+    def start_attempts_check(self) -> None:
+        """Begin :meth:`check_attempts` on a background thread, to run beside a scan."""
+        self._attempts_check.start()
+
+    def attempts_checked(self) -> None:
+        """Record that these bytes passed :meth:`check_attempts` before (a cached index)."""
+        self._attempts_check.mark_passed()
+
+    @property
+    def attempts_valid(self) -> bool:
+        """True once :meth:`check_attempts` has passed (or was recorded as passed)."""
+        return self._attempts_check.passed
+
     def close(self) -> None:
         """Release every connection and any snapshot copy; idempotent."""
+        self._attempts_check.cancel()
         self._source.close()
 
     def __enter__(self) -> AuditDB:
@@ -293,7 +327,11 @@ class AuditDB:
         )
         for row in rows:
             self._track(row[18], f"run {row[1]!r}")
-        found = {attempt.attempt_id: attempt for attempt in map(Attempt.from_row, rows)}
+        try:
+            found = {attempt.attempt_id: attempt for attempt in map(Attempt.from_row, rows)}
+        except (TypeError, ValueError):
+            self.check_attempts()  # names the value that broke the conversion
+            raise
         return [found[attempt_id] for attempt_id in wanted if attempt_id in found]
 
     def iter_rescore_rows(
@@ -312,18 +350,32 @@ class AuditDB:
     def attempt_id_bounds(self) -> tuple[int, int] | None:
         """Smallest and largest attempt_id (``None`` without attempts); a rowid look-up."""
         row = self._rows("SELECT min(attempt_id), max(attempt_id) FROM attempts", {})[0]
-        return None if row[0] is None else (int(row[0]), int(row[1]))
+        if row[0] is None:
+            return None
+        if not (isinstance(row[0], int) and isinstance(row[1], int)):
+            self.check_attempts()  # raises: attempt ids that are not whole numbers
+        return int(row[0]), int(row[1])
 
     def iter_rescore_batches(
         self,
         run_ids: Sequence[str] | None = None,
         batch: int = 10000,
         id_range: tuple[int, int] | None = None,
+        *,
+        check: bool = True,
     ) -> Iterator[list[RescoreRow]]:
         """Like :meth:`iter_rescore_rows`, but one list of at most ``batch`` rows at a time.
 
         ``id_range`` (inclusive) restricts the scan to a slice of attempt ids, so
-        that several processes can share one rescore.
+        that several processes can share one rescore. With ``check`` (the default)
+        :meth:`check_attempts` runs beside the scan and is waited for before the
+        last batch is handed over, and the file must be unchanged
+        (:meth:`verify_unchanged`): a consumer that reaches the end has read valid
+        values of one committed state. Worker processes pass ``check=False``; their
+        parent checks.
+
+        Raises:
+            AuditError: a value breaks the schema, or the file changed while read.
         """
         if batch < 1:
             raise ValueError(f"batch must be positive, not {batch}")
@@ -340,11 +392,28 @@ class AuditDB:
         if conditions:
             sql += " WHERE " + " AND ".join(conditions)
         sql += " ORDER BY attempt_id"
+        if check:
+            self.start_attempts_check()
         with file_problems_as_audit_errors(self.path), self.raw_connection() as conn:
             cursor = conn.cursor()
             try:
                 cursor.execute(sql, params)
-                while rows := cursor.fetchmany(batch):
-                    yield cast(list[RescoreRow], rows)
+                previous = cursor.fetchmany(batch)
+                while previous:
+                    rows = cursor.fetchmany(batch)
+                    if not rows and check:
+                        self.check_attempts()
+                        self.verify_unchanged()
+                    yield cast(list[RescoreRow], previous)
+                    previous = rows
+                if check:  # no attempts at all
+                    self.check_attempts()
+                    self.verify_unchanged()
+            except AuditError:
+                raise
+            except Exception:
+                if check:
+                    self.check_attempts()  # a bad value explains the failure
+                raise
             finally:
                 cursor.close()

@@ -108,13 +108,40 @@ def _verdict_batches(
     progress: Progress | None,
     id_range: tuple[int, int] | None = None,
     exclude_questions: Collection[str] | None = None,
+    check: bool = True,
 ) -> Iterator[list[VerdictTuple]]:
     """The rescore loop: one list of verdict tuples per batch of attempts read.
 
     With ``collect`` False the lists stay empty and only ``scorers`` are fed:
     that is the benchmarked fast path of ``rescore``. Attempts of the questions
-    in ``exclude_questions`` are skipped (neither scored nor collected).
+    in ``exclude_questions`` are skipped (neither scored nor collected). With
+    ``check`` the attempts' values are checked beside the scan (see
+    :meth:`AuditDB.iter_rescore_batches`); a failure the data explains is
+    reported as the data's :class:`AuditError`.
     """
+    try:
+        yield from _verdict_loop(
+            db, runs, run_ids, scorers, collect, progress, id_range, exclude_questions, check
+        )
+    except (AuditError, RescoreCancelled):
+        raise
+    except Exception:
+        if check:
+            db.check_attempts()
+        raise
+
+
+def _verdict_loop(
+    db: AuditDB,
+    runs: dict[str, RunInfo],
+    run_ids: Sequence[str] | None,
+    scorers: dict[str, RunScorer] | None,
+    collect: bool,
+    progress: Progress | None,
+    id_range: tuple[int, int] | None,
+    exclude_questions: Collection[str] | None,
+    check: bool,
+) -> Iterator[list[VerdictTuple]]:
     skipped = frozenset(exclude_questions or ())
     keys = db.keys()
     total = db.count_attempts(AttemptFilter(run_ids=tuple(runs))) if progress else 0
@@ -131,7 +158,8 @@ def _verdict_batches(
     valid = _VALID
     last_run: str | None = None
     track, version, by_n, scorer = "", 0, {}, None
-    for rows in db.iter_rescore_batches(None if run_ids is None else list(runs), 10000, id_range):
+    wanted = None if run_ids is None else list(runs)
+    for rows in db.iter_rescore_batches(wanted, 10000, id_range, check=check):
         out: list[VerdictTuple] = []
         for (attempt_id, run_id, question_id, repetition, state, raw, finish,
              rec_status, rec_extracted, rec_strict, rec_correct) in rows:  # fmt: skip
@@ -263,9 +291,13 @@ def score_range(
     run_ids: Sequence[str] | None,
     id_range: tuple[int, int],
 ) -> dict[str, RunScorer]:
-    """Score only the attempts whose id lies in ``id_range`` (one worker's share)."""
+    """Score only the attempts whose id lies in ``id_range`` (one worker's share).
+
+    The values are not checked here: the parent process checks them while its
+    workers score (see :mod:`.parallel`).
+    """
     scorers = {run_id: RunScorer(info) for run_id, info in runs.items()}
-    for _ in _verdict_batches(db, runs, run_ids, scorers, False, None, id_range):
+    for _ in _verdict_batches(db, runs, run_ids, scorers, False, None, id_range, check=False):
         pass
     return scorers
 

@@ -6,7 +6,9 @@ the file:
 1. an ``audit_meta`` table exists (else it is some other SQLite file);
 2. ``audit_meta`` says ``format = 'ai4hse-audit'``;
 3. ``schema_version`` is one this desk reads (``1``);
-4. every table the desk reads exists with every column the desk reads.
+4. every table the desk reads exists with every column the desk reads, and is a
+   real table (:func:`~.value_check.check_structure`: no view, virtual table or
+   generated column).
 
 Extra tables and extra columns are tolerated (``audit-db-v1.sql``). The other
 required meta keys (``benchmark``, ``corpus_id``, ``created_at``) are descriptive:
@@ -18,9 +20,11 @@ from __future__ import annotations
 import os
 import sqlite3
 from collections.abc import Mapping
+from pathlib import Path
 
 from ai4hse_desk.audit.errors import AuditError
 from ai4hse_desk.audit.records import RUN_COLUMNS
+from ai4hse_desk.audit.value_check import check_structure
 
 #: Value of ``audit_meta.format`` in every audit database.
 AUDIT_FORMAT = "ai4hse-audit"
@@ -112,6 +116,7 @@ def check_schema(
     tables = _tables(conn)
     if "audit_meta" not in tables:
         raise AuditError(f"{shown}: not an AI4HSE audit database (no audit_meta table)", path)
+    check_structure(conn, Path(shown), ["audit_meta"])
     _check_columns(conn, shown, "audit_meta")
     meta = {
         str(key): "" if value is None else str(value)
@@ -131,6 +136,7 @@ def check_schema(
             raise AuditError(
                 f"{shown}: not a complete audit database (missing table {table!r})", path
             )
+        check_structure(conn, Path(shown), [table])
         _check_columns(conn, shown, table)
     return meta, version
 

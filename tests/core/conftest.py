@@ -193,6 +193,22 @@ def _insert(conn: sqlite3.Connection, table: str, rows: Iterable[Mapping[str, An
         conn.execute(f"INSERT INTO {table} ({columns}) VALUES ({marks})", tuple(row.values()))
 
 
+def untyped_schema() -> str:
+    """The official tables and columns without any type, constraint, key or index."""
+    conn = sqlite3.connect(":memory:")
+    try:
+        conn.executescript(SCHEMA_SQL.read_text(encoding="utf-8"))
+        tables = [name for (name,) in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rowid")]  # fmt: skip
+        statements = []
+        for table in tables:
+            columns = [row[1] for row in conn.execute(f"PRAGMA table_info({table})")]
+            statements.append(f"CREATE TABLE {table} ({', '.join(columns)});")
+        return "\n".join(statements)
+    finally:
+        conn.close()
+
+
 def _drop_columns(conn: sqlite3.Connection, table: str, drop: Sequence[str]) -> None:
     kept = [r[1] for r in conn.execute(f"PRAGMA table_info({table})") if r[1] not in drop]
     conn.execute(f"CREATE TABLE _rebuilt AS SELECT {', '.join(kept)} FROM {table}")
@@ -211,6 +227,8 @@ def build_audit_db(
     drop_columns: Mapping[str, Sequence[str]] | None = None,
     extras: bool = False,
     journal_mode: str | None = None,
+    untyped: bool = False,
+    after: Sequence[str] = (),
 ) -> Path:
     """Write an audit database to ``path`` (which must not exist) and return it.
 
@@ -224,6 +242,10 @@ def build_audit_db(
         extras: add tolerated extras: table ``runner_log``, columns
             ``attempts.cost_usd``, ``runs.notes``, ``questions.difficulty``.
         journal_mode: e.g. ``"wal"``; the file is closed cleanly (WAL checkpointed).
+        untyped: the official tables and columns with no types, checks, keys or
+            unique constraints (what a hostile or careless writer can make), so that
+            any value can be stored.
+        after: SQL statements run last (to plant hostile values).
     """
     data = content or build_content(extra_questions)
     values: dict[str, str | None] = {**data.meta, **(meta or {})}
@@ -233,7 +255,7 @@ def build_audit_db(
     try:
         if journal_mode:
             conn.execute(f"PRAGMA journal_mode = {journal_mode}")
-        conn.executescript(SCHEMA_SQL.read_text(encoding="utf-8"))
+        conn.executescript(untyped_schema() if untyped else SCHEMA_SQL.read_text(encoding="utf-8"))
         if extras:
             conn.executescript(
                 "CREATE TABLE runner_log (id INTEGER PRIMARY KEY, line TEXT);"
@@ -259,6 +281,8 @@ def build_audit_db(
             conn.execute(f"DROP TABLE {table}")
         for table, columns in (drop_columns or {}).items():
             _drop_columns(conn, table, columns)
+        for statement in after:
+            conn.execute(statement)
         conn.commit()
     finally:
         conn.close()
