@@ -9,10 +9,13 @@ that define them, and the window shows them as a plain-text message.
 
 from __future__ import annotations
 
+from ai4hse_desk.display.terminal import terminal_safe
+
 
 def one_line(message: str) -> str:
-    """``message`` with line breaks spelled out, so it stays one line."""
-    return message.replace("\r", "\\r").replace("\n", "\\n")
+    """``message`` as one safe line: line breaks, controls and invisible characters
+    spelled out (see :func:`~ai4hse_desk.display.terminal.terminal_safe`)."""
+    return terminal_safe(message)
 
 
 class InputProblem(Exception):

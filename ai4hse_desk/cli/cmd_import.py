@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from ai4hse_desk.cli.errors import InputError
 from ai4hse_desk.cli.parser import positive_int
+from ai4hse_desk.errors import one_line
 
 if TYPE_CHECKING:
     from ai4hse_desk.writer.import_report import ImportResult
@@ -156,11 +157,15 @@ def _import(args: argparse.Namespace, source: Path, read: Callable[[], ImportRes
         if str(report) == "-":
             sys.stdout.write(text + "\n")
         else:
-            with open(report, "x", encoding="utf-8") as handle:
-                handle.write(text + "\n")
+            from ai4hse_desk.filewrite import write_atomic
+
+            def write(temp: Path) -> None:
+                temp.write_text(text + "\n", encoding="utf-8")
+
+            write_atomic(report, write, replace=False)
     if failure is not None:
         raise InputError(str(failure))
-    sys.stderr.write("".join(line + "\n" for line in result.report_lines(out)))
+    sys.stderr.write("".join(one_line(line) + "\n" for line in result.report_lines(out)))
     return 0
 
 

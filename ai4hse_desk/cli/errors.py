@@ -6,7 +6,7 @@ import os
 import sys
 import traceback
 
-from ai4hse_desk.errors import InputProblem
+from ai4hse_desk.errors import InputProblem, one_line
 
 
 class InputError(InputProblem):
@@ -18,5 +18,5 @@ def report_internal_error(exc: BaseException) -> int:
     ``AI4HSE_DEBUG`` set); return cli.md's exit status for it, 1."""
     if os.environ.get("AI4HSE_DEBUG"):
         traceback.print_exception(exc)
-    sys.stderr.write(f"error: internal error: {type(exc).__name__}: {exc}\n")
+    sys.stderr.write(f"error: internal error: {type(exc).__name__}: {one_line(str(exc))}\n")
     return 1

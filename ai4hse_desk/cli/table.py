@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ai4hse_desk.display.terminal import terminal_safe
+
 
 def _pct(value: object) -> str:
     if value is None:
@@ -27,8 +29,8 @@ def _row(run: dict[str, object]) -> list[str]:
             _pct(run["f1"]),
         ]
     return [
-        str(run["run_id"]),
-        str(run["model"]),
+        terminal_safe(str(run["run_id"])),
+        terminal_safe(str(run["model"])),
         f"v{run['protocol_version']}",
         str(run["attempts"]),
         *scores,
@@ -45,14 +47,15 @@ HEADER = [
 
 def render_runs(audit: dict[str, object], runs: Sequence[dict[str, object]]) -> str:
     """One table per track, in cli.md's order; tracks are never combined."""
-    lines = [f"{audit['path']}  ({audit['benchmark']}, sha256 {str(audit['sha256'])[:12]}…)"]
+    head = f"{audit['path']}  ({audit['benchmark']}, sha256 {str(audit['sha256'])[:12]}…)"
+    lines = [terminal_safe(head)]
     tracks: dict[str, list[dict[str, object]]] = {}
     for run in runs:
         tracks.setdefault(str(run["track"]), []).append(run)
     for track, members in tracks.items():
         rows = [HEADER, *(_row(run) for run in members)]
         widths = [max(len(r[i]) for r in rows) for i in range(len(HEADER))]
-        lines += ["", f"== {track} ({len(members)} runs, ordered by exact accuracy)"]
+        lines += ["", f"== {terminal_safe(track)} ({len(members)} runs, ordered by exact accuracy)"]
         for i, row in enumerate(rows):
             cells = "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True))
             lines.append(cells.rstrip())

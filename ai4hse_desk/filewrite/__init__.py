@@ -18,6 +18,7 @@ written through this package, never with a bare ``open(..., "w")``:
 """
 
 from ai4hse_desk.filewrite.atomic import (
+    StagedFile,
     WriteRefused,
     check_target,
     staged_file,
@@ -29,6 +30,7 @@ from ai4hse_desk.filewrite.protected import SIDE_SUFFIXES, protect, protected_pa
 
 __all__ = [
     "SIDE_SUFFIXES",
+    "StagedFile",
     "WriteRefused",
     "check_target",
     "protect",

@@ -39,7 +39,9 @@ def _os_problem(target: Path | str, exc: OSError) -> WriteRefused:
     return WriteRefused(f"cannot write {target}: {reason}")
 
 
-def check_target(target: str | os.PathLike[str], *, allow_sqlite: bool = False) -> Path:
+def check_target(
+    target: str | os.PathLike[str], *, allow_sqlite: bool = False, desk_made: bool = False
+) -> Path:
     """The resolved file a write to ``target`` would replace or create, if allowed.
 
     Args:
@@ -47,6 +49,9 @@ def check_target(target: str | os.PathLike[str], *, allow_sqlite: bool = False) 
             working folder; a symlink is followed to the file it names).
         allow_sqlite: allow replacing or opening an existing SQLite database (the
             review index and the notes store are SQLite files); an export never may.
+        desk_made: the target is an audit database the desk itself made and the
+            caller has checked so (``import responses``): it may be replaced although
+            it was opened. Its side-file names stay refused.
 
     Raises:
         WriteRefused: a protected file or side-file name, a folder, a device, a FIFO,
@@ -70,7 +75,7 @@ def check_target(target: str | os.PathLike[str], *, allow_sqlite: bool = False) 
             raise WriteRefused(
                 f"cannot write {given}: it is not a regular file (a device, FIFO or socket)"
             )
-    reason = protection_reason(real)
+    reason = protection_reason(real, allow_main=desk_made)
     if reason is not None:
         raise WriteRefused(f"refusing to write: {reason}")
     if info is not None and not allow_sqlite and is_sqlite_file(real):
@@ -130,12 +135,53 @@ def _cleanup(temp: Path) -> None:
             leftover.unlink()
 
 
+class StagedFile:
+    """A temporary file beside its target, published by :meth:`commit` or dropped by
+    :meth:`discard` (see :func:`staged_file`, the usual way to use it)."""
+
+    def __init__(
+        self,
+        target: str | os.PathLike[str],
+        *,
+        replace: bool = True,
+        allow_sqlite: bool = False,
+        desk_made: bool = False,
+        mode: int = FILE_MODE,
+    ) -> None:
+        if not replace and os.path.lexists(os.path.abspath(os.fspath(target))):
+            raise WriteRefused(f"{target} already exists; refusing to overwrite it")
+        self._options = {"allow_sqlite": allow_sqlite, "desk_made": desk_made}
+        self._replace = replace
+        self._mode = mode
+        self.target = check_target(target, **self._options)
+        self.temp = _new_temp(self.target)
+
+    def commit(self) -> Path:
+        """fsync the temporary file, check the target again, rename, fsync the folder."""
+        try:
+            _fsync(self.temp)
+            os.chmod(self.temp, self._mode & ~_UMASK)
+            check_target(self.target, **self._options)
+            _publish(self.temp, self.target, self._replace)
+            _fsync(self.target.parent, directory=True)
+        except OSError as exc:
+            raise _os_problem(self.target, exc) from None
+        finally:
+            _cleanup(self.temp)
+        return self.target
+
+    def discard(self) -> None:
+        """Delete the temporary file (and any SQLite side files of it); nothing is published."""
+        _cleanup(self.temp)
+
+
 @contextlib.contextmanager
 def staged_file(
     target: str | os.PathLike[str],
     *,
     replace: bool = True,
     allow_sqlite: bool = False,
+    desk_made: bool = False,
     mode: int = FILE_MODE,
 ) -> Iterator[Path]:
     """A new, empty temporary file beside ``target``; renamed onto it on success.
@@ -150,28 +196,25 @@ def staged_file(
         target: the file to create or replace (see :func:`check_target`).
         replace: False to refuse an existing target even at the last moment (new
             audit databases are never written over anything).
-        allow_sqlite: see :func:`check_target`.
+        allow_sqlite, desk_made: see :func:`check_target`.
         mode: permission bits of the finished file (before the umask).
 
     Raises:
         WriteRefused: the target is refused, or writing failed (no space, a
             read-only folder, …); the old file is then untouched.
     """
-    if not replace and os.path.lexists(os.path.abspath(os.fspath(target))):
-        raise WriteRefused(f"{target} already exists; refusing to overwrite it")
-    final = check_target(target, allow_sqlite=allow_sqlite)
-    temp = _new_temp(final)
+    staged = StagedFile(
+        target, replace=replace, allow_sqlite=allow_sqlite, desk_made=desk_made, mode=mode
+    )
     try:
-        yield temp
-        _fsync(temp)
-        os.chmod(temp, mode & ~_UMASK)
-        check_target(final, allow_sqlite=allow_sqlite)
-        _publish(temp, final, replace)
-        _fsync(final.parent, directory=True)
+        yield staged.temp
     except OSError as exc:
-        raise _os_problem(final, exc) from None
-    finally:
-        _cleanup(temp)
+        staged.discard()
+        raise _os_problem(staged.target, exc) from None
+    except BaseException:
+        staged.discard()
+        raise
+    staged.commit()
 
 
 def write_atomic(

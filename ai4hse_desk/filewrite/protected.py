@@ -95,16 +95,19 @@ def _same_inode(target: str, other: str, remembered: tuple[int, int] | None) -> 
     return mine == remembered or mine == _identity(other)
 
 
-def protection_reason(target: str) -> str | None:
+def protection_reason(target: str, *, allow_main: bool = False) -> str | None:
     """Why ``target`` (a resolved path) must not be written, or ``None``.
 
     Checks every protected file and its side names, then the general rule that a
     name ending in a side suffix must not belong to an existing SQLite database.
+    With ``allow_main``, a protected file itself is allowed (never its side names).
     """
     with _lock:
         entries = list(_registry.values())
     for entry in entries:
         for suffix in ("", *SIDE_SUFFIXES):
+            if allow_main and not suffix:
+                continue
             name = entry.real + suffix
             remembered = entry.identity if not suffix else None
             if target == name or _same_inode(target, name, remembered):

@@ -41,8 +41,9 @@ from ai4hse_desk.index.location import BuildCancelled, index_path, read_meta, st
 from ai4hse_desk.index.query import ReviewIndex
 from ai4hse_desk.protocol.outcome import STATE_ANSWERED, Status
 
-#: Version of the layout above; an index of another format is rebuilt.
-INDEX_FORMAT = 3
+#: Version of the layout above; an index of another format is rebuilt. (4: only
+#: files whose attempts passed the value check are indexed.)
+INDEX_FORMAT = 4
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -147,7 +148,9 @@ def build_index(db: AuditDB, *, progress: Progress | None = None) -> Path:
 
     Raises:
         BuildCancelled: ``progress`` returned False (nothing is left on disk).
-        AuditError: the audit file is inconsistent (see ``iter_verdict_batches``).
+        AuditError: the audit file is inconsistent, a value breaks the schema, or
+            the file changed while it was read (see ``iter_rescore_batches``);
+            nothing is left on disk.
     """
     fingerprint = db.fingerprint()
     target = index_path(fingerprint)
@@ -191,6 +194,9 @@ def open_index(db: AuditDB) -> ReviewIndex | None:
     path = index_path(fingerprint)
     if not is_current(read_meta(path), fingerprint):
         return None
+    # An index is only ever built from a scan whose values passed the check, and
+    # its name is these very bytes' fingerprint: the check need not run again.
+    db.attempts_checked()
     return ReviewIndex(path, db)
 
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,6 +25,7 @@ from pathlib import Path
 
 import platformdirs
 
+from ai4hse_desk import filewrite
 from ai4hse_desk.audit import AuditDB
 from ai4hse_desk.audit.opening import sqlite_uri
 
@@ -87,7 +87,7 @@ class BuildCancelled(Exception):
 def _remove_stale(target: Path) -> None:
     """Delete temporary files of ``target`` left by a build that crashed a day ago."""
     now = time.time()
-    for stale in target.parent.glob(f".{target.stem}-{'?' * 8}.tmp"):
+    for stale in target.parent.glob(f".{target.name}.*.tmp"):
         try:
             if now - stale.stat().st_mtime > _STALE_SECONDS:
                 stale.unlink()
@@ -99,26 +99,17 @@ def _remove_stale(target: Path) -> None:
 def staged_file(target: Path) -> Iterator[Path]:
     """A new, empty temporary file beside ``target`` in the cache directory.
 
-    On a normal exit the temporary file is flushed to disk and atomically renamed
-    to ``target`` (replacing an older one); on any exception, including a
+    The guarded writer's :func:`~ai4hse_desk.filewrite.staged_file`: on a normal
+    exit the temporary file is flushed to disk and atomically renamed to
+    ``target`` (replacing an older index); on any exception, including a
     cancellation, it is deleted, so nothing is left behind. (A process killed
     mid-build leaves its hidden ``.tmp`` file; the next build of the same
     target deletes it after a day.)
     """
     target.parent.mkdir(parents=True, exist_ok=True)
     _remove_stale(target)
-    handle, name = tempfile.mkstemp(prefix=f".{target.stem}-", suffix=".tmp", dir=target.parent)
-    os.close(handle)
-    temp = Path(name)
-    try:
+    with filewrite.staged_file(target, allow_sqlite=True) as temp:
         yield temp
-        with open(temp, "rb+") as written:
-            os.fsync(written.fileno())
-        os.replace(temp, target)
-    except BaseException:
-        for leftover in (temp, Path(f"{temp}-journal")):
-            leftover.unlink(missing_ok=True)
-        raise
 
 
 def read_meta(path: Path) -> dict[str, str] | None:

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,6 +22,7 @@ from typing import Any
 from ai4hse_desk import __version__
 from ai4hse_desk.audit import AuditDB, Question, Run
 from ai4hse_desk.audit.rescore import Progress, RescoreResult, rescore
+from ai4hse_desk.filewrite import WriteRefused, write_text
 from ai4hse_desk.index import cache_dir
 
 #: ``format`` of a scores cache file.
@@ -76,15 +75,7 @@ def write_cached(fingerprint: str, result: RescoreResult) -> Path:
         "attempts": result.attempts,
         "runs": result.runs,
     }
-    fd, temp = tempfile.mkstemp(prefix=".scores-", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            json.dump(payload, out, allow_nan=False)
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-    return path
+    return write_text(path, json.dumps(payload, allow_nan=False))
 
 
 def compute_scores(
@@ -105,7 +96,8 @@ def compute_scores(
             return cached
     result = rescore(db) if progress is None else rescore(db, progress=progress)
     # A read-only cache folder only costs the next start a recomputation.
-    with contextlib.suppress(OSError):
+    db.verify_unchanged()  # never cache scores of a file that changed while read
+    with contextlib.suppress(OSError, WriteRefused):
         write_cached(fingerprint, result)
     return result
 

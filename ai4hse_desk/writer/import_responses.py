@@ -16,9 +16,7 @@ import csv
 import hashlib
 import io
 import json
-import os
 import re
-import secrets
 import shutil
 import sqlite3
 from collections import Counter
@@ -27,14 +25,14 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 
 from ai4hse_desk.audit import AuditError, open_audit, sha256_file
-from ai4hse_desk.audit.fingerprint import copy_hashing
+from ai4hse_desk.filewrite import StagedFile
 from ai4hse_desk.protocol import CURRENT_PROTOCOL_VERSION, Selection, Status, Track, derive
 from ai4hse_desk.protocol import STATE_ANSWERED as ANSWERED
 from ai4hse_desk.protocol import STATE_PENDING as PENDING
 from ai4hse_desk.protocol import STATE_PROVIDER_ERROR as PROVIDER_ERROR
 from ai4hse_desk.writer.demo_attempts import INSERT_ATTEMPT
 from ai4hse_desk.writer.import_report import CREATED_BY_PREFIX, utc_now
-from ai4hse_desk.writer.new_db import WriterError, _fsync
+from ai4hse_desk.writer.new_db import WriterError
 
 JSON_SUFFIXES = (".jsonl", ".ndjson", ".json")
 RUN_IMPORTS_SQL = """CREATE TABLE IF NOT EXISTS run_imports (
@@ -256,31 +254,39 @@ def _attempt(attempt_id: int, row: _Row, key: Selection, s: RunSettings) -> tupl
 def _replace_with_copy(
     audit: Path, fingerprint: str, write: Callable[[sqlite3.Connection], None]
 ) -> None:
-    """Copy ``audit``, ``write`` into the copy in one transaction, then replace ``audit``."""
-    temp = audit.with_name(f".{audit.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
+    """Copy ``audit``, ``write`` into the copy in one transaction, then replace ``audit``.
+
+    The copy is a :class:`~ai4hse_desk.filewrite.StagedFile` beside the database
+    (``desk_made``: this is the one write that replaces an audit database, and only
+    one the desk made, checked by the caller); it is published only if the
+    original still has the fingerprint read.
+    """
+    staged = StagedFile(audit, allow_sqlite=True, desk_made=True)
     try:
         digest = hashlib.sha256()
-        copy_hashing(audit, temp, digest)
+        with open(audit, "rb") as source, open(staged.temp, "wb") as copy:
+            while chunk := source.read(1 << 20):
+                digest.update(chunk)
+                copy.write(chunk)
         if digest.hexdigest() != fingerprint:
             raise WriterError(f"{audit} changed while it was read; nothing written")
-        shutil.copymode(audit, temp)
-        conn = sqlite3.connect(temp, isolation_level=None)
+        shutil.copymode(audit, staged.temp)
+        conn = sqlite3.connect(staged.temp, isolation_level=None)
         try:
             conn.execute("BEGIN IMMEDIATE")
             write(conn)
             conn.execute("COMMIT")
         finally:
             conn.close()
-        _fsync(temp)
         if sha256_file(audit) != fingerprint:
             raise WriterError(f"{audit} changed during the import; nothing written")
-        os.replace(temp, audit)
     except OSError as exc:
+        staged.discard()
         raise WriterError(f"cannot write beside {audit}: {exc.strerror or exc}") from None
-    finally:
-        temp.unlink(missing_ok=True)
-        temp.with_name(temp.name + "-journal").unlink(missing_ok=True)
-    _fsync(audit.parent, directory=True)
+    except BaseException:
+        staged.discard()
+        raise
+    staged.commit()
 
 
 def import_responses(audit: Path, responses: Path, settings: RunSettings) -> ResponsesSummary:

@@ -1,11 +1,12 @@
 """Create a NEW audit database (schema v1) safely: build in a temp file, then rename.
 
-A database is built in a temporary file next to its destination with fast,
-unsafe bulk-insert settings (no journal, no fsync). Only when everything was
-written does :func:`finish_audit_db` switch it to an ordinary rollback-journal
-database, fsync it and move it into place with an atomic rename that never
-replaces an existing file. On failure :func:`discard_audit_db` removes the temp
-file, so a half-written database is never visible under its final name.
+A database is built in a temporary file next to its destination (the guarded
+writer's :class:`~ai4hse_desk.filewrite.StagedFile`) with fast, unsafe
+bulk-insert settings (no journal, no fsync). Only when everything was written
+does :func:`finish_audit_db` switch it to an ordinary rollback-journal database,
+fsync it and move it into place with an atomic rename that never replaces an
+existing file. On failure :func:`discard_audit_db` removes the temp file, so a
+half-written database is never visible under its final name.
 
 Typical use::
 
@@ -17,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 import sqlite3
 from collections.abc import Iterator, Mapping
 from importlib import resources
@@ -25,6 +25,7 @@ from pathlib import Path
 
 from ai4hse_desk import AUDIT_FORMAT, AUDIT_SCHEMA_VERSION
 from ai4hse_desk.errors import InputProblem
+from ai4hse_desk.filewrite import StagedFile
 
 #: Keys every caller must supply; ``format`` and ``schema_version`` are added.
 REQUIRED_META: tuple[str, ...] = ("benchmark", "corpus_id", "created_at")
@@ -41,6 +42,7 @@ class BuildingConnection(sqlite3.Connection):
 
     final_path: Path
     temp_path: Path
+    staged: StagedFile
 
 
 def read_resource(*parts: str) -> str:
@@ -76,21 +78,6 @@ def _meta_rows(meta: Mapping[str, str]) -> list[tuple[str, str]]:
     return rows
 
 
-def _new_temp_file(final: Path) -> Path:
-    """An empty, exclusively created file next to ``final`` (mode 0o666 minus umask)."""
-    for _ in range(100):
-        temp = final.with_name(f".{final.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
-        try:
-            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        except FileExistsError:
-            continue
-        except OSError as exc:
-            raise WriterError(f"cannot create a file in {final.parent}: {exc.strerror}") from None
-        os.close(fd)
-        return temp
-    raise WriterError(f"cannot create a temporary file in {final.parent}")
-
-
 def create_audit_db(path: str | os.PathLike[str], meta: Mapping[str, str]) -> BuildingConnection:
     """Start a new schema-v1 audit database that will appear at ``path``.
 
@@ -116,13 +103,14 @@ def create_audit_db(path: str | os.PathLike[str], meta: Mapping[str, str]) -> Bu
     if not final.parent.is_dir():
         raise WriterError(f"no such directory: {final.parent}")
     rows = _meta_rows(meta)
-    temp = _new_temp_file(final)
+    staged = StagedFile(final, replace=False, allow_sqlite=True, mode=0o666)
+    temp = staged.temp
     try:
         conn = sqlite3.connect(temp, factory=BuildingConnection, isolation_level=None)
     except sqlite3.Error as exc:
-        temp.unlink(missing_ok=True)
+        staged.discard()
         raise WriterError(f"cannot create {temp}: {exc}") from None
-    conn.final_path, conn.temp_path = final, temp
+    conn.final_path, conn.temp_path, conn.staged = final, temp, staged
     try:
         conn.execute("PRAGMA page_size = 4096")
         conn.execute("PRAGMA journal_mode = OFF")
@@ -137,37 +125,6 @@ def create_audit_db(path: str | os.PathLike[str], meta: Mapping[str, str]) -> Bu
     return conn
 
 
-def _fsync(path: Path, *, directory: bool = False) -> None:
-    flags = os.O_RDONLY | (getattr(os, "O_DIRECTORY", 0) if directory else 0)
-    try:
-        fd = os.open(path, flags)
-    except OSError:
-        if directory:  # not every platform can open a directory
-            return
-        raise
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _publish(temp: Path, final: Path) -> None:
-    """Move ``temp`` to ``final`` atomically, never replacing an existing file."""
-    if os.name == "nt":  # os.rename refuses an existing destination on Windows
-        os.rename(temp, final)
-        return
-    try:
-        os.link(temp, final)  # atomic, and fails if final exists
-    except FileExistsError:
-        raise
-    except OSError:  # file system without hard links
-        if final.exists():
-            raise FileExistsError(final) from None
-        os.rename(temp, final)
-        return
-    temp.unlink()
-
-
 def finish_audit_db(conn: BuildingConnection) -> Path:
     """Commit, make it a plain rollback-journal file, fsync and rename into place.
 
@@ -178,33 +135,27 @@ def finish_audit_db(conn: BuildingConnection) -> Path:
         The final path.
 
     Raises:
-        WriterError: the destination appeared meanwhile (the temp file is removed).
+        WriteRefused: the destination appeared meanwhile, or the write failed (the
+            temp file is removed).
     """
-    final, temp = conn.final_path, conn.temp_path
     try:
         if conn.in_transaction:
             conn.execute("COMMIT")
         conn.execute("PRAGMA journal_mode = DELETE")
         conn.execute("PRAGMA synchronous = FULL")
-        conn.close()
-        _fsync(temp)
-        _publish(temp, final)
-    except FileExistsError:
-        temp.unlink(missing_ok=True)
-        raise WriterError(f"{final} already exists; refusing to overwrite it") from None
     except BaseException:
-        conn.close()
-        temp.unlink(missing_ok=True)
+        discard_audit_db(conn)
         raise
-    _fsync(final.parent, directory=True)
-    return final
+    conn.close()
+    conn.staged.commit()
+    return conn.final_path
 
 
 def discard_audit_db(conn: BuildingConnection) -> None:
     """Close the connection and delete the temporary file; nothing is published."""
     with contextlib.suppress(sqlite3.Error):
         conn.close()
-    conn.temp_path.unlink(missing_ok=True)
+    conn.staged.discard()
 
 
 @contextlib.contextmanager

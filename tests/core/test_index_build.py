@@ -218,9 +218,9 @@ def test_stale_temporary_files_of_a_crashed_build_are_removed(
     with open_audit(make_audit_db()) as db:
         target = index_path(db.fingerprint())
         cache.mkdir()
-        stale = cache / f".{target.stem}-abcd1234.tmp"
-        recent = cache / f".{target.stem}-efgh5678.tmp"
-        other = cache / f".{fts_path(db.fingerprint()).stem}-abcd1234.tmp"
+        stale = cache / f".{target.name}.123-abcd1234.tmp"
+        recent = cache / f".{target.name}.456-efgh5678.tmp"
+        other = cache / f".{fts_path(db.fingerprint()).name}.123-abcd1234.tmp"
         for leftover in (stale, recent, other):
             leftover.write_bytes(b"half an index")
         for old in (stale, other):
