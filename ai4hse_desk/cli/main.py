@@ -8,6 +8,7 @@ Every command here runs without Qt. Exit status follows cli.md: 0 success,
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -27,6 +28,8 @@ from ai4hse_desk.cli.parser import OneLineErrorParser
 from ai4hse_desk.errors import InputProblem
 
 Handler = Callable[[argparse.Namespace], int]
+#: Errors of writing stdout that mean "the output could not be written" (exit 2).
+_OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
 
 #: Modules with a ``register(commands)`` function, one per sub-command, in help order.
 COMMAND_MODULES = (
@@ -73,20 +76,34 @@ def run_headless(argv: Sequence[str]) -> int:
         parser.print_help()
         return 2
     try:
-        return handler(args)
+        status = handler(args)
+        sys.stdout.flush()  # a full disk or closed pipe is met here, not at exit
+        return status
     except InputProblem as exc:
         sys.stderr.write(f"error: {exc}\n")
         return 2
     except BrokenPipeError:
         # The reader went away (e.g. `| head`); nothing more to say.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _drop_stdout()
         return 1
+    except OSError as exc:
+        if exc.filename is not None or exc.errno not in _OUTPUT_ERRNOS:
+            return report_internal_error(exc)
+        # Writing the output failed (no space, an I/O error): the output is lost.
+        _drop_stdout()
+        sys.stderr.write(f"error: cannot write the output: {exc.strerror or exc}\n")
+        return 2
     except KeyboardInterrupt:
         sys.stderr.write("error: interrupted\n")
         return 1
     except Exception as exc:
         return report_internal_error(exc)
+
+
+def _drop_stdout() -> None:
+    """Point stdout at the null device, so the interpreter's final flush cannot fail."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 def main(argv: Sequence[str] | None = None) -> int:

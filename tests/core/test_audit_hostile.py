@@ -273,3 +273,34 @@ def test_a_replaced_file_is_never_paired_with_the_replacement_fingerprint(
         assert db.fingerprint() == original  # the bytes read, through the pinned descriptor
         with pytest.raises(AuditError, match="changed while being read"):
             db.summary()
+
+
+def test_rescore_table_escapes_control_characters_from_the_file(make_audit_db: MakeDb) -> None:
+    forged = "model-a\x1b[2K\r| r9  forged-model  100.0%\u202e"
+    path = make_audit_db(after=[f"UPDATE runs SET model = '{forged}' WHERE run_id = 'r1'"])
+    result = _cli("rescore", str(path), "--table")
+    assert result.returncode == 0, result.stderr
+    assert "\x1b" not in result.stdout and "\r" not in result.stdout
+    assert "\u202e" not in result.stdout
+    assert "model-a\\x1b[2K\\r| r9  forged-model  100.0%\\u202e" in result.stdout
+
+
+def test_an_error_line_quoting_the_file_has_no_control_characters(make_audit_db: MakeDb) -> None:
+    path = make_audit_db(
+        untyped=True, after=["UPDATE attempts SET state = 'x' || char(27) || '[31m' || char(13)"]
+    )
+    result = _cli("rescore", str(path))
+    assert result.returncode == 2
+    line = result.stderr
+    assert line.count("\n") == 1 and "\x1b" not in line and "\r" not in line
+    assert "\\x1b[31m" in line
+
+
+def test_output_to_a_full_disk_is_one_error_line(audit_db: Path) -> None:
+    with open("/dev/full", "w") as full:
+        result = subprocess.run(
+            [sys.executable, "-m", "ai4hse_desk.launcher", "rescore", str(audit_db)],
+            stdout=full, stderr=subprocess.PIPE, text=True, check=False,
+        )  # fmt: skip
+    assert result.returncode == 2
+    assert result.stderr == "error: cannot write the output: No space left on device\n"
