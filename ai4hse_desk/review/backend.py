@@ -22,8 +22,10 @@ the packaged ``migrations`` folder, so concurrent first opens migrate once.
 
 from __future__ import annotations
 
+import os
 import random
 import sqlite3
+import stat
 import time
 from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager
@@ -36,8 +38,9 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError, OperationalError
 
 from ai4hse_desk.audit.opening import SQLITE_MAGIC, connect_readonly, sqlite_uri
+from ai4hse_desk.filewrite.atomic import FILE_MODE
 from ai4hse_desk.review.errors import ReviewError
-from ai4hse_desk.review.location import StoreLocation
+from ai4hse_desk.review.location import StoreLocation, guard_store_file
 from ai4hse_desk.review.schema import SCHEMA_HEAD, VERSION_TABLE
 
 T = TypeVar("T")
@@ -65,30 +68,54 @@ def _sqlite_begin(conn: Connection) -> None:
     conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
 
+def _read_header(path: Path) -> bytes | None:
+    """The first 100 bytes of ``path`` (``None`` if missing); never blocks on a FIFO."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise ReviewError(f"cannot read notes store {path}: {exc.strerror or exc}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ReviewError(f"notes store {path} is not a regular file")
+        return os.read(fd, 100)
+    except OSError as exc:
+        raise ReviewError(f"cannot read notes store {path}: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+
+
+def _pending_wal(path: Path) -> bool:
+    try:
+        return os.stat(f"{path}-wal").st_size > 0
+    except OSError:
+        return False
+
+
 def check_existing_file(path: Path) -> None:
     """Refuse an existing file that is not a notes store, before anything can write to it.
 
     Connecting for real would already switch a rollback-journal database to WAL
-    (a change to its header), so the file is first read through an ``immutable``
-    read-only connection, which writes and creates nothing: it must be empty, an
-    SQLite file without tables, or one with the store's version table.
+    (a change to its header), so the file is first read through a read-only
+    connection with ``query_only``: it must be empty, an SQLite file without
+    tables, or one with the store's version table. Without a non-empty ``-wal``
+    the connection is ``immutable`` (it creates no side file); with one — a store
+    whose last writer stopped before a checkpoint, e.g. on a full disk — it is an
+    ordinary read-only connection, so the committed transactions in the WAL are
+    seen (it may create the ``-shm`` beside the store, never anything else).
 
     Raises:
         ReviewError: not SQLite, unreadable, or a database holding other tables.
     """
-    try:
-        with open(path, "rb") as handle:
-            header = handle.read(100)
-    except FileNotFoundError:
-        return
-    except OSError as exc:
-        raise ReviewError(f"cannot read notes store {path}: {exc.strerror or exc}") from None
+    header = _read_header(path)
     if not header:
         return
     if not header.startswith(SQLITE_MAGIC):
         raise ReviewError(f"{path} is not a notes store (not an SQLite database)")
+    params = {"mode": "ro"} if _pending_wal(path) else {"mode": "ro", "immutable": "1"}
     try:
-        with closing(connect_readonly(sqlite_uri(path, mode="ro", immutable="1"))) as conn:
+        with closing(connect_readonly(sqlite_uri(path, **params))) as conn:
             rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
     except sqlite3.Error as exc:
         raise ReviewError(f"cannot open notes store {path}: {exc}") from None
@@ -97,12 +124,30 @@ def check_existing_file(path: Path) -> None:
         raise ReviewError(f"{path} is not a notes store (it holds other tables)")
 
 
+def _create_file(path: Path) -> None:
+    """Create a missing store as an empty file, after :func:`guard_store_file` allowed it.
+
+    ``O_EXCL | O_NOFOLLOW``: never over anything, not even a symlink planted since
+    the check; a file another desk made meanwhile is kept (and then checked).
+    """
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        os.close(os.open(path, flags, FILE_MODE))
+    except FileExistsError:
+        return
+    except OSError as exc:
+        raise ReviewError(f"cannot create notes store {path}: {exc.strerror or exc}") from None
+
+
 def make_engine(location: StoreLocation) -> Engine:
     """An engine for ``location`` (not yet connected).
 
+    The SQLite file is checked (:func:`~ai4hse_desk.review.location.guard_store_file`),
+    created empty if missing, and read (:func:`check_existing_file`) first.
+
     Raises:
-        ReviewError: the SQLite file's folder does not exist, or the file is
-            something other than a notes store (:func:`check_existing_file`).
+        ReviewError: the SQLite file's folder does not exist, the file is refused,
+            or it is something other than a notes store.
     """
     if location.path is None:
         return create_engine(location.url, pool_pre_ping=True, pool_size=2, max_overflow=4)
@@ -114,6 +159,8 @@ def make_engine(location: StoreLocation) -> Engine:
             raise ReviewError(f"cannot create {folder}: {exc.strerror or exc}") from None
     elif not folder.is_dir():
         raise ReviewError(f"cannot create notes store {location.path}: no such folder {folder}")
+    guard_store_file(location)
+    _create_file(location.path)
     check_existing_file(location.path)
     engine = create_engine(location.url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
     event.listen(engine, "connect", _sqlite_connect)
@@ -137,6 +184,16 @@ def first_line(exc: BaseException) -> str:
     return lines[0] if lines else type(orig).__name__
 
 
+def _store_problem(engine: Engine, exc: DBAPIError) -> Exception:
+    """A store the user can fix (full disk, read-only file, locked for too long,
+    unreachable server, damaged file) as a :class:`ReviewError`; anything else as is."""
+    orig = exc.orig
+    if isinstance(exc, OperationalError) or type(orig) is sqlite3.DatabaseError:
+        shown = engine.url.render_as_string(hide_password=True)
+        return ReviewError(f"notes store {shown}: {first_line(exc)}; nothing was changed")
+    return exc
+
+
 def _transaction(engine: Engine, work: Callable[[Connection], T], *, writing: bool) -> T:
     """Run ``work`` in one transaction, retried while the database is busy.
 
@@ -153,7 +210,7 @@ def _transaction(engine: Engine, work: Callable[[Connection], T], *, writing: bo
                     return work(conn)
         except DBAPIError as exc:
             if attempt == _ATTEMPTS - 1 or not is_retryable(exc):
-                raise
+                raise _store_problem(engine, exc) from None
         time.sleep(min(1.0, 0.005 * 2**attempt) * (0.5 + random.random()))
     raise AssertionError("unreachable")
 

@@ -10,7 +10,9 @@ the audit database at export time and are never kept in the notes store.
 In CSV and XLSX a text cell starting with ``=``, ``+``, ``-``, ``@``, a tab or a
 carriage return is neutralised with a leading ``'`` (OWASP CSV injection), so
 no spreadsheet runs it as a formula; JSON keeps every value exact. Every file
-is written to a temporary file in the target folder and renamed into place.
+is written by :func:`ai4hse_desk.filewrite.write_atomic` (a temporary file in the
+target folder, fsynced, renamed into place), which refuses the audit file, the
+notes store, their side-file names and anything that is not a regular file.
 """
 
 from __future__ import annotations
@@ -19,13 +21,13 @@ import csv
 import json
 import os
 import re
-import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 from ai4hse_desk.audit import Attempt, Question
+from ai4hse_desk.filewrite import WriteRefused, check_target, write_atomic
 from ai4hse_desk.review.errors import ReviewError
 from ai4hse_desk.review.model import ItemRecord, Revision, Value, utc_now
 from ai4hse_desk.review.records import fields_of
@@ -152,22 +154,9 @@ def entries(store: NotesStore, include_private: bool) -> list[Entry]:
     return out
 
 
-def _write_atomic(out: Path, write: Callable[[Path], None]) -> None:
-    folder = out.parent
-    if not folder.is_dir():
-        raise ReviewError(f"cannot write {out}: no such folder {folder}")
-    handle, name = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=folder)
-    os.close(handle)
-    temp = Path(name)
-    try:
-        write(temp)
-        with open(temp, "rb+") as written:
-            os.fsync(written.fileno())
-        os.chmod(temp, 0o644)
-        os.replace(temp, out)
-    except BaseException:
-        temp.unlink(missing_ok=True)
-        raise
+def _write_bytes(path: Path, data: bytes) -> None:
+    with open(path, "wb") as handle:
+        handle.write(data)
 
 
 def _table(rows: Iterable[Entry], cols: tuple[ExportColumn, ...]) -> list[list[Value]]:
@@ -234,28 +223,29 @@ def export_notes(
         A summary: ``out``, ``format``, ``flags``, ``attempt_notes``, ``revisions``,
         ``include_private``.
     Raises:
-        ReviewError: unknown format, missing folder, or ``out`` naming the audit
-            database or the notes store.
+        ReviewError: unknown format, or a target :func:`ai4hse_desk.filewrite.check_target`
+            refuses (the audit database, the notes store, a side-file name of either,
+            a folder, device, FIFO or existing SQLite database, a missing folder), or
+            the write failed (no space, a read-only folder); the old file is then
+            left as it was.
     """
     if fmt not in FORMATS:
         raise ReviewError(f"unknown export format: {fmt!r} (one of {', '.join(FORMATS)})")
     target = Path(os.path.abspath(out))
-    for protected in (store.audit.path, store.location.path):
-        if protected is not None and target.resolve() == protected.resolve():
-            raise ReviewError(f"refusing to overwrite {protected} with an export")
-    rows = entries(store, include_private)
-    cols = columns(include_private)
-    if fmt == "csv":
-        _write_atomic(target, lambda p: _write_csv(p, rows, cols))
-    elif fmt == "xlsx":
-        _write_atomic(target, lambda p: _write_xlsx(p, rows, cols))
-    else:
-        text = json.dumps(json_document(store, rows, include_private), ensure_ascii=False, indent=2)
-
-        def write_json(path: Path) -> None:
-            path.write_text(text + "\n", encoding="utf-8")
-
-        _write_atomic(target, write_json)
+    try:
+        check_target(target)  # before reading anything: a refused name fails fast
+        rows = entries(store, include_private)
+        cols = columns(include_private)
+        if fmt == "csv":
+            write_atomic(target, lambda p: _write_csv(p, rows, cols))
+        elif fmt == "xlsx":
+            write_atomic(target, lambda p: _write_xlsx(p, rows, cols))
+        else:
+            doc = json_document(store, rows, include_private)
+            data = (json.dumps(doc, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+            write_atomic(target, lambda p: _write_bytes(p, data))
+    except WriteRefused as exc:
+        raise ReviewError(str(exc)) from None
     return {
         "out": str(target),
         "format": fmt,

@@ -12,7 +12,9 @@
 
 Identifiers are random UUIDs (so exports from different reviewers merge
 without clashes); times are ISO-8601 UTC with microseconds
-(``2025-01-01T10:00:00.000000Z``), which sort as text in time order.
+(``2025-01-01T10:00:00.000000Z``), which sort as text in time order. A time must
+be a real calendar time and not later than this computer's clock plus
+:data:`MAX_CLOCK_SKEW` (5 minutes).
 Nothing here changes, or can change, an answer key or a score (protocol §7).
 """
 
@@ -49,6 +51,9 @@ NOTE_FIELDS: Final = ("note", "state")
 
 MAX_NOTE = 20_000
 MAX_REVIEWER = 200
+#: How far ahead of this computer's clock a stored or imported time may be (another
+#: reviewer's clock may run a little fast); anything later is refused as "in the future".
+MAX_CLOCK_SKEW: Final = timedelta(minutes=5)
 _TIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 _TIME_RE = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z")
 _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f]")
@@ -62,19 +67,82 @@ def utc_now() -> str:
     return datetime.now(UTC).strftime(_TIME_FORMAT)
 
 
-def after(previous: str | None, now: str) -> str:
-    """``now``, or one microsecond after ``previous`` if the clock has not moved past it."""
+def parse_time(value: str) -> datetime | None:
+    """``value`` as a (naive, UTC) datetime if it is a real time in this module's
+    format — ``2026-13-45T25:61:61.000000Z`` is not — else ``None``."""
+    if not _TIME_RE.fullmatch(value):
+        return None
+    try:
+        return datetime.strptime(value, _TIME_FORMAT)
+    except ValueError:
+        return None
+
+
+def after(previous: str | None, now: str, what: str = "the item") -> str:
+    """``now``, or one microsecond after ``previous`` if the clock has not moved past it.
+
+    Args:
+        previous: the time of the item's latest revision.
+        now: the current time (:func:`utc_now`).
+        what: the item, for messages ("flag 1b4e…").
+
+    Raises:
+        ReviewError: ``previous`` is later than ``now`` by more than
+            :data:`MAX_CLOCK_SKEW`, or not a time at all (a damaged history, e.g.
+            imported before imports were checked): no later revision can be dated
+            truthfully, so none is written.
+    """
     if previous is None or now > previous:
         return now
-    bumped = datetime.strptime(previous, _TIME_FORMAT) + timedelta(microseconds=1)
-    return bumped.strftime(_TIME_FORMAT)
+    parsed = parse_time(previous)
+    if parsed is None:
+        raise ReviewError(
+            f"{what} cannot be changed: its latest revision is dated {previous!r}, "
+            "which is not a time (the notes store's history is damaged)"
+        )
+    current = parse_time(now)
+    if current is None or parsed - current > MAX_CLOCK_SKEW:
+        raise ReviewError(
+            f"{what} cannot be changed: its latest revision is dated {previous}, later "
+            f"than now ({now}); a wrong clock or a hostile import dated it"
+        )
+    return (parsed + timedelta(microseconds=1)).strftime(_TIME_FORMAT)
 
 
-def check_time(value: object, what: str) -> str:
-    """``value`` if it is a time in this module's format, else :class:`ReviewError`."""
+def check_time(value: object, what: str, *, now: datetime | None = None) -> str:
+    """``value`` if it is a real UTC time in this module's format, not in the future.
+
+    Args:
+        value: the time to check.
+        what: where it was found, for messages.
+        now: the present (naive UTC); default the clock. ``value`` may be later
+            than it by :data:`MAX_CLOCK_SKEW` at most.
+
+    Raises:
+        ReviewError: not text in the format, not a real date and time, or later
+            than ``now`` plus the skew.
+    """
     if not isinstance(value, str) or not _TIME_RE.fullmatch(value):
         raise ReviewError(f"{what}: not a UTC time like 2025-01-01T10:00:00.000000Z: {value!r}")
+    parsed = parse_time(value)
+    if parsed is None:
+        raise ReviewError(f"{what}: not a real date and time: {value!r}")
+    present = now or datetime.now(UTC).replace(tzinfo=None)
+    if parsed - present > MAX_CLOCK_SKEW:
+        raise ReviewError(
+            f"{what}: {value} is in the future (more than "
+            f"{MAX_CLOCK_SKEW.total_seconds() / 60:g} minutes after this computer's clock)"
+        )
     return value
+
+
+def usable_text(value: str) -> bool:
+    """True if ``value`` can be stored in every backend: valid Unicode, no NUL."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:  # lone surrogates (from invalid UTF-8 or a JSON escape)
+        return False
+    return "\x00" not in value
 
 
 def new_id() -> str:
@@ -104,7 +172,7 @@ def clean_reviewer(name: object) -> str:
     if not isinstance(name, str) or not name.strip():
         raise ReviewError("a reviewer name is required")
     name = name.strip()
-    if len(name) > MAX_REVIEWER or _CONTROL_RE.search(name):
+    if len(name) > MAX_REVIEWER or _CONTROL_RE.search(name) or not usable_text(name):
         raise ReviewError(f"not a usable reviewer name: {name[:40]!r}")
     return name
 
@@ -115,6 +183,8 @@ def clean_note(text: object, *, required: bool) -> str:
         raise ReviewError("a note must be text")
     if required and not text.strip():
         raise ReviewError("a note is required")
+    if not usable_text(text):
+        raise ReviewError("a note must be valid text without NUL characters")
     if len(text) > MAX_NOTE:
         raise ReviewError(f"a note is limited to {MAX_NOTE} characters, this one has {len(text)}")
     return text

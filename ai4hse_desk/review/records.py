@@ -2,7 +2,9 @@
 
 The current state of an item is its latest revision by ``(at, revision_id)``,
 picked with ``row_number() OVER (PARTITION BY item_id …)`` (SQLite ≥ 3.25 and
-PostgreSQL alike). Conversions from stored values happen only here.
+PostgreSQL alike). Conversions from stored values happen only here; a value no
+desk writes (text where a number belongs, ``changes`` that are not JSON pairs) is a
+:class:`ReviewError` naming the damaged row, never a crash.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 
 from sqlalchemy import ColumnElement, Select, func, select
 
+from ai4hse_desk.review.errors import ReviewError
 from ai4hse_desk.review.model import (
     FLAG_FIELDS,
     NOTE_FIELDS,
@@ -42,7 +45,29 @@ def fields_of(kind: str) -> tuple[str, ...]:
 
 
 def _opt_int(value: Any) -> int | None:
-    return None if value is None else int(value)
+    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    raise ReviewError(f"the notes store holds a damaged row: {value!r} where a number belongs")
+
+
+def _int(value: Any) -> int:
+    number = _opt_int(value)
+    if number is None:
+        raise ReviewError("the notes store holds a damaged row: a number is missing")
+    return number
+
+
+def _changes(row: Any) -> dict[str, tuple[Value, Value]]:
+    """The ``changes`` column of a revision row; a damaged one is a :class:`ReviewError`."""
+    try:
+        data = json.loads(row.changes)
+    except (TypeError, ValueError, RecursionError):
+        data = None
+    pairs = data.items() if isinstance(data, dict) else ()
+    changes = {str(k): (p[0], p[1]) for k, p in pairs if isinstance(p, list) and len(p) == 2}
+    if not isinstance(data, dict) or len(changes) != len(data):
+        raise ReviewError(f"the notes store holds a damaged revision: {row.revision_id}")
+    return changes
 
 
 def current_query(kind: str, *where: ColumnElement[bool]) -> Select[Any]:
@@ -142,7 +167,7 @@ def note_from_row(row: Any) -> AttemptNote:
     """An :class:`AttemptNote` from a :func:`current_query` row."""
     return AttemptNote(
         note_id=str(row.item_id),
-        attempt_id=int(row.attempt_id),
+        attempt_id=_int(row.attempt_id),
         run_id=str(row.run_id),
         **_current_fields(row),
     )
@@ -173,9 +198,7 @@ def values_of_row(row: Any, kind: str) -> dict[str, Value]:
 
 def revision_from_row(row: Any, kind: str) -> Revision:
     """A :class:`Revision` from a ``review_revisions`` row of an item of ``kind``."""
-    changes = {
-        str(name): (pair[0], pair[1]) for name, pair in dict(json.loads(row.changes)).items()
-    }
+    changes = _changes(row)
     return Revision(
         revision_id=str(row.revision_id),
         item_id=str(row.item_id),

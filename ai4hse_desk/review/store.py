@@ -20,7 +20,7 @@ from sqlalchemy import Engine, select
 from ai4hse_desk.audit import AuditDB, AuditError
 from ai4hse_desk.review import backend, writes
 from ai4hse_desk.review.errors import ReviewError
-from ai4hse_desk.review.location import StoreLocation, resolve_location
+from ai4hse_desk.review.location import StoreLocation, remember_store, resolve_location
 from ai4hse_desk.review.model import (
     CATEGORIES,
     SEVERITIES,
@@ -34,6 +34,7 @@ from ai4hse_desk.review.model import (
     clean_note,
     clean_reviewer,
     new_id,
+    usable_text,
     utc_now,
 )
 from ai4hse_desk.review.records import (
@@ -85,6 +86,7 @@ class NotesStore:
         engine = backend.make_engine(where)
         try:
             applied = backend.migrate(engine, where)
+            remember_store(where)  # from now on no guarded write may touch it
             store = cls(audit, where, engine, applied)
             sha, name = store.audit_sha256, audit.path.name
             with backend.opening_errors(where):
@@ -98,6 +100,8 @@ class NotesStore:
 
     def check_question(self, question_id: str, option: int | None = None) -> None:
         """Raise :class:`ReviewError` unless the question (and option position) exist."""
+        if not isinstance(question_id, str) or not usable_text(question_id):
+            raise ReviewError(f"unknown question: {question_id!r}")
         try:
             question = self.audit.question(question_id)
         except AuditError:

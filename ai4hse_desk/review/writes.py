@@ -127,7 +127,7 @@ def append(
         revision_id=new_id(),
         item_id=item.item_id,
         reviewer=reviewer,
-        at=after(str(latest.at), utc_now()),
+        at=after(str(latest.at), utc_now(), f"{_WHAT[item.kind]} {item.item_id}"),
         action=action,
         changes=MappingProxyType(changes),
         values=frozen_values(new),
@@ -184,7 +184,8 @@ def merge(
     """Insert the items and revisions whose ids are not present; ``(items, revisions)`` added.
 
     Raises:
-        ReviewError: an item id already present names a different item.
+        ReviewError: an item id already present names a different item, or a
+            revision id already present belongs to another item.
     """
     backend.lock(conn, "merge")
     known: dict[str, ItemRecord] = {}
@@ -195,10 +196,14 @@ def merge(
         if item.item_id in known and known[item.item_id] != item:
             raise ReviewError(f"item {item.item_id} differs from the one in this store")
     new_items = [item_row(item) for item in items if item.item_id not in known]
+    owner = {rev.revision_id: rev.item_id for rev in revisions}
     have: set[str] = set()
-    for chunk in _chunks([rev.revision_id for rev in revisions]):
-        present = select(_REVS.c.revision_id).where(_REVS.c.revision_id.in_(chunk))
-        have.update(str(rev_id) for rev_id in conn.execute(present).scalars())
+    for chunk in _chunks(list(owner)):
+        present = select(_REVS.c.revision_id, _REVS.c.item_id).where(_REVS.c.revision_id.in_(chunk))
+        for rev_id, item_id in conn.execute(present).all():
+            if owner[str(rev_id)] != str(item_id):
+                raise ReviewError(f"revision {rev_id} belongs to another item in this store")
+            have.add(str(rev_id))
     new_revisions = [revision_row(rev) for rev in revisions if rev.revision_id not in have]
     if new_items:
         conn.execute(insert(_ITEMS), new_items)

@@ -162,7 +162,8 @@ def test_import_and_export_errors_exit_2(
     assert code == 2 and err.startswith("error: bad.json: not a reviewer notes export")
     args = ["notes", "export", str(audit), "--format", "csv", "--out", str(audit)]
     code, _, err = cli(capsys, *args)
-    assert code == 2 and err.startswith("error: refusing to overwrite")
+    assert code == 2 and err.startswith("error: refusing to write: ")
+    assert "is the audit database" in err and err.count("\n") == 1
     code, _, err = cli(capsys, "notes", "export", str(audit), "--format", "pdf", "--out", "x.pdf")
     assert code == 2 and err.startswith("error: argument --format: invalid choice")
     assert cli(capsys, "notes")[0] == 2

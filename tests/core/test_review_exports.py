@@ -155,11 +155,11 @@ def test_exports_are_atomic_and_never_overwrite_the_audit(
         raise OSError("disk full")
 
     monkeypatch.setattr(exports, "_write_csv", broken)
-    with pytest.raises(OSError, match="disk full"):
+    with pytest.raises(ReviewError, match=r"cannot write .*notes\.csv: disk full"):
         export_notes(store, "csv", out)
     assert out.read_bytes() == before
     assert [p.name for p in out.parent.iterdir()] == ["notes.csv"]
-    with pytest.raises(ReviewError, match="refusing to overwrite"):
+    with pytest.raises(ReviewError, match="is the audit database"):
         export_notes(store, "json", audit.path)
     with pytest.raises(ReviewError, match="no such folder"):
         export_notes(store, "json", tmp_path / "missing" / "n.json")
