@@ -1,4 +1,7 @@
-"""``ai4hse-desk [AUDIT_DB | --demo] [--screenshot OUT.png [--view V]]``: the window."""
+"""``ai4hse-desk [AUDIT_DB | --demo] [--screenshot OUT.png [--view V]]``: the window.
+
+The headless screenshot is :mod:`ai4hse_desk.gui.screenshot`.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +10,10 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ai4hse_desk.gui.main_window import MainWindow
 
 SCREENSHOT_SIZE = (1600, 1000)
 VIEWS = ("attempts", "scores", "compare", "keyaudit")
@@ -50,16 +57,30 @@ def run_window(argv: Sequence[str]) -> int:
         return 2
     if args.screenshot is not None:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-        if not args.screenshot.parent.is_dir():
-            sys.stderr.write(f"error: no such directory: {args.screenshot.parent}\n")
+        problem = _refused(args.screenshot)  # before anything is opened or rendered
+        if problem is not None:
+            sys.stderr.write(f"error: {problem}\n")
             return 2
     path = demo_database() if args.demo else args.audit_db
     if args.screenshot is not None and path is None:
         sys.stderr.write("error: --screenshot needs AUDIT_DB or --demo\n")
         return 2
     if args.screenshot is not None:
-        return _screenshot(path, args.screenshot, args.view)
+        from ai4hse_desk.gui.screenshot import screenshot
+
+        return screenshot(path, args.screenshot, args.view, SCREENSHOT_SIZE)
     return _interactive(path)
+
+
+def _refused(out: Path) -> str | None:
+    """Why the guarded writer would refuse to write ``out``, or ``None``."""
+    from ai4hse_desk.filewrite import WriteRefused, check_target
+
+    try:
+        check_target(out)
+    except WriteRefused as exc:
+        return str(exc)
+    return None
 
 
 def _quiet_platform_messages() -> None:
@@ -74,7 +95,8 @@ def _quiet_platform_messages() -> None:
     qInstallMessageHandler(handler)
 
 
-def _application() -> object:
+def application() -> object:
+    """The one QApplication (made on first use, with the desk's names and icon)."""
     from PySide6.QtCore import Qt
     from PySide6.QtGui import QGuiApplication
     from PySide6.QtWidgets import QApplication
@@ -99,60 +121,32 @@ def _application() -> object:
     return app
 
 
-def _interactive(path: Path | None) -> int:
+def start_window(path: Path | None) -> MainWindow:
+    """The shown main window; it opens ``path`` (else the last file) once the event
+    loop runs. A file that fails shows its reason, plain, and is not remembered."""
+    from PySide6.QtCore import QTimer
+
     from ai4hse_desk.gui.main_window import MainWindow
 
-    app = _application()
     window = MainWindow()
     window.resize(1500, 950)
     window.show()
-    if path is not None:
-        window.open_path(path)
-    else:
+    if path is None:
         last = window.settings.value("last_file")
         if isinstance(last, str) and Path(last).is_file():
-            window.open_path(last)
-    return int(app.exec())  # type: ignore[attr-defined]
+            path = Path(last)
+    if path is not None:
+        chosen = path
+        QTimer.singleShot(0, lambda: window.open_path(chosen))
+    return window
 
 
-def _screenshot(path: Path, out: Path, view: str) -> int:
-    from PySide6.QtWidgets import QApplication, QMessageBox
+def _interactive(path: Path | None) -> int:
+    from ai4hse_desk.gui.qt_guard import install_excepthook
 
-    from ai4hse_desk.audit import AuditError, open_audit
-    from ai4hse_desk.gui.main_window import TAB_COMPARE, MainWindow
-
-    try:  # fail with one line before any window exists
-        open_audit(path).close()
-    except AuditError as exc:
-        sys.stderr.write(f"error: {exc}\n")
-        return 2
-    _application()
-    window = MainWindow()
-    window.resize(*SCREENSHOT_SIZE)
-    window.show()
-    QMessageBox.critical = _no_dialog  # type: ignore[method-assign]
-    if not window.open_path(path, wait=True):
-        return 2
-    window.next_parse_error()
-    if view == "compare":
-        window.tabs.setCurrentIndex(TAB_COMPARE)
-    elif view == "scores":
-        window.show_scores(wait=True)
-    elif view == "keyaudit":
-        window.show_keyaudit(wait=True)
-    for _ in range(5):
-        QApplication.processEvents()
-    image = window.grab()
-    ok = image.save(str(out), "PNG")
-    window.close()
-    if not ok:
-        sys.stderr.write(f"error: could not write {out}\n")
-        return 2
-    print(f"screenshot written to {out}")
-    return 0
-
-
-def _no_dialog(*args: object, **kwargs: object) -> object:
-    message = args[2] if len(args) > 2 else kwargs.get("text", "")
-    sys.stderr.write(f"error: {message}\n")
-    return None
+    app = application()
+    install_excepthook()
+    window = start_window(path)
+    status = int(app.exec())  # type: ignore[attr-defined]
+    del window
+    return status

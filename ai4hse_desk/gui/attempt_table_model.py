@@ -5,6 +5,11 @@ An adapter in the manner of Anki's browser ``DataModel``: the review index
 model keeps only the keys of the rows fetched so far (keyset pages, never
 OFFSET; more are fetched as the view scrolls, Qt's ``fetchMore``) and builds a
 row only when Qt asks for it, from a bounded cache. No proxy model sits over it.
+
+Every Qt override here is :func:`~ai4hse_desk.gui.qt_guard.guarded`: a row the
+index cannot turn into a :class:`~ai4hse_desk.index.ListRow` (a value the schema
+forbids, such as text in an integer column) shows as a placeholder and is
+reported once through ``read_failed``, never raised into Qt.
 """
 
 from __future__ import annotations
@@ -18,9 +23,12 @@ from PySide6.QtCore import (
     QModelIndex,
     QPersistentModelIndex,
     Qt,
+    Signal,
 )
 from PySide6.QtGui import QBrush, QColor
 
+from ai4hse_desk.gui.plain_text import plain_tooltip
+from ai4hse_desk.gui.qt_guard import guarded, problem_text
 from ai4hse_desk.gui.status_style import STATUS_COLOURS, status_foreground, status_label
 from ai4hse_desk.index import AttemptQuery, ListRow, ReviewIndex, SortKey
 from ai4hse_desk.protocol.outcome import Status
@@ -54,6 +62,9 @@ def _tick(value: bool) -> str:
 class AttemptTableModel(QAbstractTableModel):
     """Attempts matching an :class:`AttemptQuery`, in the chosen SQL order."""
 
+    #: A row, a page or the count could not be read (one line, shown as plain text).
+    read_failed = Signal(str)
+
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._index: ReviewIndex | None = None
@@ -65,6 +76,8 @@ class AttemptTableModel(QAbstractTableModel):
         self._matching = 0
         self._cache: OrderedDict[int, ListRow] = OrderedDict()
         self._flagged: frozenset[str] = frozenset()
+        self._broken: set[int] = set()  # attempts whose row cannot be read
+        self.read_problem: str | None = None
 
     # -- state ------------------------------------------------------------------
 
@@ -91,6 +104,8 @@ class AttemptTableModel(QAbstractTableModel):
     def set_index(self, index: ReviewIndex | None) -> None:
         """Show the attempts of ``index`` (None: empty) under the current filter."""
         self._index = index
+        self._broken.clear()
+        self.read_problem = None
         self.refresh()
 
     def set_query(self, query: AttemptQuery) -> None:
@@ -107,16 +122,27 @@ class AttemptTableModel(QAbstractTableModel):
             self.dataChanged.emit(self.index(0, 0), last)
 
     def refresh(self) -> None:
-        """Re-run the query (filter, sort) from the first page."""
+        """Re-run the query (filter, sort) from the first page (empty if it fails)."""
+        keys: list[SortKey] = []
+        matching = 0
+        if self._index is not None:
+            try:
+                matching = self._index.count(self._query)
+                keys = self._index.keys(self._query, self._sort, self._descending, None, PAGE)
+            except Exception as exc:
+                keys, matching = [], 0
+                self._failed(exc)
         self.beginResetModel()
         self._cache.clear()
-        if self._index is None:
-            self._keys, self._more, self._matching = [], False, 0
-        else:
-            self._matching = self._index.count(self._query)
-            self._keys = self._index.keys(self._query, self._sort, self._descending, None, PAGE)
-            self._more = len(self._keys) < self._matching
+        self._keys, self._matching = keys, matching
+        self._more = len(keys) < matching
         self.endResetModel()
+
+    def _failed(self, exc: Exception) -> None:
+        text = problem_text(exc)
+        if self.read_problem is None:
+            self.read_problem = text
+        self.read_failed.emit(text)
 
     # -- keys -------------------------------------------------------------------
 
@@ -148,7 +174,7 @@ class AttemptTableModel(QAbstractTableModel):
     def row_data(self, row: int) -> ListRow | None:
         """The light row shown at ``row`` (fetched through the cache)."""
         attempt_id = self.attempt_id_at(row)
-        if attempt_id is None or self._index is None:
+        if attempt_id is None or self._index is None or attempt_id in self._broken:
             return None
         cached = self._cache.get(attempt_id)
         if cached is not None:
@@ -156,7 +182,17 @@ class AttemptTableModel(QAbstractTableModel):
             return cached
         start = max(0, row - FETCH_WINDOW // 2)
         ids = [key[1] for key in self._keys[start : start + FETCH_WINDOW]]
-        for item in self._index.rows(ids, self._flagged):
+        ids = [i for i in ids if i not in self._broken]
+        try:
+            items = self._index.rows(ids, self._flagged)
+        except Exception:  # one bad row spoils its window: read this row alone
+            try:
+                items = self._index.rows([attempt_id], self._flagged)
+            except Exception as exc:
+                self._broken.add(attempt_id)
+                self._failed(exc)
+                return None
+        for item in items:
             self._cache[item.attempt_id] = item
         while len(self._cache) > CACHE_ROWS:
             self._cache.popitem(last=False)
@@ -168,19 +204,30 @@ class AttemptTableModel(QAbstractTableModel):
 
     # -- Qt model interface -----------------------------------------------------
 
+    @guarded(0)
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._keys)
 
+    @guarded(0)
     def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(COLUMNS)
 
+    @guarded(False)
     def canFetchMore(self, parent: _Index) -> bool:
         return not parent.isValid() and self._more
 
+    @guarded(None)
     def fetchMore(self, parent: _Index) -> None:
         if parent.isValid() or not self._more or self._index is None:
             return
-        page = self._index.keys(self._query, self._sort, self._descending, self.last_key(), PAGE)
+        try:
+            page = self._index.keys(
+                self._query, self._sort, self._descending, self.last_key(), PAGE
+            )
+        except Exception as exc:
+            self._more = False  # a view would ask again at every scroll
+            self._failed(exc)
+            return
         if not page:
             self._more = False
             return
@@ -190,6 +237,7 @@ class AttemptTableModel(QAbstractTableModel):
         self.endInsertRows()
         self._more = len(self._keys) < self._matching
 
+    @guarded(None)
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
@@ -201,18 +249,24 @@ class AttemptTableModel(QAbstractTableModel):
             return "Flagged questions (reviewer notes)"
         return None
 
+    @guarded(Qt.ItemFlag.NoItemFlags)
     def flags(self, index: _Index) -> Qt.ItemFlag:
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
         return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
+    @guarded(None)
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
             return None
         item = self.row_data(index.row())
         if item is None:
             # Anki's placeholder: a row whose fetch failed shows as disabled text.
-            return "…" if role == Qt.ItemDataRole.DisplayRole and index.column() == 0 else None
+            if role == Qt.ItemDataRole.DisplayRole and index.column() == 0:
+                return "…"
+            if role == Qt.ItemDataRole.ToolTipRole and self.read_problem is not None:
+                return plain_tooltip(f"This attempt cannot be read: {self.read_problem}")
+            return None
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             return self._display(item, column)
@@ -254,6 +308,7 @@ class AttemptTableModel(QAbstractTableModel):
             return "≠" if item.disagrees else ""
         return "⚑" if item.flagged else ""
 
+    @guarded(None)
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         if not 0 <= column < len(COLUMNS) or COLUMNS[column][1] is None:
             return

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from ai4hse_desk.audit.records import Question
 from ai4hse_desk.gui.attempt_detail import display_text, option_letter
+from ai4hse_desk.gui.plain_text import title_text
 from ai4hse_desk.gui.widget_style import table_texts
 from ai4hse_desk.review import CATEGORIES, SEVERITIES, Flag, Revision
 from ai4hse_desk.review.model import FLAG_FIELDS, MAX_NOTE, Value
@@ -88,7 +89,7 @@ class FlagDialog(QDialog):
         super().__init__(parent)
         self._flag = flag
         verb = "Add a flag to" if flag is None else "Edit the flag on"
-        self.setWindowTitle(f"{verb} {question.question_id}")
+        self.setWindowTitle(title_text(f"{verb} {question.question_id}"))
         self.setAccessibleName("Flag")
         self.setMinimumWidth(560)
         self.category = QComboBox()
@@ -207,7 +208,7 @@ class NoteDialog(QDialog):
     def __init__(self, title: str, text: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._original = text
-        self.setWindowTitle(title)
+        self.setWindowTitle(title_text(title))
         self.setAccessibleName("Attempt note")
         self.setMinimumWidth(480)
         self.note = QPlainTextEdit(text)
@@ -309,7 +310,7 @@ class HistoryDialog(QDialog):
     ) -> None:
         super().__init__(parent)
         self._revisions = list(revisions)
-        self.setWindowTitle(title)
+        self.setWindowTitle(title_text(title))
         self.setAccessibleName("History")
         self.resize(900, 460)
         self.table = QTableWidget(0, len(self.COLUMNS))

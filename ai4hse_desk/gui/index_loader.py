@@ -10,6 +10,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Signal
 
 from ai4hse_desk.audit import AuditDB
+from ai4hse_desk.gui.qt_guard import problem_text
 from ai4hse_desk.gui.qt_tasks import ProgressFn, QtTask
 from ai4hse_desk.index import ReviewIndex, build_fts, ensure_index, fts_ready
 
@@ -36,7 +37,7 @@ class IndexLoader(QObject):
             try:
                 index = ensure_index(db)
             except Exception as exc:
-                self.failed.emit(str(exc))
+                self.failed.emit(problem_text(exc))
                 return
             self.index_ready.emit(index)
             self.fts_state.emit("ready" if fts_ready(db) else "stopped", 0, 0)

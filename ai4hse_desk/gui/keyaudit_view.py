@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from ai4hse_desk.audit import AuditDB
+from ai4hse_desk.gui.qt_guard import guarded, problem_text
 from ai4hse_desk.gui.qt_tasks import ProgressFn, QtTask
 from ai4hse_desk.keyaudit import KeyAuditResult, QuestionSuspicion, compute_key_audit, letter
 
@@ -76,6 +77,7 @@ class KeyAuditModel(QAbstractTableModel):
     def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(HEADERS)
 
+    @guarded(None)
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
@@ -83,6 +85,7 @@ class KeyAuditModel(QAbstractTableModel):
             return HEADERS[section] if 0 <= section < len(HEADERS) else None
         return None
 
+    @guarded(None)
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         item = self.item(index.row()) if index.isValid() else None
         if item is None:
@@ -110,6 +113,7 @@ class KeyAuditView(QWidget):
 
     open_question = Signal(str)
     flag_requested = Signal(str, object)  # question_id, option position or None
+    failed = Signal(str)  # the ranking could not be computed (one line)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -174,6 +178,7 @@ class KeyAuditView(QWidget):
             action.triggered.connect(slot)
             self.table.addAction(action)
 
+    @guarded(False)
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.table and event.type() == QEvent.Type.KeyPress:
             assert isinstance(event, QKeyEvent)
@@ -201,7 +206,7 @@ class KeyAuditView(QWidget):
         task = QtTask(work, "key audit", self)
         task.progress.connect(self._progress)
         task.succeeded.connect(lambda result: self._show(result, generation))
-        task.failed.connect(lambda message: self.corpus.setText(f"Key audit failed: {message}"))
+        task.failed.connect(lambda message: self._failed(message, generation))
         task.finished.connect(self._hide_progress)
         self._task = task
         self.progress.show()
@@ -211,7 +216,17 @@ class KeyAuditView(QWidget):
     def load_now(self, db: AuditDB) -> None:
         """Compute the ranking on this thread (screenshots, tests)."""
         self._generation += 1
-        self._show(compute_key_audit(db), self._generation)
+        try:
+            result = compute_key_audit(db)
+        except Exception as exc:
+            self._failed(problem_text(exc), self._generation)
+            return
+        self._show(result, self._generation)
+
+    def _failed(self, message: str, generation: int) -> None:
+        if generation == self._generation:
+            self.corpus.setText(f"Key audit failed: {message}")
+            self.failed.emit(message)
 
     def cancel(self) -> None:
         """Stop a running computation and wait for it."""

@@ -9,7 +9,6 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QLabel,
     QMainWindow,
-    QMessageBox,
     QProgressBar,
     QSplitter,
     QTableView,
@@ -27,6 +26,8 @@ from ai4hse_desk.gui.flags_panel import FlagsPanel
 from ai4hse_desk.gui.index_loader import IndexLoader
 from ai4hse_desk.gui.keyaudit_view import KeyAuditView
 from ai4hse_desk.gui.notes_controller import NotesController
+from ai4hse_desk.gui.plain_text import Icon, menu_text, plain_message
+from ai4hse_desk.gui.qt_guard import guarded
 from ai4hse_desk.gui.question_panel import QuestionPanel
 from ai4hse_desk.gui.response_view import ResponseView
 from ai4hse_desk.gui.scores_view import ScoresView
@@ -100,6 +101,7 @@ class MainWindow(OpeningMixin, NavigationMixin, ViewsMixin, QMainWindow):
         self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.table.selectionModel().currentRowChanged.connect(self._row_changed)
         self.model.modelReset.connect(self._model_reset)
+        self.model.read_failed.connect(self.unreadable)
 
         self.search = SearchBar()
         self.search.text_changed.connect(self._search_changed)
@@ -229,7 +231,7 @@ class MainWindow(OpeningMixin, NavigationMixin, ViewsMixin, QMainWindow):
         self.recent_menu.clear()
         files = recent_files(self.settings)
         for path in files:
-            action = self.recent_menu.addAction(path)
+            action = self.recent_menu.addAction(menu_text(path))
             action.triggered.connect(lambda _checked=False, p=path: self.open_path(p))
         self.recent_menu.setEnabled(bool(files))
 
@@ -262,6 +264,12 @@ class MainWindow(OpeningMixin, NavigationMixin, ViewsMixin, QMainWindow):
         self.settings.sync()
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        self._shut_down()
+        super().closeEvent(event)
+
+    @guarded(None, "The window did not close cleanly")
+    def _shut_down(self) -> None:
+        """Save the layout, stop every background task, close the store and the file."""
         self.save_layout()
         self.scores.shutdown()
         self.status_counter.shutdown()
@@ -269,9 +277,8 @@ class MainWindow(OpeningMixin, NavigationMixin, ViewsMixin, QMainWindow):
         self.loader.shutdown()
         self.notes.close()
         if self.session is not None:
-            self.session.close()
-            self.session = None
-        super().closeEvent(event)
+            session, self.session = self.session, None
+            session.close()
 
     def _query_changed(self, query: AttemptQuery) -> None:
         self.model.set_query(query)
@@ -344,6 +351,7 @@ class MainWindow(OpeningMixin, NavigationMixin, ViewsMixin, QMainWindow):
         if len(urls) == 1 and urls[0].isLocalFile():
             event.acceptProposedAction()
 
+    @guarded(None)
     def dropEvent(self, event: QDropEvent) -> None:
         urls: list[QUrl] = event.mimeData().urls()
         if urls and urls[0].isLocalFile():
@@ -357,8 +365,9 @@ class MainWindow(OpeningMixin, NavigationMixin, ViewsMixin, QMainWindow):
         import PySide6
         from PySide6.QtCore import qVersion
 
-        QMessageBox.about(
+        plain_message(
             self,
+            Icon.Information,
             "About AI4HSE Desk",
             f"AI4HSE Desk {__version__}\n"
             f"Reads AI4HSE audit databases, schema version {AUDIT_SCHEMA_VERSION}, read-only.\n"

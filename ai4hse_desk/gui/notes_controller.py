@@ -26,12 +26,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtWidgets import QMenu, QMessageBox, QWidget
+from PySide6.QtWidgets import QMenu, QWidget
 
 from ai4hse_desk.gui.attempt_detail import display_text
 from ai4hse_desk.gui.audit_session import AuditSession
 from ai4hse_desk.gui.notes_actions import STORE_ERRORS, NotesActionsMixin, first_line
 from ai4hse_desk.gui.notes_list import NotesDock
+from ai4hse_desk.gui.plain_text import Icon, plain_message
 from ai4hse_desk.gui.reviewer_identity import ReviewerIdentity
 from ai4hse_desk.index import AttemptQuery, ReviewIndex
 from ai4hse_desk.review import AttemptNote, Flag, NotesStore, ReviewError, resolve_location
@@ -52,14 +53,7 @@ def show_message(
             ``False`` for notices on opening, which must not stop the window (or
             a headless screenshot) from carrying on.
     """
-    icon = QMessageBox.Icon.Warning if warning else QMessageBox.Icon.Information
-    box = QMessageBox(icon, title, text, QMessageBox.StandardButton.Ok, parent)
-    box.setTextFormat(Qt.TextFormat.PlainText)
-    box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-    if wait:
-        box.exec()
-    else:
-        box.open()
+    plain_message(parent, Icon.Warning if warning else Icon.Information, title, text, wait=wait)
 
 
 class NotesController(NotesActionsMixin, QObject):

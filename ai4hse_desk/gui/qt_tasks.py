@@ -4,6 +4,8 @@ Database work that may take long (building the review index, the full-text
 index, rescoring) runs here, never on the GUI thread. A task is a plain
 function ``fn(progress) -> result`` where ``progress(done, total) -> bool``
 reports and returns False once the user cancelled (Anki's ``QueryOp`` idea).
+Whatever the function raises comes back as ``failed`` with one line of text,
+never as an exception inside the thread.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject, QThread, Signal
+
+from ai4hse_desk.gui.qt_guard import problem_text
 
 ProgressFn = Callable[[int, int], bool]
 TaskFn = Callable[[ProgressFn], Any]
@@ -57,11 +61,11 @@ class QtTask(QObject):
     def _run(self) -> None:
         try:
             result = self._fn(self._report)
-        except Exception as exc:
+        except BaseException as exc:  # nothing may escape into QThread::run
             if self._cancel.is_set():
                 self.cancelled.emit()
             else:
-                self.failed.emit(str(exc) or type(exc).__name__)
+                self.failed.emit(_message(exc))
         else:
             if self._cancel.is_set():
                 self.cancelled.emit()
@@ -71,10 +75,20 @@ class QtTask(QObject):
             self.finished.emit()
 
 
+def _message(exc: BaseException) -> str:
+    """The one line ``failed`` carries (the error may quote the file: shown as plain text)."""
+    try:
+        return problem_text(exc)
+    except Exception:  # a message that cannot even be turned into text
+        return type(exc).__name__
+
+
 class _Runner(QThread):
     def __init__(self, task: QtTask) -> None:
         super().__init__()
         self._task = task
 
     def run(self) -> None:
+        # A Python exception escaping a QThread's run() goes to shiboken's override
+        # error handler on a worker thread; _run reports every one as ``failed``.
         self._task._run()

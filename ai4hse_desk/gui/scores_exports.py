@@ -3,6 +3,12 @@
 Mixed into :class:`~ai4hse_desk.gui.scores_view.ScoresView`. Every file
 dialog goes through :meth:`ScoresExportsMixin._ask_save_path`, which tests
 replace; the ``export_*`` methods take a path and write without asking.
+
+Every file is written through :mod:`ai4hse_desk.filewrite` (a temporary file
+beside the target, then renamed), so the audit database, the notes store, their
+side files, folders, devices and SQLite databases are refused
+(:class:`~ai4hse_desk.filewrite.WriteRefused`) and nothing is written. From the
+toolbar, a refused or failed export is said in a plain-text message box.
 """
 
 from __future__ import annotations
@@ -16,6 +22,9 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QLabel
 
 from ai4hse_desk.audit import AuditDB
+from ai4hse_desk.errors import InputProblem
+from ai4hse_desk.filewrite import check_target, write_text
+from ai4hse_desk.gui.plain_text import Icon, plain_message
 from ai4hse_desk.gui.scores_plots import TrackPlots
 from ai4hse_desk.gui.scores_table_model import ScoresTableModel
 from ai4hse_desk.gui.sensitivity_panel import SensitivityPanel
@@ -106,9 +115,10 @@ class ScoresExportsMixin:
         return SensitivityReport(panel.reason_text, excluded, panel.model.rows)
 
     def export_report(self, path: str | Path, *, include_private: bool = False) -> Path:
-        """Write the HTML review report to ``path``."""
+        """Write the HTML review report to ``path`` (refused targets: see the module doc)."""
         target = Path(path)
-        target.write_text(self.report_html(include_private=include_private), encoding="utf-8")
+        check_target(target)  # before the plots are rendered into it
+        write_text(target, self.report_html(include_private=include_private))
         return target
 
     # -- the toolbar's actions ---------------------------------------------------
@@ -134,8 +144,11 @@ class ScoresExportsMixin:
     def _write(self, write: Callable[[], Path]) -> None:
         try:
             written = write()
-        except (OSError, ValueError, RuntimeError) as exc:
-            self.status.setText(f"Could not export: {exc}")
+        except (InputProblem, OSError, ValueError, RuntimeError) as exc:
+            reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            self.status.setText(f"Could not export: {reason}")
+            parent: Any = self
+            plain_message(parent, Icon.Critical, "Could not export", reason)
             return
         self.status.setText(f"Exported {written}")
 

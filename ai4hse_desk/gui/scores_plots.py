@@ -14,6 +14,7 @@ Hovering a mark sets the plot's tooltip to its numbers.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,8 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF, QSize, Qt, Si
 from PySide6.QtGui import QPainter, QPicture
 from PySide6.QtWidgets import QComboBox, QLabel, QTabWidget, QVBoxLayout, QWidget
 
+from ai4hse_desk.filewrite import check_target, write_bytes
+from ai4hse_desk.gui.plain_text import plain_tooltip
 from ai4hse_desk.gui.status_style import STATUS_COLOURS, status_label
 from ai4hse_desk.index import AttemptQuery
 from ai4hse_desk.protocol.outcome import Status
@@ -157,6 +160,8 @@ class TrackPlots(QWidget):
             legend = bars.legend
             if name == "statuses":
                 legend = status_label(Status(bars.key))
+            if legend is not None:  # pyqtgraph's legend labels are HTML
+                legend = html.escape(legend, quote=False)
             item = pg.BarGraphItem(
                 x=list(bars.x),
                 height=list(bars.height),
@@ -229,7 +234,8 @@ class TrackPlots(QWidget):
         tip = "" if index is None else self.data[name].hits[index].tip
         if tip != self.last_tip:
             self.last_tip = tip
-            self.widgets[name].setToolTip(tip)  # Qt shows it while the mouse rests
+            # Qt shows it while the mouse rests; a run id is shown as it is, never as HTML.
+            self.widgets[name].setToolTip(plain_tooltip(tip))
 
     # -- export -------------------------------------------------------------------
 
@@ -240,12 +246,18 @@ class TrackPlots(QWidget):
         return widget.getPlotItem()
 
     def export_image(self, name: str, path: str | Path) -> Path:
-        """Write plot ``name`` as SVG (``.svg``) or PNG (any other suffix)."""
+        """Write plot ``name`` as SVG (``.svg``) or PNG (any other suffix).
+
+        Written through the guarded writer (temporary file beside it, renamed):
+
+        Raises:
+            WriteRefused: the audit file, the notes store, one of their side files,
+                a folder, device or FIFO, an existing SQLite database; or writing failed.
+        """
         target = Path(path)
-        if target.suffix.lower() == ".svg":
-            target.write_bytes(self.svg_bytes(name))
-        else:
-            target.write_bytes(self.png_bytes(name))
+        check_target(target)  # before rendering: nothing is drawn for a refused name
+        is_svg = target.suffix.lower() == ".svg"
+        write_bytes(target, self.svg_bytes(name) if is_svg else self.png_bytes(name))
         return target
 
     def png_bytes(self, name: str) -> bytes:

@@ -3,7 +3,8 @@
 A model shows a list of rows (rescore run objects with their settings, or
 the sensitivity pairs) through the columns declared in
 :mod:`ai4hse_desk.scores.table_rows`. The display text is formatted there;
-the tooltip gives the full number; :data:`RAW_ROLE` returns the exact value
+the tooltip gives the full number (escaped where Qt would read it as HTML: a
+model name or run id is shown as it is); :data:`RAW_ROLE` returns the exact value
 rescore reported (tests compare it to the rescore JSON to the last digit).
 """
 
@@ -15,6 +16,8 @@ from typing import Any, Generic
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 
+from ai4hse_desk.gui.plain_text import plain_tooltip
+from ai4hse_desk.gui.qt_guard import guarded
 from ai4hse_desk.scores.sensitivity import SENSITIVITY_COLUMNS, SensitivityRow
 from ai4hse_desk.scores.table_rows import (
     COLUMNS,
@@ -73,6 +76,7 @@ class ColumnsTableModel(QAbstractTableModel, Generic[R]):
     def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.columns)
 
+    @guarded(None)
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
@@ -86,6 +90,7 @@ class ColumnsTableModel(QAbstractTableModel, Generic[R]):
             return str(section + 1)
         return None
 
+    @guarded(None)
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._rows):
             return None
@@ -96,7 +101,7 @@ class ColumnsTableModel(QAbstractTableModel, Generic[R]):
         if role == RAW_ROLE:
             return column.raw(row)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{column.header}: {exact_text(column, row)}"
+            return plain_tooltip(f"{column.header}: {exact_text(column, row)}")
         if role == RUN_ID_ROLE:
             return getattr(row, "run_id", None)
         if role == Qt.ItemDataRole.TextAlignmentRole and column.kind in _NUMERIC:

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from ai4hse_desk.audit import AuditDB
+from ai4hse_desk.gui.qt_guard import problem_text
 from ai4hse_desk.gui.qt_tasks import ProgressFn, QtTask
 from ai4hse_desk.gui.scores_exports import ScoresExportsMixin
 from ai4hse_desk.gui.scores_plots import TrackPlots
@@ -154,7 +155,7 @@ class ScoresView(ScoresExportsMixin, QWidget):
         try:
             data = load_scores(db)
         except Exception as exc:
-            self._failed(str(exc) or type(exc).__name__, self._generation)
+            self._failed(problem_text(exc), self._generation)
             return
         self._show(data, self._generation)
 
@@ -225,6 +226,15 @@ class ScoresView(ScoresExportsMixin, QWidget):
     def _show(self, data: ScoresData, generation: int) -> None:
         if generation != self._generation or self._db is None:
             return
+        try:
+            self._show_data(data)
+        except Exception as exc:  # a value no scores can be drawn from: say so, plainly
+            self.data = None
+            self._set_enabled(False)
+            self._failed(problem_text(exc), generation)
+
+    def _show_data(self, data: ScoresData) -> None:
+        assert self._db is not None
         self.data = data
         tables = track_tables(data.result.runs, data.settings)
         for track, rows in tables.items():

@@ -34,8 +34,27 @@ def recent_files(settings: QSettings) -> list[str]:
 
 
 def remember_file(settings: QSettings, path: str) -> list[str]:
-    """Put ``path`` first in the recent files and as the last file; return the list."""
+    """Put ``path`` first in the recent files and as the last file; return the list.
+
+    Called only once a file has opened *and* its review index is ready: a file
+    that fails is never remembered, so the next start does not fail on it again.
+    """
     files = [path, *(f for f in recent_files(settings) if f != path)][:MAX_RECENT]
     settings.setValue("recent_files", files)
     settings.setValue("last_file", path)
+    settings.sync()
+    return files
+
+
+def forget_file(settings: QSettings, path: str) -> list[str]:
+    """Take ``path`` out of the recent files and, if it is, the last file; return the list.
+
+    For a file that failed to open, whose review index failed, or whose rows
+    could not be read.
+    """
+    files = [f for f in recent_files(settings) if f != path]
+    settings.setValue("recent_files", files)
+    if settings.value("last_file") == path:
+        settings.remove("last_file")
+    settings.sync()
     return files

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtWidgets import QAbstractItemView
 
 from ai4hse_desk.gui.attempt_detail import build_detail
+from ai4hse_desk.gui.qt_guard import problem_text
 from ai4hse_desk.index import PARSE_ERROR_STATUSES
 
 if TYPE_CHECKING:
@@ -23,6 +24,10 @@ else:
     _Base = object
 
 TAB_ATTEMPT, TAB_COMPARE = 0, 1
+
+
+def _cannot(attempt_id: int) -> str:
+    return f"Attempt {attempt_id} cannot be shown"
 
 
 class NavigationMixin(_Base):
@@ -102,15 +107,18 @@ class NavigationMixin(_Base):
         session = self.session
         if session is None:
             return
-        attempt = session.attempt(attempt_id)
-        if attempt is None:
-            return
-        question = session.questions[attempt.question_id]
-        run = session.runs[attempt.run_id]
         try:
+            attempt = session.attempt(attempt_id)
+            if attempt is None:
+                return
+            question = session.questions[attempt.question_id]
+            run = session.runs[attempt.run_id]
             detail = build_detail(attempt, question, run)
-        except ValueError as exc:
-            self.statusBar().showMessage(f"Attempt {attempt_id} cannot be shown: {exc}")
+        except KeyError as exc:  # an attempt of a run or question the file does not list
+            self.unreadable(f"it refers to an unknown run or question {exc}", _cannot(attempt_id))
+            return
+        except Exception as exc:  # a value the schema forbids (text in an integer column …)
+            self.unreadable(problem_text(exc), _cannot(attempt_id))
             return
         self.current_attempt = attempt_id
         self.current_question = attempt.question_id

@@ -8,6 +8,12 @@ empty cell. The tracks are never combined: XLSX has one sheet per track; CSV,
 being one table, carries the track in its first column and a ``rank_in_track``,
 and keeps each track's rows together in rescore's order.
 
+Both are written through :mod:`ai4hse_desk.filewrite` (a temporary file beside
+the target, fsynced, then renamed): the audit database, a notes store, their
+``-wal``/``-journal``/``-shm`` names, folders, devices, FIFOs and existing SQLite
+databases are refused with :class:`~ai4hse_desk.filewrite.WriteRefused` before
+anything is written, and a failed write leaves the old file as it was.
+
 Spreadsheet formula injection: any text cell that starts with ``=``, ``+``,
 ``-``, ``@``, a tab or a carriage return gets a leading ``'`` (OWASP), so a
 model name or label value can never run as a formula when the file is opened.
@@ -19,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ai4hse_desk.filewrite import write_atomic
 from ai4hse_desk.scores.table_rows import (
     COLUMNS,
     RATE_KINDS,
@@ -73,13 +80,22 @@ def _csv_records(tables: Mapping[str, Sequence[ScoreRow]]) -> list[dict[str, obj
 
 
 def write_csv(path: str | Path, tables: Mapping[str, Sequence[ScoreRow]]) -> Path:
-    """Write every track's table to one CSV file (UTF-8, header row)."""
+    """Write every track's table to one CSV file (UTF-8, header row).
+
+    Raises:
+        WriteRefused: ``path`` must not be written (see the module docstring), or
+            writing it failed.
+    """
+    target = Path(path)
     import pandas as pd
 
-    target = Path(path)
     keys = ["track", "rank_in_track", *(col.key for col in COLUMNS)]
     frame = pd.DataFrame(_csv_records(tables), columns=keys, dtype=object)
-    frame.to_csv(target, index=False, encoding="utf-8", lineterminator="\n")
+
+    def write(temp: Path) -> None:
+        frame.to_csv(temp, index=False, encoding="utf-8", lineterminator="\n")
+
+    write_atomic(target, write)
     return target
 
 
@@ -97,16 +113,26 @@ def sheet_name(track: str, used: set[str]) -> str:
 
 
 def write_xlsx(path: str | Path, tables: Mapping[str, Sequence[ScoreRow]]) -> Path:
-    """Write one worksheet per track (openpyxl), each in rescore's order."""
+    """Write one worksheet per track (openpyxl), each in rescore's order.
+
+    Raises:
+        WriteRefused: ``path`` must not be written (see the module docstring), or
+            writing it failed.
+    """
+    target = Path(path)
     import pandas as pd
 
-    target = Path(path)
-    used: set[str] = set()
     keys = [col.key for col in COLUMNS]
-    with pd.ExcelWriter(target, engine="openpyxl") as writer:
-        for track, rows in tables.items():
-            frame: Any = pd.DataFrame(records(rows, COLUMNS), columns=keys, dtype=object)
-            frame.to_excel(writer, sheet_name=sheet_name(track, used), index=False)
-        if not tables:
-            pd.DataFrame({"note": ["no runs"]}).to_excel(writer, sheet_name="Scores", index=False)
+
+    def write(temp: Path) -> None:
+        used: set[str] = set()
+        with pd.ExcelWriter(temp, engine="openpyxl") as writer:
+            for track, rows in tables.items():
+                frame: Any = pd.DataFrame(records(rows, COLUMNS), columns=keys, dtype=object)
+                frame.to_excel(writer, sheet_name=sheet_name(track, used), index=False)
+            if not tables:
+                note = pd.DataFrame({"note": ["no runs"]})
+                note.to_excel(writer, sheet_name="Scores", index=False)
+
+    write_atomic(target, write)
     return target

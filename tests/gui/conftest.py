@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterator
 
 import pytest
 
 # Before anything imports Qt: render offscreen unless the caller chose a platform.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from gui_fixtures import MessageBoxes, ShownMessage
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -26,3 +31,43 @@ def _private_desk_dirs(
     monkeypatch.setenv("AI4HSE_DESK_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
     monkeypatch.setenv("AI4HSE_DESK_CONFIG_DIR", str(tmp_path_factory.mktemp("config")))
     monkeypatch.setenv("AI4HSE_DESK_DATA_DIR", str(tmp_path_factory.mktemp("data")))
+
+
+@pytest.fixture(autouse=True)
+def message_boxes(monkeypatch: pytest.MonkeyPatch) -> Iterator[MessageBoxes]:
+    """No test ever leaves a modal open (napari's way): ``exec``/``open`` of every
+    QMessageBox record the box and return at once; the static helpers, which use
+    rich text on auto, are recorded with the format they would have had. At the
+    end, every box recorded must have been plain text."""
+    from ai4hse_desk.gui import qt_guard
+
+    shown = MessageBoxes()
+
+    def record(box: QMessageBox, *_args: object) -> int:
+        shown.append(ShownMessage(box.icon(), box.windowTitle(), box.text(), box.textFormat()))
+        box.deleteLater()
+        return int(QMessageBox.StandardButton.Ok)
+
+    def static(icon: QMessageBox.Icon) -> Callable[..., int]:
+        def show(_parent: object, title: str, text: str, *_args: object, **_kw: object) -> int:
+            shown.append(ShownMessage(icon, title, text, Qt.TextFormat.AutoText))
+            return int(QMessageBox.StandardButton.Ok)
+
+        return show
+
+    monkeypatch.setattr(QMessageBox, "exec", record)
+    monkeypatch.setattr(QMessageBox, "open", record)
+    for name, icon in (
+        ("critical", QMessageBox.Icon.Critical),
+        ("warning", QMessageBox.Icon.Warning),
+        ("information", QMessageBox.Icon.Information),
+        ("question", QMessageBox.Icon.Question),
+        ("about", QMessageBox.Icon.NoIcon),
+    ):
+        monkeypatch.setattr(QMessageBox, name, static(icon))
+    qt_guard.forget_problems()
+    yield shown
+    qt_guard.forget_problems()
+    # Whatever a test did, every message box it caused shows its text literally.
+    rich = [m for m in shown if m.text_format != Qt.TextFormat.PlainText]
+    assert not rich, f"message boxes not in plain text: {rich}"

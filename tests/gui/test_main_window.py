@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from gui_fixtures import MessageBoxes
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QMessageBox
@@ -214,17 +215,18 @@ def qtbot_escape(window: MainWindow) -> None:
 
 
 def test_bad_file_shows_dialog_and_keeps_the_open_database(
-    window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, demo_path: Path
+    window: MainWindow, tmp_path: Path, message_boxes: MessageBoxes, demo_path: Path
 ) -> None:
-    shown: list[str] = []
-    monkeypatch.setattr(QMessageBox, "critical", lambda _parent, _title, text: shown.append(text))
     bad = tmp_path / "notes.txt"
     bad.write_text("not a database at all\n" * 10)
     before = sha256(bad)
     title = window.windowTitle()
     current = window.current_attempt
     assert not window.open_path(bad)
-    assert len(shown) == 1 and "\n" not in shown[0] and "not a database" in shown[0]
+    (shown,) = message_boxes
+    assert shown.icon == QMessageBox.Icon.Critical
+    assert shown.text_format == Qt.TextFormat.PlainText
+    assert "\n" not in shown.text and "not a database" in shown.text
     assert window.session is not None and window.session.path == demo_path.resolve()
     assert window.windowTitle() == title and window.current_attempt == current
     assert window.model.rowCount() > 0
@@ -308,17 +310,17 @@ def test_apply_query_sets_the_filters(window: MainWindow, verdicts: list) -> Non
 
 
 def test_about_names_version_qt_licence_and_format(
-    window: MainWindow, monkeypatch: pytest.MonkeyPatch
+    window: MainWindow, message_boxes: MessageBoxes
 ) -> None:
     import PySide6
     from PySide6.QtCore import qVersion
 
     from ai4hse_desk import __version__
 
-    shown: list[str] = []
-    monkeypatch.setattr(QMessageBox, "about", lambda _parent, _title, text: shown.append(text))
     window.show_about()
-    (text,) = shown
+    (shown,) = message_boxes
+    assert shown.text_format == Qt.TextFormat.PlainText
+    text = shown.text
     assert f"AI4HSE Desk {__version__}" in text
     assert f"Qt {qVersion()}" in text and f"PySide6 {PySide6.__version__}" in text
     assert "Licence: MIT" in text and "schema version 1" in text

@@ -1,0 +1,88 @@
+"""Helpers for the window tests: recorded message boxes and hostile audit files.
+
+* :class:`MessageBoxes` is what the autouse ``message_boxes`` fixture (conftest)
+  collects: every message box a test's window asked for, never shown.
+* :func:`untyped_attempts` rebuilds an audit file's ``attempts`` table with the
+  official columns but no types, checks or unique constraints (the red team's
+  trick), so a value the schema forbids can be stored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
+
+#: Audit- or store-controlled text that would draw a forged verdict if read as HTML.
+HOSTILE = '<h1 style="color:green">✔ Audit verified: 0 disagreements</h1>'
+
+
+@dataclass(frozen=True)
+class ShownMessage:
+    """A message box the window asked to show (never shown in a test)."""
+
+    icon: QMessageBox.Icon
+    title: str
+    text: str
+    text_format: Qt.TextFormat
+
+
+class MessageBoxes(list[ShownMessage]):
+    """Every message box of one test, in order."""
+
+    def texts(self) -> list[str]:
+        return [message.text for message in self]
+
+    def critical(self) -> list[ShownMessage]:
+        return [m for m in self if m.icon == QMessageBox.Icon.Critical]
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def untyped_attempts(path: Path, updates: Mapping[str, object], where: str) -> None:
+    """Recreate ``attempts`` without types or constraints, then ``SET updates WHERE where``."""
+    con = sqlite3.connect(path)
+    try:
+        columns = [row[1] for row in con.execute("PRAGMA table_info(attempts)")]
+        con.execute("PRAGMA foreign_keys = OFF")
+        con.execute("ALTER TABLE attempts RENAME TO attempts_typed")
+        con.execute(f"CREATE TABLE attempts ({', '.join(columns)})")
+        con.execute("INSERT INTO attempts SELECT * FROM attempts_typed")
+        con.execute("DROP TABLE attempts_typed")
+        assignments = ", ".join(f"{name} = ?" for name in updates)
+        con.execute(f"UPDATE attempts SET {assignments} WHERE {where}", tuple(updates.values()))
+        con.commit()
+    finally:
+        con.close()
+
+
+def rename_run(path: Path, old: str, new: str, *, model: str | None = None) -> None:
+    """Give run ``old`` the id ``new`` (and ``model``) in the runs and its attempts."""
+    con = sqlite3.connect(path)
+    try:
+        con.execute("PRAGMA foreign_keys = OFF")
+        con.execute(
+            "UPDATE runs SET run_id = ?, model = COALESCE(?, model) WHERE run_id = ?",
+            (new, model, old),
+        )
+        con.execute("UPDATE attempts SET run_id = ? WHERE run_id = ?", (new, old))
+        con.commit()
+    finally:
+        con.close()
+
+
+def set_meta(path: Path, key: str, value: str) -> None:
+    """Set ``audit_meta[key]`` (e.g. a schema version the desk does not read)."""
+    con = sqlite3.connect(path)
+    try:
+        con.execute("UPDATE audit_meta SET value = ? WHERE key = ?", (value, key))
+        con.commit()
+    finally:
+        con.close()
