@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ai4hse_desk.cli.errors import InputError
+from ai4hse_desk.errors import one_line
 
 if TYPE_CHECKING:
     from ai4hse_desk.review import NotesStore
@@ -40,7 +41,7 @@ def notes_session(audit_db: Path, location: str | None) -> Iterator[NotesStore]:
     try:
         with open_audit(audit_db) as audit, NotesStore.open(audit, location) as store:
             if store.warning:
-                sys.stderr.write(f"warning: {store.warning}\n")
+                sys.stderr.write(f"warning: {one_line(store.warning)}\n")
             yield store
     except (AuditError, ReviewError) as exc:
         raise InputError(str(exc)) from None
@@ -123,7 +124,7 @@ def run_import(args: argparse.Namespace) -> int:
         except ReviewError as exc:
             raise InputError(str(exc)) from None
     for warning in result.warnings:
-        sys.stderr.write(f"warning: {warning}\n")
+        sys.stderr.write(f"warning: {one_line(warning)}\n")
     _print_json(result.to_json())
     return 0
 
