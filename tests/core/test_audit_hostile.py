@@ -304,3 +304,38 @@ def test_output_to_a_full_disk_is_one_error_line(audit_db: Path) -> None:
         )  # fmt: skip
     assert result.returncode == 2
     assert result.stderr == "error: cannot write the output: No space left on device\n"
+
+
+FILE_LEVEL = {
+    "text key": ["UPDATE options SET key = 'false'"],
+    "attempts view": [
+        "ALTER TABLE attempts RENAME TO real_attempts",
+        "CREATE VIEW attempts AS SELECT * FROM real_attempts ORDER BY random()",
+    ],
+    "duplicate question": ["INSERT INTO questions VALUES ('Q001', 77, 'again')"],
+}
+
+
+@pytest.mark.parametrize("case", sorted(FILE_LEVEL))
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["flag", "{db}", "--question", "Q001", "--category", "other", "--note", "n",
+         "--reviewer", "ann", "--notes", "{store}"],
+        ["notes", "export", "{db}", "--format", "json", "--out", "{out}", "--notes", "{store}"],
+        ["notes", "agreement", "{db}", "--notes", "{store}"],
+        ["rescore", "{db}", "--table"],
+    ],
+    ids=["flag", "notes export", "notes agreement", "rescore --table"],
+)  # fmt: skip
+def test_a_file_level_problem_stops_every_command(
+    make_audit_db: MakeDb, tmp_path: Path, case: str, command: list[str]
+) -> None:
+    path = make_audit_db(untyped=True, after=FILE_LEVEL[case])
+    before = _sha(path)
+    names = {"db": str(path), "store": str(tmp_path / "n.sqlite"), "out": str(tmp_path / "o.json")}
+    result = _cli(*(part.format(**names) for part in command))
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
+    assert _sha(path) == before
+    assert not (tmp_path / "o.json").exists() and not (tmp_path / "n.sqlite").exists()
