@@ -10,7 +10,9 @@ only: nothing here changes a key or a score, and nothing imports Qt.
 
 from ai4hse_desk.audit.rescore import RescoreCancelled
 from ai4hse_desk.keyaudit.compute import compute_key_audit
-from ai4hse_desk.keyaudit.duplicates import NEAR_DUPLICATE, DuplicatePair, duplicate_pairs
+from ai4hse_desk.keyaudit.dupgroups import DuplicatePair, DuplicateReport, duplicate_pairs
+from ai4hse_desk.keyaudit.duplicates import NEAR_DUPLICATE
+from ai4hse_desk.keyaudit.finding import DuplicateFinding
 from ai4hse_desk.keyaudit.hygiene import encoding_damage, identical_options
 from ai4hse_desk.keyaudit.ranking import FORMULA, WEIGHTS
 from ai4hse_desk.keyaudit.result import KeyAuditResult, QuestionSuspicion
@@ -22,7 +24,9 @@ __all__ = [
     "FORMULA",
     "NEAR_DUPLICATE",
     "WEIGHTS",
+    "DuplicateFinding",
     "DuplicatePair",
+    "DuplicateReport",
     "KeyAuditResult",
     "Progress",
     "QuestionSuspicion",

@@ -7,6 +7,7 @@ read-only and immutable); keys, attempts and scores are never changed.
 from __future__ import annotations
 
 from ai4hse_desk.audit.queries import AuditDB
+from ai4hse_desk.keyaudit.dupgroups import DuplicateReport
 from ai4hse_desk.keyaudit.hygiene import Hygiene, corpus_hygiene
 from ai4hse_desk.keyaudit.ranking import FORMULA, WEIGHTS, assess
 from ai4hse_desk.keyaudit.result import KeyAuditResult, rank_key
@@ -15,17 +16,15 @@ from ai4hse_desk.keyaudit.tally import MIN_WEIGHT, Progress, Tallies, collect
 from ai4hse_desk.protocol.outcome import TRACK_ORDER
 
 
-def _hygiene_counts(found: list[Hygiene]) -> dict[str, int]:
-    exact = sum(1 for h in found for d in h.duplicates if d["exact"])
-    near = sum(1 for h in found for d in h.duplicates if not d["exact"])
-    conflicts = sum(1 for h in found for d in h.duplicates if not d["same_key"])
+def _hygiene_counts(found: list[Hygiene], duplicates: DuplicateReport) -> dict[str, int]:
+    counts = duplicates.counts()
+    pairs = ("duplicate_pairs", "near_duplicate_pairs", "duplicate_pairs_with_different_keys")
     return {
-        "duplicate_pairs": exact // 2,
-        "near_duplicate_pairs": near // 2,
-        "duplicate_pairs_with_different_keys": conflicts // 2,
+        **{name: counts.pop(name) for name in pairs},
         "questions_with_identical_options": sum(1 for h in found if h.identical),
         "questions_with_empty_options": sum(1 for h in found if h.empty),
         "questions_with_encoding_damage": sum(1 for h in found if h.damage),
+        **counts,
     }
 
 
@@ -59,7 +58,8 @@ def compute_key_audit(db: AuditDB, *, progress: Progress | None = None) -> KeyAu
     """
     questions = db.questions()
     tallies = collect(db, progress)
-    hygiene = corpus_hygiene(questions)
+    duplicates = DuplicateReport(questions)
+    hygiene = corpus_hygiene(questions, duplicates)
     items = [
         assess(question, tallies.cells.get(question.question_id, {}), tallies.runs, found)
         for question, found in zip(questions, hygiene, strict=True)
@@ -70,7 +70,7 @@ def compute_key_audit(db: AuditDB, *, progress: Progress | None = None) -> KeyAu
         "attempts": tallies.attempts,
         "runs": _runs_json(tallies),
         "position_skew": position_skew(questions),
-        "hygiene": _hygiene_counts(hygiene),
+        "hygiene": _hygiene_counts(hygiene, duplicates),
         "score": {"formula": FORMULA, "weights": dict(WEIGHTS), "min_run_weight": MIN_WEIGHT},
     }
     audit = db.summary()

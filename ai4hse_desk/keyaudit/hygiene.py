@@ -3,8 +3,9 @@
 None of this looks at responses. Texts are compared after :func:`normalise`
 (Unicode NFKC, case folded, punctuation dropped, whitespace collapsed).
 
-* **Duplicates** and near-duplicates of other questions (:mod:`.duplicates`);
-  a duplicate whose key differs is called out.
+* **Duplicates** and near-duplicates of other questions, grouped and counted
+  (:mod:`.dupgroups`), never listed pair by pair; a duplicate whose key
+  differs is called out.
 * **Identical options** within a question (after normalising) and empty options.
 * **Encoding damage**: U+FFFD replacement characters, typical UTF-8-read-as-
   cp1252 mojibake (``Ã©``, ``â€™``, ``Â°``, ``ï»¿``), a stray byte-order mark
@@ -18,7 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ai4hse_desk.audit.records import Question
-from ai4hse_desk.keyaudit.duplicates import duplicate_pairs
+from ai4hse_desk.keyaudit.dupgroups import DuplicateReport
+from ai4hse_desk.keyaudit.finding import DuplicateFinding
 from ai4hse_desk.keyaudit.text import normalise
 
 #: Characters that follow "Ã", "Â" or "â€" when UTF-8 was read as cp1252 / Latin-1.
@@ -94,10 +96,15 @@ def empty_options(question: Question) -> list[int]:
 class Hygiene:
     """Hygiene findings of one question."""
 
-    duplicates: list[dict[str, object]] = field(default_factory=list)
+    finding: DuplicateFinding = field(default_factory=DuplicateFinding)
     identical: list[tuple[int, int]] = field(default_factory=list)
     empty: list[int] = field(default_factory=list)
     damage: list[Damage] = field(default_factory=list)
+
+    @property
+    def duplicates(self) -> list[dict[str, object]]:
+        """The named duplicates and near-duplicates (at most ``LISTED``)."""
+        return self.finding.listed
 
     @property
     def severity(self) -> float:
@@ -109,37 +116,40 @@ class Hygiene:
             levels.append(1.0)
         if self.empty:
             levels.append(0.6)
-        for dup in self.duplicates:
-            levels.append(1.0 if not dup["same_key"] else 0.7 if dup["exact"] else 0.5)
+        if self.finding.different_key:
+            levels.append(1.0)
+        if self.finding.exact:
+            levels.append(0.7)
+        if self.finding.near:
+            levels.append(0.5)
         return max(levels)
 
     def to_json(self) -> dict[str, object]:
         return {
             "duplicates": self.duplicates,
+            "duplicate_counts": self.finding.counts_json(),
+            "duplicate_group": self.finding.group_json(),
             "identical_options": [list(pair) for pair in self.identical],
             "empty_options": self.empty,
             "encoding": [damage.to_json() for damage in self.damage],
         }
 
 
-def corpus_hygiene(questions: Sequence[Question]) -> list[Hygiene]:
-    """Hygiene findings per question, in the order given."""
-    found = [
-        Hygiene(identical=identical_options(q), empty=empty_options(q), damage=encoding_damage(q))
-        for q in questions
+def corpus_hygiene(
+    questions: Sequence[Question], duplicates: DuplicateReport | None = None
+) -> list[Hygiene]:
+    """Hygiene findings per question, in the order given (``duplicates``: the
+    corpus's :class:`DuplicateReport`, computed here when not given)."""
+    report = duplicates if duplicates is not None else DuplicateReport(questions)
+    return [
+        Hygiene(
+            finding=report.finding(i),
+            identical=identical_options(q),
+            empty=empty_options(q),
+            damage=encoding_damage(q),
+        )
+        for i, q in enumerate(questions)
     ]
-    for pair in duplicate_pairs(questions):
-        a, b = questions[pair.first], questions[pair.second]
-        for here, there in ((pair.first, b), (pair.second, a)):
-            found[here].duplicates.append(
-                {
-                    "question_id": there.question_id,
-                    "similarity": round(pair.similarity, 4),
-                    "exact": pair.exact,
-                    "same_key": a.key == b.key,
-                }
-            )
-    return found
 
 
 __all__ = [

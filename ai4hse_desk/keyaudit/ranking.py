@@ -95,15 +95,7 @@ def _consensus_reasons(question: Question, option: OptionVotes, letters: bool) -
 
 
 def _hygiene_reasons(hygiene: Hygiene) -> list[str]:
-    reasons: list[str] = []
-    for dup in hygiene.duplicates:
-        other = dup["question_id"]
-        if dup["exact"]:
-            tail = "" if dup["same_key"] else " with a different key"
-            reasons.append(f"duplicate of {other}{tail}")
-        else:
-            tail = "" if dup["same_key"] else ", with a different key"
-            reasons.append(f"near-duplicate of {other} (similarity {dup['similarity']:.2f}{tail})")
+    reasons: list[str] = hygiene.finding.reasons()
     for first, second in hygiene.identical:
         reasons.append(f"{name(first)} and {name(second)} are identical")
     reasons.extend(f"{name(position)} is empty" for position in hygiene.empty)
