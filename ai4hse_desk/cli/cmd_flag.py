@@ -8,12 +8,12 @@ new flag as one JSON line.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
 from ai4hse_desk.cli.cmd_notes import add_store_arguments, notes_session
 from ai4hse_desk.cli.errors import InputError
+from ai4hse_desk.cli.json_out import write_line
 
 
 def register(commands: Any) -> None:
@@ -60,5 +60,5 @@ def run(args: argparse.Namespace) -> int:
             )
         except ReviewError as exc:
             raise InputError(str(exc)) from None
-    sys.stdout.write(json.dumps(flag.to_json(), ensure_ascii=False) + "\n")
+    write_line(sys.stdout, flag.to_json())
     return 0

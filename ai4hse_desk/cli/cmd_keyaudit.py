@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
 from ai4hse_desk.cli.errors import InputError
+from ai4hse_desk.cli.json_out import write_json
 from ai4hse_desk.cli.parser import positive_int
 
 
@@ -45,5 +45,5 @@ def run(args: argparse.Namespace) -> int:
             result = compute_key_audit(db)
     except AuditError as exc:
         raise InputError(str(exc)) from None
-    sys.stdout.write(json.dumps(result.to_json(args.top), indent=2, ensure_ascii=False) + "\n")
+    write_json(sys.stdout, result.to_json(args.top), stream="questions")
     return 0

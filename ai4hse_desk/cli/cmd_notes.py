@@ -98,7 +98,7 @@ def register(commands: Any) -> None:
 
 
 def _print_json(data: object, indent: int | None = None) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=indent) + "\n")
+    sys.stdout.write(json.dumps(data, indent=indent) + "\n")  # ASCII: safe on a terminal
 
 
 def run_export(args: argparse.Namespace) -> int:
