@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +14,10 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from gui_fixtures import MessageBoxes, ShownMessage
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
+from pytestqt.qtbot import QtBot
+
+from ai4hse_desk.gui.main_window import MainWindow
+from ai4hse_desk.writer.demo import write_demo
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -20,6 +25,25 @@ def pytest_configure(config: pytest.Config) -> None:
     # constraints change (any top-level widget with a layout); with
     # qt_log_level_fail = WARNING that would fail every such test.
     config.addinivalue_line("qt_log_ignore", "This plugin does not support propagateSizeHints")
+
+
+@pytest.fixture(scope="session")
+def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo audit database, written once; copy it before changing it."""
+    path = tmp_path_factory.mktemp("demo") / "demo.sqlite"
+    write_demo(path)
+    return path
+
+
+@pytest.fixture
+def window(qtbot: QtBot) -> Iterator[MainWindow]:
+    """An empty main window, shown at 1400×900 (test modules may override it)."""
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.resize(1400, 900)
+    win.show()
+    yield win
+    win.close()
 
 
 @pytest.fixture(autouse=True)

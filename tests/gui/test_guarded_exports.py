@@ -27,14 +27,6 @@ from ai4hse_desk.audit import AuditDB, open_audit
 from ai4hse_desk.cli.main import main as cli_main
 from ai4hse_desk.filewrite import WriteRefused
 from ai4hse_desk.gui.scores_view import ScoresView
-from ai4hse_desk.writer.demo import write_demo
-
-
-@pytest.fixture(scope="module")
-def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("demo") / "demo.sqlite"
-    write_demo(path)
-    return path
 
 
 @pytest.fixture

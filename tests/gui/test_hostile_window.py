@@ -15,7 +15,6 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -31,16 +30,8 @@ from ai4hse_desk.gui.qt_guard import flush_problems
 from ai4hse_desk.gui.qt_tasks import QtTask
 from ai4hse_desk.gui.settings import app_settings, recent_files
 from ai4hse_desk.index import ReviewIndex
-from ai4hse_desk.writer.demo import write_demo
 
 FIRST_THREE = "attempt_id IN (SELECT attempt_id FROM attempts ORDER BY attempt_id LIMIT 3)"
-
-
-@pytest.fixture(scope="module")
-def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("demo") / "demo.sqlite"
-    write_demo(path)
-    return path
 
 
 @pytest.fixture
@@ -50,16 +41,6 @@ def hostile(pristine: Path, tmp_path: Path) -> Path:
     shutil.copyfile(pristine, path)
     untyped_attempts(path, {"repetition": "x"}, FIRST_THREE)
     return path
-
-
-@pytest.fixture
-def window(qtbot: QtBot) -> Iterator[MainWindow]:
-    win = MainWindow()
-    qtbot.addWidget(win)
-    win.resize(1400, 900)
-    win.show()
-    yield win
-    win.close()
 
 
 def _names_the_problem(text: str) -> bool:

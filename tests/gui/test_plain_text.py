@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import shutil
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,7 +18,6 @@ from gui_fixtures import HOSTILE, MessageBoxes, rename_run, set_meta
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QGuiApplication, QTextDocument
 from PySide6.QtWidgets import QLabel, QMessageBox
-from pytestqt.qtbot import QtBot
 
 from ai4hse_desk.audit import AuditError
 from ai4hse_desk.gui import qt_guard
@@ -32,7 +30,6 @@ from ai4hse_desk.gui.plain_text import (
     plain_tooltip,
     title_text,
 )
-from ai4hse_desk.writer.demo import write_demo
 
 RUN = "ao-aurora-7b-2026-09-03"
 
@@ -44,23 +41,6 @@ def shown_as(tooltip: str) -> str:
     document = QTextDocument()
     document.setHtml(tooltip)
     return document.toPlainText()
-
-
-@pytest.fixture(scope="module")
-def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("demo") / "demo.sqlite"
-    write_demo(path)
-    return path
-
-
-@pytest.fixture
-def window(qtbot: QtBot) -> Iterator[MainWindow]:
-    win = MainWindow()
-    qtbot.addWidget(win)
-    win.resize(1400, 900)
-    win.show()
-    yield win
-    win.close()
 
 
 @pytest.mark.parametrize(
