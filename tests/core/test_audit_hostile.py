@@ -339,3 +339,18 @@ def test_a_file_level_problem_stops_every_command(
     assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
     assert _sha(path) == before
     assert not (tmp_path / "o.json").exists() and not (tmp_path / "n.sqlite").exists()
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [["--question", "Q404"], ["--question", "Q001", "--option", "9"], ["--category", "vibes"]],
+    ids=["unknown question", "option out of range", "unknown category"],
+)
+def test_a_refused_flag_leaves_no_store_behind(audit_db: Path, bad: list[str]) -> None:
+    args = {"--question": "Q001", "--category": "other", "--note": "n", "--reviewer": "ann"}
+    for name, value in zip(bad[::2], bad[1::2], strict=True):
+        args[name] = value
+    before = sorted(p.name for p in audit_db.parent.iterdir())
+    result = _cli("flag", str(audit_db), *(part for pair in args.items() for part in pair))
+    assert result.returncode == 2 and result.stderr.startswith("error: ")
+    assert sorted(p.name for p in audit_db.parent.iterdir()) == before
