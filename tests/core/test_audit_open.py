@@ -180,6 +180,8 @@ def test_writes_are_impossible(audit_db: Path) -> None:
             conn.execute("ATTACH ? AS other", (str(audit_db.parent / "new.sqlite"),))
         with db.raw_connection() as conn, pytest.raises(sqlite3.DatabaseError):
             conn.execute("VACUUM INTO ?", (str(audit_db.parent / "copy.sqlite"),))
+        with db.raw_connection() as conn, pytest.raises(sqlite3.OperationalError):
+            conn.execute("SELECT load_extension(?)", (str(audit_db.parent / "evil.so"),))
         with db.engine.connect() as conn, pytest.raises(sqlalchemy.exc.OperationalError):
             conn.execute(text("DELETE FROM attempts"))
         assert db.count_attempts() == 30
