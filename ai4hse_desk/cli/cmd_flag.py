@@ -46,7 +46,7 @@ def register(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``flag``."""
-    from ai4hse_desk.review import ReviewError
+    from ai4hse_desk.notes import ReviewError
 
     with notes_session(args.audit_db, args.notes) as store:
         try:

@@ -25,7 +25,7 @@ from ai4hse_desk.cli.parser import positive_int
 from ai4hse_desk.errors import one_line
 
 if TYPE_CHECKING:
-    from ai4hse_desk.writer.import_report import ImportResult
+    from ai4hse_desk.writer.imports.report import ImportResult
 
 TRACKS = ("answer_only", "reasoning_assisted", "structured_output", "single_choice")
 
@@ -133,7 +133,7 @@ def _register_responses(kinds: Any) -> None:
 def _import(args: argparse.Namespace, source: Path, read: Callable[[], ImportResult]) -> int:
     """Read, write ``--out``, report; shared by the three question imports."""
     from ai4hse_desk.writer import WriterError
-    from ai4hse_desk.writer.import_report import write_import
+    from ai4hse_desk.writer.imports.report import write_import
 
     out: Path = args.out
     report: Path | None = args.report
@@ -170,19 +170,19 @@ def _import(args: argparse.Namespace, source: Path, read: Callable[[], ImportRes
 
 
 def _run_hse_bench(args: argparse.Namespace) -> int:
-    from ai4hse_desk.writer.import_hse_bench import read_hse_bench
+    from ai4hse_desk.writer.imports.hse_bench import read_hse_bench
 
     return _import(args, args.folder, lambda: read_hse_bench(args.folder))
 
 
 def _run_enviroexam(args: argparse.Namespace) -> int:
-    from ai4hse_desk.writer.import_enviroexam import read_enviroexam
+    from ai4hse_desk.writer.imports.enviroexam import read_enviroexam
 
     return _import(args, args.folder, lambda: read_enviroexam(args.folder))
 
 
 def _run_questions(args: argparse.Namespace) -> int:
-    from ai4hse_desk.writer.import_questions import read_questions
+    from ai4hse_desk.writer.imports.questions import read_questions
 
     def read() -> ImportResult:
         return read_questions(
@@ -197,7 +197,7 @@ def _run_questions(args: argparse.Namespace) -> int:
 
 def _run_responses(args: argparse.Namespace) -> int:
     from ai4hse_desk.writer import WriterError
-    from ai4hse_desk.writer.import_responses import RunSettings, import_responses
+    from ai4hse_desk.writer.imports.responses import RunSettings, import_responses
 
     settings = RunSettings(
         run_id=args.run_id,

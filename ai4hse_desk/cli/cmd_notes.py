@@ -23,7 +23,7 @@ from ai4hse_desk.cli.errors import InputError
 from ai4hse_desk.errors import one_line
 
 if TYPE_CHECKING:
-    from ai4hse_desk.review import NotesStore
+    from ai4hse_desk.notes import NotesStore
 
 NOTES_HELP = "notes store: a file path or SQLAlchemy URL (default: AUDIT_DB.review.sqlite)"
 
@@ -44,7 +44,7 @@ def notes_session(audit_db: Path, location: str | None) -> Iterator[NotesStore]:
     """
     from ai4hse_desk.audit import AuditError, open_audit
     from ai4hse_desk.errors import InputProblem
-    from ai4hse_desk.review import NotesStore, ReviewError
+    from ai4hse_desk.notes import NotesStore, ReviewError
 
     try:
         with open_audit(audit_db) as audit:
@@ -66,7 +66,7 @@ def notes_session(audit_db: Path, location: str | None) -> Iterator[NotesStore]:
 def _new_store_file(audit_path: Path, location: str | None) -> Path | None:
     """The SQLite store file this command would create, or ``None`` (it exists, or
     the store is a server)."""
-    from ai4hse_desk.review.location import resolve_location
+    from ai4hse_desk.notes.location import resolve_location
 
     path = resolve_location(audit_path, location).path
     return path if path is not None and not os.path.lexists(path) else None
@@ -134,7 +134,7 @@ def _print_json(data: object, indent: int | None = None) -> None:
 
 def run_export(args: argparse.Namespace) -> int:
     """Run ``notes export``."""
-    from ai4hse_desk.review import ReviewError, export_notes
+    from ai4hse_desk.notes import ReviewError, export_notes
 
     with notes_session(args.audit_db, args.notes) as store:
         try:
@@ -147,7 +147,7 @@ def run_export(args: argparse.Namespace) -> int:
 
 def run_import(args: argparse.Namespace) -> int:
     """Run ``notes import``."""
-    from ai4hse_desk.review import ReviewError, import_notes
+    from ai4hse_desk.notes import ReviewError, import_notes
 
     with notes_session(args.audit_db, args.notes) as store:
         try:
@@ -162,7 +162,7 @@ def run_import(args: argparse.Namespace) -> int:
 
 def run_agreement(args: argparse.Namespace) -> int:
     """Run ``notes agreement``."""
-    from ai4hse_desk.review import key_agreement
+    from ai4hse_desk.notes import key_agreement
 
     with notes_session(args.audit_db, args.notes) as store:
         result = key_agreement(store)

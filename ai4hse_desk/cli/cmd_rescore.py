@@ -58,7 +58,7 @@ def _write_json(
 def run(args: argparse.Namespace) -> int:
     """Run ``rescore``."""
     from ai4hse_desk.audit import AuditError, open_audit
-    from ai4hse_desk.audit.rescore import AttemptVerdict, rescore
+    from ai4hse_desk.verdicts.rescore import AttemptVerdict, rescore
 
     try:
         with open_audit(args.audit_db) as db:

@@ -27,9 +27,9 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor
 
+from ai4hse_desk.display.status_style import STATUS_COLOURS, status_foreground, status_label
 from ai4hse_desk.gui.plain_text import plain_tooltip
 from ai4hse_desk.gui.qt_guard import guarded, problem_text
-from ai4hse_desk.gui.status_style import STATUS_COLOURS, status_foreground, status_label
 from ai4hse_desk.index import AttemptQuery, ListRow, ReviewIndex, SortKey
 from ai4hse_desk.protocol.outcome import Status
 

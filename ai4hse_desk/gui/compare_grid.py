@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ai4hse_desk.gui.status_style import STATUS_COLOURS, status_foreground, status_label
+from ai4hse_desk.display.status_style import STATUS_COLOURS, status_foreground, status_label
 from ai4hse_desk.index import ListRow
 
 

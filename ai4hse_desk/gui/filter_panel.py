@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ai4hse_desk.gui.status_style import status_label
+from ai4hse_desk.display.status_style import status_label
 from ai4hse_desk.index import PARSE_ERROR_STATUSES, AttemptQuery
 from ai4hse_desk.protocol.outcome import Status
 

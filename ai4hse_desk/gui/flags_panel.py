@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ai4hse_desk.gui.attempt_detail import display_text
 from ai4hse_desk.gui.flag_dialog import (
     format_time,
     one_line,
@@ -31,7 +30,8 @@ from ai4hse_desk.gui.flag_dialog import (
     plain_label,
 )
 from ai4hse_desk.gui.widget_style import table_texts
-from ai4hse_desk.review import AttemptNote, Flag
+from ai4hse_desk.notes import AttemptNote, Flag
+from ai4hse_desk.verdicts.attempt_detail import display_text
 
 _CELL = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 

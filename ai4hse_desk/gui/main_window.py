@@ -18,8 +18,8 @@ from PySide6.QtWidgets import (
 )
 
 from ai4hse_desk import AUDIT_SCHEMA_VERSION, __version__
+from ai4hse_desk.display.status_style import status_label
 from ai4hse_desk.gui.attempt_table_model import AttemptTableModel
-from ai4hse_desk.gui.audit_session import AuditSession
 from ai4hse_desk.gui.compare_grid import CompareGrid
 from ai4hse_desk.gui.filter_panel import FilterPanel
 from ai4hse_desk.gui.flags_panel import FlagsPanel
@@ -34,7 +34,6 @@ from ai4hse_desk.gui.scores_view import ScoresView
 from ai4hse_desk.gui.search_bar import SearchBar
 from ai4hse_desk.gui.settings import app_settings, recent_files
 from ai4hse_desk.gui.status_counts import StatusCounter
-from ai4hse_desk.gui.status_style import status_label
 from ai4hse_desk.gui.verdict_panel import VerdictPanel
 from ai4hse_desk.gui.window_navigation import TAB_ATTEMPT, TAB_COMPARE, NavigationMixin
 from ai4hse_desk.gui.window_opening import APP_TITLE, OpeningMixin
@@ -45,6 +44,7 @@ from ai4hse_desk.gui.window_views import (
     ViewsMixin,
 )
 from ai4hse_desk.index import PARSE_ERROR_STATUSES, AttemptQuery
+from ai4hse_desk.index.session import AuditSession
 from ai4hse_desk.protocol.outcome import Status
 
 __all__ = [

@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, TypeVar
 from sqlalchemy.exc import SQLAlchemyError
 
 from ai4hse_desk.audit.records import Question
-from ai4hse_desk.gui.attempt_detail import display_text
 from ai4hse_desk.gui.flag_dialog import FlagDialog, FlagValues, HistoryDialog, NoteDialog
-from ai4hse_desk.review import Flag, NotesStore, ReviewError
+from ai4hse_desk.notes import Flag, NotesStore, ReviewError
+from ai4hse_desk.verdicts.attempt_detail import display_text
 
 if TYPE_CHECKING:
     from ai4hse_desk.gui.notes_controller import NotesController

@@ -2,7 +2,7 @@
 
 * **Opening.** The notes of an audit file live in the default store
   (``AUDIT.review.sqlite`` beside it, or the user data folder; see
-  :mod:`ai4hse_desk.review.location`). Once the review index is ready (so the
+  :mod:`ai4hse_desk.notes.location`). Once the review index is ready (so the
   audit fingerprint is known), an existing store is opened; a file with no
   notes yet gets its store at the first flag or note, so merely reading an
   audit leaves nothing behind. A store first used with another audit file opens
@@ -28,14 +28,14 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QMenu, QWidget
 
-from ai4hse_desk.gui.attempt_detail import display_text
-from ai4hse_desk.gui.audit_session import AuditSession
 from ai4hse_desk.gui.notes_actions import STORE_ERRORS, NotesActionsMixin, first_line
 from ai4hse_desk.gui.notes_list import NotesDock
 from ai4hse_desk.gui.plain_text import Icon, plain_message
 from ai4hse_desk.gui.reviewer_identity import ReviewerIdentity
 from ai4hse_desk.index import AttemptQuery, ReviewIndex
-from ai4hse_desk.review import AttemptNote, Flag, NotesStore, ReviewError, resolve_location
+from ai4hse_desk.index.session import AuditSession
+from ai4hse_desk.notes import AttemptNote, Flag, NotesStore, ReviewError, resolve_location
+from ai4hse_desk.verdicts.attempt_detail import display_text
 
 if TYPE_CHECKING:
     from ai4hse_desk.gui.main_window import MainWindow

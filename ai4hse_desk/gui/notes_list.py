@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ai4hse_desk.gui.attempt_detail import display_text
 from ai4hse_desk.gui.flag_dialog import (
     format_time,
     one_line,
@@ -33,7 +32,8 @@ from ai4hse_desk.gui.flag_dialog import (
     plain_label,
 )
 from ai4hse_desk.gui.widget_style import table_texts
-from ai4hse_desk.review import CATEGORIES, STATES, AttemptNote, Flag, NotesStore
+from ai4hse_desk.notes import CATEGORIES, STATES, AttemptNote, Flag, NotesStore
+from ai4hse_desk.verdicts.attempt_detail import display_text
 
 KINDS = (("Flags and notes", None), ("Flags", "flag"), ("Attempt notes", "attempt_note"))
 COLUMNS = (

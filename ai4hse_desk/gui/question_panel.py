@@ -16,8 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ai4hse_desk.gui.attempt_detail import AttemptDetail, OptionRow, display_text
-from ai4hse_desk.gui.status_style import (
+from ai4hse_desk.display.status_style import (
     MATCH_COLOURS,
     STATUS_COLOURS,
     VALUE_COLOURS,
@@ -27,6 +26,7 @@ from ai4hse_desk.gui.status_style import (
 from ai4hse_desk.gui.widget_style import plain_label as _plain_label
 from ai4hse_desk.gui.widget_style import set_style_sheet, table_texts
 from ai4hse_desk.protocol.outcome import Status
+from ai4hse_desk.verdicts.attempt_detail import AttemptDetail, OptionRow, display_text
 
 #: Heading shown while no attempt is selected.
 NO_SELECTION = "No attempt selected"

@@ -19,7 +19,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QTextEdit, QVBoxLayout, QWidget
 
-from ai4hse_desk.gui.text_sanitize import VisibleText, make_visible
+from ai4hse_desk.display.text_sanitize import VisibleText, make_visible
 
 Span = tuple[int, int]
 
@@ -46,7 +46,7 @@ class ResponseView(QWidget):
     """Read-only viewer of one raw model response, with highlighted spans.
 
     The text is always plain (never HTML) and goes through
-    :func:`~ai4hse_desk.gui.text_sanitize.make_visible`: control, invisible and
+    :func:`~ai4hse_desk.display.text_sanitize.make_visible`: control, invisible and
     bidi characters appear as stand-ins (``␀``, ``⟨ZWSP⟩``, ``⟨RLO⟩`` …, in a
     violet "chip" format so they cannot be mistaken for the same characters
     typed literally), U+FFFD is shown on red, and lines longer than

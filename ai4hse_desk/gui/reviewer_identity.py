@@ -11,8 +11,8 @@ from __future__ import annotations
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QInputDialog, QLineEdit, QWidget
 
-from ai4hse_desk.review import ReviewError
-from ai4hse_desk.review.model import clean_reviewer
+from ai4hse_desk.notes import ReviewError
+from ai4hse_desk.notes.model import clean_reviewer
 
 SETTINGS_KEY = "reviewer"
 _PROMPT = "Your name as a reviewer (recorded with every flag and note you make):"

@@ -23,9 +23,9 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF, QSize, Qt, Si
 from PySide6.QtGui import QPainter, QPicture
 from PySide6.QtWidgets import QComboBox, QLabel, QTabWidget, QVBoxLayout, QWidget
 
+from ai4hse_desk.display.status_style import STATUS_COLOURS, status_label
 from ai4hse_desk.filewrite import check_target, write_bytes
 from ai4hse_desk.gui.plain_text import plain_tooltip
-from ai4hse_desk.gui.status_style import STATUS_COLOURS, status_label
 from ai4hse_desk.index import AttemptQuery
 from ai4hse_desk.protocol.outcome import Status
 from ai4hse_desk.scores.plot_data import (

@@ -45,7 +45,7 @@ def notes_store_refusal(audit: Path, out: Path) -> str | None:
     ever being kept there. (An existing store is an SQLite file, which
     :func:`~ai4hse_desk.filewrite.check_target` refuses anyway.)
     """
-    from ai4hse_desk.review.location import SUFFIX, default_store_path
+    from ai4hse_desk.notes.location import SUFFIX, default_store_path
 
     absolute = Path(os.path.abspath(audit))
     stores = {absolute.with_name(absolute.name + SUFFIX), default_store_path(absolute)}

@@ -29,10 +29,10 @@ from PySide6.QtWidgets import (
 )
 
 from ai4hse_desk.audit import AuditDB, Question
-from ai4hse_desk.audit.rescore import RescoreResult, rescore
 from ai4hse_desk.gui.qt_tasks import ProgressFn, QtTask
 from ai4hse_desk.gui.scores_table_model import SensitivityTableModel
 from ai4hse_desk.scores.sensitivity import sensitivity_rows
+from ai4hse_desk.verdicts.rescore import RescoreResult, rescore
 
 BANNER = (
     "Not official — exploration. The same metrics recomputed without the ticked questions, "

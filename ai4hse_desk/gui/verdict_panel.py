@@ -20,8 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ai4hse_desk.gui.attempt_detail import AttemptDetail, display_text
-from ai4hse_desk.gui.status_style import (
+from ai4hse_desk.display.status_style import (
     BANNER_BORDER,
     DIFFERS_COLOURS,
     DISAGREEMENT_COLOURS,
@@ -32,6 +31,7 @@ from ai4hse_desk.gui.status_style import (
 )
 from ai4hse_desk.gui.widget_style import plain_label as _plain_label
 from ai4hse_desk.gui.widget_style import set_style_sheet
+from ai4hse_desk.verdicts.attempt_detail import AttemptDetail, display_text
 
 #: Shown while no attempt is selected.
 NO_SELECTION = "No attempt selected"

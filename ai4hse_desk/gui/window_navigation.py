@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtWidgets import QAbstractItemView
 
-from ai4hse_desk.gui.attempt_detail import build_detail
 from ai4hse_desk.gui.qt_guard import problem_text
 from ai4hse_desk.index import PARSE_ERROR_STATUSES
+from ai4hse_desk.verdicts.attempt_detail import build_detail
 
 if TYPE_CHECKING:
     from ai4hse_desk.gui.main_window import MainWindow

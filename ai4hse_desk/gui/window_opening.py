@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QFileDialog
 
-from ai4hse_desk.gui.audit_session import AuditSession
 from ai4hse_desk.gui.plain_text import Icon, plain_message, title_text
 from ai4hse_desk.gui.qt_guard import forget_problems, problem_text, report_problem
 from ai4hse_desk.gui.settings import forget_file, remember_file
 from ai4hse_desk.index import ReviewIndex
+from ai4hse_desk.index.session import AuditSession
 
 if TYPE_CHECKING:
     from ai4hse_desk.gui.main_window import MainWindow

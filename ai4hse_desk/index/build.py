@@ -1,7 +1,7 @@
 """Stage 1 of the review index: the desk's verdicts, denormalised for the table.
 
 :func:`build_index` streams the desk's verdicts (from
-:func:`~ai4hse_desk.audit.rescore.iter_verdict_batches`) into a new SQLite file
+:func:`~ai4hse_desk.verdicts.rescore.iter_verdict_batches`) into a new SQLite file
 in the cache directory (see :mod:`.location`): one row per attempt with
 everything the review table filters and sorts on, so the window's queries never
 touch the audit file (except for raw text). Rows are inserted one
@@ -36,10 +36,10 @@ from pathlib import Path
 
 from ai4hse_desk import __version__
 from ai4hse_desk.audit import AuditDB
-from ai4hse_desk.audit.rescore import Progress, RescoreCancelled, iter_verdict_batches
 from ai4hse_desk.index.location import BuildCancelled, index_path, read_meta, staged_file
 from ai4hse_desk.index.query import ReviewIndex
 from ai4hse_desk.protocol.outcome import STATE_ANSWERED, Status
+from ai4hse_desk.verdicts.rescore import Progress, RescoreCancelled, iter_verdict_batches
 
 #: Version of the layout above; an index of another format is rebuilt. (4: only
 #: files whose attempts passed the value check are indexed.)

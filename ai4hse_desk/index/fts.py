@@ -29,7 +29,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ai4hse_desk.audit import AuditDB
-from ai4hse_desk.audit.rescore import Progress
 from ai4hse_desk.index.location import (
     BuildCancelled,
     audit_uri,
@@ -37,6 +36,7 @@ from ai4hse_desk.index.location import (
     read_meta,
     staged_file,
 )
+from ai4hse_desk.verdicts.rescore import Progress
 
 #: Version of the full-text layout and tokenizer; another format is rebuilt.
 FTS_FORMAT = 1

@@ -8,7 +8,6 @@ reports corpus-level signals such as answer-key position skew. Suggestions
 only: nothing here changes a key or a score, and nothing imports Qt.
 """
 
-from ai4hse_desk.audit.rescore import RescoreCancelled
 from ai4hse_desk.keyaudit.compute import compute_key_audit
 from ai4hse_desk.keyaudit.dupgroups import DuplicatePair, DuplicateReport, duplicate_pairs
 from ai4hse_desk.keyaudit.duplicates import NEAR_DUPLICATE
@@ -19,6 +18,7 @@ from ai4hse_desk.keyaudit.result import KeyAuditResult, QuestionSuspicion
 from ai4hse_desk.keyaudit.skew import chi_square_sf, letter, position_skew
 from ai4hse_desk.keyaudit.tally import Progress
 from ai4hse_desk.keyaudit.text import normalise
+from ai4hse_desk.verdicts.rescore import RescoreCancelled
 
 __all__ = [
     "FORMULA",

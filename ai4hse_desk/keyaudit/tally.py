@@ -2,7 +2,7 @@
 
 The key audit needs, per run and question, only counts and the valid
 selections of its repetitions; per run, its end-to-end accuracy. Everything
-comes from :func:`ai4hse_desk.audit.rescore.iter_verdict_batches` (the desk's own
+comes from :func:`ai4hse_desk.verdicts.rescore.iter_verdict_batches` (the desk's own
 outcomes, never the runner's recorded ones); nothing is written anywhere.
 """
 
@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ai4hse_desk.audit.queries import AuditDB
-from ai4hse_desk.audit.rescore import iter_verdict_batches
 from ai4hse_desk.protocol.outcome import Selection, Status, Track
+from ai4hse_desk.verdicts.rescore import iter_verdict_batches
 
 #: Called with (attempts done, attempts in total); returning False cancels
 #: (``RescoreCancelled`` is raised), exactly as for ``rescore``.

@@ -21,9 +21,9 @@ from typing import Any
 
 from ai4hse_desk import __version__
 from ai4hse_desk.audit import AuditDB, Question, Run
-from ai4hse_desk.audit.rescore import Progress, RescoreResult, rescore
 from ai4hse_desk.filewrite import WriteRefused, write_text
 from ai4hse_desk.index import cache_dir
+from ai4hse_desk.verdicts.rescore import Progress, RescoreResult, rescore
 
 #: ``format`` of a scores cache file.
 CACHE_FORMAT = "ai4hse-desk-scores"
@@ -85,7 +85,7 @@ def compute_scores(
 
     Args:
         progress: reports and may cancel (then
-            :class:`~ai4hse_desk.audit.rescore.RescoreCancelled` is raised and
+            :class:`~ai4hse_desk.verdicts.rescore.RescoreCancelled` is raised and
             nothing is cached).
         use_cache: False to rescore even when a cached result exists.
     """

@@ -1,7 +1,10 @@
-"""Writing NEW audit databases: the demo now, importers of public benchmarks later.
+"""Writing NEW audit databases (the ``audit`` package only ever reads one).
 
-The ``audit`` package only ever reads a runner's database; everything that
-creates a database lives here, and never writes to an existing file.
+* :mod:`.new_db` — a new schema-v1 database built in a staged file and renamed
+  into place, never over an existing file;
+* :mod:`.demo` — the demo database;
+* :mod:`.imports` — public benchmarks (HSE-Bench, EnviroExam, a questions CSV)
+  and ``import responses``, which adds a run to a database the desk itself made.
 """
 
 from ai4hse_desk.writer.new_db import (

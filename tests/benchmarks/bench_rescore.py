@@ -41,7 +41,7 @@ print(n, time.perf_counter() - t)
 RESCORE = r"""
 import resource, sys, time
 from ai4hse_desk.audit import open_audit
-from ai4hse_desk.audit.rescore import rescore
+from ai4hse_desk.verdicts.rescore import rescore
 workers = int(sys.argv[2]) if len(sys.argv) > 2 else None
 t = time.perf_counter()
 with open_audit(sys.argv[1]) as db:

@@ -11,7 +11,9 @@ from typing import Any
 import pytest
 
 from ai4hse_desk.audit.records import Attempt, Option, Question, Run
-from ai4hse_desk.gui.attempt_detail import (
+from ai4hse_desk.protocol.compare import differences
+from ai4hse_desk.protocol.outcome import Status, Track
+from ai4hse_desk.verdicts.attempt_detail import (
     MAX_SHOWN,
     NONE,
     AttemptDetail,
@@ -19,8 +21,6 @@ from ai4hse_desk.gui.attempt_detail import (
     display_text,
     option_letter,
 )
-from ai4hse_desk.protocol.compare import differences
-from ai4hse_desk.protocol.outcome import Status, Track
 
 T, F = True, False
 KEY = (T, F, T, F)
@@ -360,7 +360,7 @@ def test_display_text() -> None:
 def test_view_model_and_style_load_no_qt() -> None:
     code = (
         "import sys\n"
-        "import ai4hse_desk.gui.attempt_detail, ai4hse_desk.gui.status_style\n"
+        "import ai4hse_desk.verdicts.attempt_detail, ai4hse_desk.display.status_style\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('PySide6', 'shiboken6')))\n"
     )
     result = subprocess.run(

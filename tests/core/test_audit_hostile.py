@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from ai4hse_desk.audit import AuditError, open_audit
-from ai4hse_desk.audit.rescore import rescore
+from ai4hse_desk.verdicts.rescore import rescore
 
 MakeDb = Callable[..., Path]
 
@@ -247,9 +247,9 @@ def test_every_command_exits_2_with_one_line(
 
 
 def test_a_large_file_is_checked_in_the_two_process_rescore(make_audit_db: MakeDb) -> None:
-    from ai4hse_desk.audit.parallel import score_in_parallel
-    from ai4hse_desk.audit.rescore import _selected_runs
     from ai4hse_desk.protocol.metrics import RunScorer
+    from ai4hse_desk.verdicts.parallel import score_in_parallel
+    from ai4hse_desk.verdicts.rescore import _selected_runs
 
     path = make_audit_db(
         untyped=True, after=["UPDATE attempts SET correct = 'yes' WHERE attempt_id = 30"]

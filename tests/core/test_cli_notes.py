@@ -9,16 +9,16 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import notes_fixtures
 import openpyxl
 import pytest
-import review_fixtures
 
 from ai4hse_desk.cli.main import HEADLESS_COMMANDS
 from ai4hse_desk.launcher import main
 
-store_url = review_fixtures.store_url
-pg_url = review_fixtures.pg_url
-_data_dir = review_fixtures._data_dir
+store_url = notes_fixtures.store_url
+pg_url = notes_fixtures.pg_url
+_data_dir = notes_fixtures._data_dir
 
 
 def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -46,7 +46,7 @@ def test_every_command_leaves_the_audit_byte_identical_and_scores_unchanged(
     store_url: str,
 ) -> None:
     audit = make_audit_db()
-    unchanged = review_fixtures.AuditUnchanged(audit, capsys)
+    unchanged = notes_fixtures.AuditUnchanged(audit, capsys)
     notes = ["--notes", store_url]
 
     code, out, err = cli(capsys, *flag_args(audit, "--option", "2", "--severity", "high", *notes))
@@ -122,11 +122,11 @@ def test_bad_input_exits_2_with_one_error_line(
     message: str,
 ) -> None:
     audit = make_audit_db()
-    before = review_fixtures.sha256(audit)
+    before = notes_fixtures.sha256(audit)
     code, out, err = cli(capsys, *flag_args(audit), *extra)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith(message), err
-    assert review_fixtures.sha256(audit) == before
+    assert notes_fixtures.sha256(audit) == before
 
 
 def test_missing_or_invalid_audit_exits_2(

@@ -13,7 +13,6 @@ import pytest
 
 from ai4hse_desk import __version__
 from ai4hse_desk.audit import open_audit
-from ai4hse_desk.audit.rescore import iter_verdicts
 from ai4hse_desk.index import (
     CACHE_ENV,
     INDEX_FORMAT,
@@ -29,6 +28,7 @@ from ai4hse_desk.index import (
 )
 from ai4hse_desk.index import build as build_module
 from ai4hse_desk.index import fts as fts_module
+from ai4hse_desk.verdicts.rescore import iter_verdicts
 from ai4hse_desk.writer.demo import write_demo
 
 MakeDb = Callable[..., Path]

@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 
 from ai4hse_desk.audit import AuditDB, open_audit
-from ai4hse_desk.audit.rescore import iter_verdicts
 from ai4hse_desk.index import (
     CACHE_ENV,
     PARSE_ERROR_STATUSES,
@@ -23,6 +22,7 @@ from ai4hse_desk.index import (
     SortKey,
     ensure_index,
 )
+from ai4hse_desk.verdicts.rescore import iter_verdicts
 from ai4hse_desk.writer.demo import write_demo
 
 

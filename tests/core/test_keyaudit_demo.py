@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from ai4hse_desk.audit import open_audit
-from ai4hse_desk.audit.rescore import RescoreCancelled, rescore
 from ai4hse_desk.keyaudit import KeyAuditResult, compute_key_audit
 from ai4hse_desk.launcher import main
+from ai4hse_desk.verdicts.rescore import RescoreCancelled, rescore
 from ai4hse_desk.writer.demo import write_demo
 
 

@@ -18,16 +18,16 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import notes_fixtures
 import pytest
-import review_fixtures
 
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.filewrite import WriteRefused, write_bytes
 from ai4hse_desk.filewrite import atomic as filewrite_atomic
 from ai4hse_desk.launcher import main
-from ai4hse_desk.review import NotesStore, ReviewError, backend, exports, location
+from ai4hse_desk.notes import NotesStore, ReviewError, backend, exports, location
 
-_data_dir = review_fixtures._data_dir
+_data_dir = notes_fixtures._data_dir
 SIDES = ("-wal", "-journal", "-shm")
 
 
@@ -70,7 +70,7 @@ def test_notes_naming_a_side_file_of_the_audit_is_refused(
     make_audit_db: Callable[..., Path], capsys: pytest.CaptureFixture[str], suffix: str
 ) -> None:
     audit = make_audit_db()
-    digest, names = review_fixtures.sha256(audit), listing(audit.parent)
+    digest, names = notes_fixtures.sha256(audit), listing(audit.parent)
     elsewhere = audit.parent.parent / f"links{suffix}"
     elsewhere.mkdir()
     link = elsewhere / "innocent.sqlite"
@@ -78,7 +78,7 @@ def test_notes_naming_a_side_file_of_the_audit_is_refused(
     for given in (f"{audit}{suffix}", str(link), f"sqlite:///{audit}{suffix}"):
         code, out, err = cli(capsys, *flag_args(audit, "--notes", given))
         assert_one_error(code, out, err, f"{suffix[1:]} file of the audit database")
-    assert listing(audit.parent) == names and review_fixtures.sha256(audit) == digest
+    assert listing(audit.parent) == names and notes_fixtures.sha256(audit) == digest
 
 
 def test_a_planted_symlink_at_the_default_store_is_refused(
@@ -186,10 +186,10 @@ def test_a_store_left_after_a_full_disk_opens_with_its_wal(
     with sqlite3.connect(f"file:{left}?mode=ro", uri=True) as reader:
         assert reader.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
     reader.close()
-    names, digest = listing(audit.parent), review_fixtures.sha256(audit)
+    names, digest = listing(audit.parent), notes_fixtures.sha256(audit)
     with open_audit(audit) as db, NotesStore.open(db, str(left)) as notes:
         assert len(notes.flags()) == 31
-    assert listing(audit.parent) == names and review_fixtures.sha256(audit) == digest
+    assert listing(audit.parent) == names and notes_fixtures.sha256(audit) == digest
 
 
 def test_a_store_on_a_full_disk_is_exit_2(

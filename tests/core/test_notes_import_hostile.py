@@ -16,16 +16,16 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import notes_fixtures
 import pytest
-import review_fixtures
 
 from ai4hse_desk.audit import AuditDB, open_audit
 from ai4hse_desk.launcher import main
-from ai4hse_desk.review import NotesStore, ReviewError, export_notes, import_notes
+from ai4hse_desk.notes import NotesStore, ReviewError, export_notes, import_notes
 
-_data_dir = review_fixtures._data_dir
-store_url = review_fixtures.store_url
-pg_url = review_fixtures.pg_url
+_data_dir = notes_fixtures._data_dir
+store_url = notes_fixtures.store_url
+pg_url = notes_fixtures.pg_url
 FAR_FUTURE = "9999-12-31T23:59:59.999999Z"
 IMPOSSIBLE = "2026-13-45T25:61:61.000000Z"
 #: An impossible time that sorts after any real one (a damaged store's latest revision).

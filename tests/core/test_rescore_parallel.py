@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from ai4hse_desk.audit import AuditError, open_audit
-from ai4hse_desk.audit.parallel import score_in_parallel
-from ai4hse_desk.audit.rescore import _result, _selected_runs, rescore
 from ai4hse_desk.protocol.metrics import RunScorer
+from ai4hse_desk.verdicts.parallel import score_in_parallel
+from ai4hse_desk.verdicts.rescore import _result, _selected_runs, rescore
 from ai4hse_desk.writer.demo import write_demo
 
 

@@ -9,11 +9,11 @@ import pytest
 
 import ai4hse_desk.scores.cache as cache_module
 from ai4hse_desk.audit import open_audit
-from ai4hse_desk.audit.rescore import RescoreCancelled, rescore
 from ai4hse_desk.cli.main import main as cli_main
 from ai4hse_desk.index import CACHE_ENV
 from ai4hse_desk.scores import compute_scores, read_cached, scores_cache_path
 from ai4hse_desk.scores.cache import CACHE_FORMAT, load_scores, write_cached
+from ai4hse_desk.verdicts.rescore import RescoreCancelled, rescore
 from ai4hse_desk.writer.demo import write_demo
 
 

@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 
 from ai4hse_desk.audit import Question, open_audit
-from ai4hse_desk.audit.rescore import rescore
 from ai4hse_desk.scores import (
     COLUMNS,
     ScoreRow,
@@ -26,6 +25,7 @@ from ai4hse_desk.scores.report_html import (
     build_report,
     excluded_questions,
 )
+from ai4hse_desk.verdicts.rescore import rescore
 
 EVIL_MODEL = '=HYPERLINK("http://x","<b>m</b>")'
 

@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 
 from ai4hse_desk.audit import open_audit
-from ai4hse_desk.audit.rescore import rescore
 from ai4hse_desk.filewrite import WriteRefused, protect
 from ai4hse_desk.scores import ScoreRow, track_tables, write_csv, write_xlsx
+from ai4hse_desk.verdicts.rescore import rescore
 
 Writer = Callable[[Path, Mapping[str, Sequence[ScoreRow]]], Path]
 WRITERS: dict[str, Writer] = {"csv": write_csv, "xlsx": write_xlsx}

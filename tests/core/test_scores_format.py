@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 
 from ai4hse_desk.audit import open_audit
-from ai4hse_desk.audit.rescore import rescore
 from ai4hse_desk.scores import (
     COLUMNS,
     NO_SCORE_CELL,
@@ -29,6 +28,7 @@ from ai4hse_desk.scores import (
 )
 from ai4hse_desk.scores.sensitivity import SENSITIVITY_COLUMNS
 from ai4hse_desk.scores.table_rows import PENDING
+from ai4hse_desk.verdicts.rescore import rescore
 
 
 def _scored(**changes: Any) -> dict[str, Any]:

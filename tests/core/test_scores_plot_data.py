@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 
 from ai4hse_desk.audit import open_audit
-from ai4hse_desk.audit.rescore import rescore
 from ai4hse_desk.index import AttemptQuery
 from ai4hse_desk.scores.plot_data import (
     consistency_caption,
@@ -19,6 +18,7 @@ from ai4hse_desk.scores.plot_data import (
     slices_plot,
     statuses_plot,
 )
+from ai4hse_desk.verdicts.rescore import rescore
 
 
 @pytest.fixture

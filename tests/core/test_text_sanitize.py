@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ai4hse_desk.gui.text_sanitize import (
+from ai4hse_desk.display.text_sanitize import (
     STAND_INS,
     WRAP_MARK,
     VisibleText,

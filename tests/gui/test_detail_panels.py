@@ -20,9 +20,7 @@ from PySide6.QtWidgets import (
 from pytestqt.qtbot import QtBot
 
 from ai4hse_desk.audit.records import Attempt, Option, Question, Run
-from ai4hse_desk.gui.attempt_detail import NONE, AttemptDetail, build_detail
-from ai4hse_desk.gui.question_panel import QuestionPanel
-from ai4hse_desk.gui.status_style import (
+from ai4hse_desk.display.status_style import (
     BANNER_BORDER,
     CHIP_BORDER,
     DIFFERS_COLOURS,
@@ -35,8 +33,10 @@ from ai4hse_desk.gui.status_style import (
     status_foreground,
     status_label,
 )
+from ai4hse_desk.gui.question_panel import QuestionPanel
 from ai4hse_desk.gui.verdict_panel import DIFFERS_MARK, NO_SELECTION, VerdictPanel
 from ai4hse_desk.protocol.outcome import Status, Track
+from ai4hse_desk.verdicts.attempt_detail import NONE, AttemptDetail, build_detail
 
 T, F = True, False
 LIGHT_WINDOW, DARK_WINDOW = "#ffffff", "#1e1e1e"

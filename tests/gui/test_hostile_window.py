@@ -24,12 +24,12 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from ai4hse_desk.gui.app import start_window
-from ai4hse_desk.gui.audit_session import AuditSession
 from ai4hse_desk.gui.main_window import MainWindow
 from ai4hse_desk.gui.qt_guard import flush_problems
 from ai4hse_desk.gui.qt_tasks import QtTask
 from ai4hse_desk.gui.settings import app_settings, recent_files
 from ai4hse_desk.index import ReviewIndex
+from ai4hse_desk.index.session import AuditSession
 
 FIRST_THREE = "attempt_id IN (SELECT attempt_id FROM attempts ORDER BY attempt_id LIMIT 3)"
 

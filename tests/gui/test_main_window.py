@@ -16,10 +16,10 @@ from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
 from ai4hse_desk.audit import open_audit
-from ai4hse_desk.audit.rescore import iter_verdicts
 from ai4hse_desk.gui.main_window import TAB_COMPARE, MainWindow
 from ai4hse_desk.index import PARSE_ERROR_STATUSES, build_fts
 from ai4hse_desk.protocol.extract import derive
+from ai4hse_desk.verdicts.rescore import iter_verdicts
 from ai4hse_desk.writer.demo import write_demo
 
 
@@ -400,7 +400,7 @@ def test_the_window_follows_the_system_palette(qtbot: QtBot, demo_path: Path) ->
     from PySide6.QtGui import QColor, QPalette
     from PySide6.QtWidgets import QApplication
 
-    from ai4hse_desk.gui.status_style import STATUS_COLOURS, status_foreground
+    from ai4hse_desk.display.status_style import STATUS_COLOURS, status_foreground
     from ai4hse_desk.protocol.outcome import Status
 
     app = QApplication.instance()

@@ -21,12 +21,12 @@ from pytestqt.qtbot import QtBot
 from sqlalchemy.exc import OperationalError
 
 from ai4hse_desk.audit import open_audit
-from ai4hse_desk.audit.rescore import iter_verdicts, rescore
 from ai4hse_desk.gui import notes_controller, reviewer_identity
 from ai4hse_desk.gui.attempt_table_model import COLUMNS
 from ai4hse_desk.gui.flag_dialog import FlagDialog, FlagValues, HistoryDialog, NoteDialog
 from ai4hse_desk.gui.main_window import MainWindow
-from ai4hse_desk.review import NotesStore, ReviewError
+from ai4hse_desk.notes import NotesStore, ReviewError
+from ai4hse_desk.verdicts.rescore import iter_verdicts, rescore
 from ai4hse_desk.writer.demo import write_demo
 
 FLAG_COLUMN = len(COLUMNS) - 1

@@ -21,7 +21,6 @@ from PySide6.QtWidgets import QLabel, QMessageBox
 
 from ai4hse_desk.audit import AuditError
 from ai4hse_desk.gui import qt_guard
-from ai4hse_desk.gui.audit_session import AuditSession
 from ai4hse_desk.gui.main_window import MainWindow
 from ai4hse_desk.gui.plain_text import (
     menu_text,
@@ -30,6 +29,7 @@ from ai4hse_desk.gui.plain_text import (
     plain_tooltip,
     title_text,
 )
+from ai4hse_desk.index.session import AuditSession
 
 RUN = "ao-aurora-7b-2026-09-03"
 

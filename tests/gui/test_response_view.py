@@ -19,8 +19,8 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QTextEdit
 from pytestqt.qtbot import QtBot
 
+from ai4hse_desk.display.text_sanitize import WRAP_MARK
 from ai4hse_desk.gui.response_view import NO_RESPONSE, ResponseView
-from ai4hse_desk.gui.text_sanitize import WRAP_MARK
 
 KIND = QTextFormat.Property.UserProperty  # the view tags its extra selections by kind
 

@@ -21,13 +21,13 @@ from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
 from ai4hse_desk.audit import AuditDB, open_audit
-from ai4hse_desk.audit.rescore import RescoreCancelled, rescore
 from ai4hse_desk.cli.main import main as cli_main
 from ai4hse_desk.gui.scores_plots import TrackPlots
 from ai4hse_desk.gui.scores_table_model import RAW_ROLE
 from ai4hse_desk.gui.scores_view import ScoresView
 from ai4hse_desk.index import AttemptQuery
 from ai4hse_desk.scores import COLUMNS, read_cached
+from ai4hse_desk.verdicts.rescore import RescoreCancelled, rescore
 from ai4hse_desk.writer.demo import write_demo
 
 UNFINISHED_RUN = "ra-cirrus-mini-2026-09-20"

@@ -1,0 +1,192 @@
+"""The display form of a response and the maps between its three kinds of offset.
+
+No Qt import, so it is unit-testable without a display. :class:`VisibleText`
+is what :func:`~ai4hse_desk.display.text_sanitize.make_visible` returns. Three
+kinds of offset appear here:
+
+* *original* offsets: Python ``str`` indices into the raw response;
+* *display* offsets: Python ``str`` indices into :attr:`VisibleText.text`;
+* *Qt* offsets: positions in a ``QTextDocument`` holding the display text,
+  which count UTF-16 code units (a character outside the BMP counts 2).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["EMPTY_INTS", "Ints", "VisibleText", "frozen_ints", "utf16_offset"]
+
+#: Offsets and widths, as stored in :class:`VisibleText` (read-only arrays).
+Ints = npt.NDArray[np.int64]
+EMPTY_INTS: Final[Ints] = np.zeros(0, dtype=np.int64)
+EMPTY_INTS.flags.writeable = False
+
+
+def _no_ints() -> Ints:
+    return EMPTY_INTS
+
+
+def frozen_ints(array: npt.NDArray[Any]) -> Ints:
+    """``array`` as a contiguous, read-only ``int64`` array."""
+    result = np.ascontiguousarray(array, dtype=np.int64)
+    result.flags.writeable = False
+    return result
+
+
+def _spans_between(
+    starts: Ints, ends: Ints, low: int, high: int | None, limit: int | None
+) -> list[tuple[int, int]]:
+    """The spans (sorted, disjoint) overlapping ``[low, high)``, at most ``limit``."""
+    first = int(np.searchsorted(ends, low, side="right"))
+    stop = len(starts) if high is None else int(np.searchsorted(starts, high, side="left"))
+    if limit is not None:
+        stop = min(stop, first + limit)
+    return list(zip(starts[first:stop].tolist(), ends[first:stop].tolist(), strict=True))
+
+
+def utf16_offset(text: str, index: int) -> int:
+    """The UTF-16 code-unit offset (Qt position) of the Python index ``index``."""
+    return len(text[:index].encode("utf-16-le", "surrogatepass")) // 2
+
+
+@dataclass(frozen=True, eq=False)
+class VisibleText:
+    """The display form of a raw response and the maps between their offsets.
+
+    The original → display map is piecewise linear: from original offset
+    ``seg_orig[i]`` (display offset ``seg_disp[i]``) on, each original
+    character takes ``seg_width[i]`` display characters, up to the next
+    segment; before the first segment the map is the identity. A segment starts
+    only where the width changes, so ordinary text costs nothing. Lookups are
+    binary searches (``numpy.searchsorted``).
+    """
+
+    text: str
+    #: How many original characters were replaced by a visible stand-in.
+    made_visible: int
+    raw_length: int
+    seg_orig: Ints = field(default_factory=_no_ints, repr=False)
+    seg_disp: Ints = field(default_factory=_no_ints, repr=False)
+    seg_width: Ints = field(default_factory=_no_ints, repr=False)
+    #: Display spans (starts, ends) of the runs of made-visible characters.
+    marker_starts: Ints = field(default_factory=_no_ints, repr=False)
+    marker_ends: Ints = field(default_factory=_no_ints, repr=False)
+    #: Display spans of the runs of U+FFFD replacement characters.
+    replacement_starts: Ints = field(default_factory=_no_ints, repr=False)
+    replacement_ends: Ints = field(default_factory=_no_ints, repr=False)
+    #: Display offsets of the characters outside the BMP (2 UTF-16 units each).
+    astral: Ints = field(default_factory=_no_ints, repr=False)
+    #: Display offsets of the ``↩`` of display-only line breaks (see ``max_line``).
+    wrap_marks: Ints = field(default_factory=_no_ints, repr=False)
+    _astral_qt: Ints = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        qt = self.astral + np.arange(len(self.astral), dtype=np.int64)
+        object.__setattr__(self, "_astral_qt", frozen_ints(qt))
+
+    @property
+    def replacement_count(self) -> int:
+        """How many U+FFFD characters the text contains."""
+        return int((self.replacement_ends - self.replacement_starts).sum())
+
+    @property
+    def qt_length(self) -> int:
+        """Length of the display text in UTF-16 code units."""
+        return len(self.text) + len(self.astral)
+
+    def marker_spans(
+        self, start: int = 0, end: int | None = None, limit: int | None = None
+    ) -> list[tuple[int, int]]:
+        """Display spans of the runs of made-visible characters.
+
+        Only the runs overlapping the display range ``[start, end)`` (the whole
+        text by default), at most ``limit`` of them, in text order.
+        """
+        return _spans_between(self.marker_starts, self.marker_ends, start, end, limit)
+
+    def replacement_spans(
+        self, start: int = 0, end: int | None = None, limit: int | None = None
+    ) -> list[tuple[int, int]]:
+        """Display spans of the runs of U+FFFD (see :meth:`marker_spans`)."""
+        return _spans_between(self.replacement_starts, self.replacement_ends, start, end, limit)
+
+    def wrap_spans(
+        self, start: int = 0, end: int | None = None, limit: int | None = None
+    ) -> list[tuple[int, int]]:
+        """Display spans of the ``↩`` of display-only breaks (see :meth:`marker_spans`)."""
+        return _spans_between(self.wrap_marks, self.wrap_marks + 1, start, end, limit)
+
+    # -- original <-> display ------------------------------------------------
+
+    def to_display(self, offset: int) -> int:
+        """Display offset of the original offset ``offset`` (0 … raw_length)."""
+        if not 0 <= offset <= self.raw_length:
+            raise IndexError(f"offset {offset} outside 0..{self.raw_length}")
+        i = int(np.searchsorted(self.seg_orig, offset, side="right")) - 1
+        if i < 0:
+            return offset
+        return int(self.seg_disp[i] + (offset - self.seg_orig[i]) * self.seg_width[i])
+
+    def span_to_display(self, span: tuple[int, int]) -> tuple[int, int]:
+        """Display span of the half-open original span ``(start, end)``.
+
+        A special character inside the span is covered by its whole stand-in.
+        """
+        start, end = span
+        if start > end:
+            raise ValueError(f"span {span} has start > end")
+        return self.to_display(start), self.to_display(end)
+
+    def to_original(self, offset: int, *, round_up: bool = False) -> int:
+        """Original offset of the display offset ``offset``.
+
+        An offset inside a stand-in (e.g. between ``⟨`` and ``ZWSP⟩``) maps to
+        the start of its original character, or to its end with ``round_up``.
+        """
+        if not 0 <= offset <= len(self.text):
+            raise IndexError(f"display offset {offset} outside 0..{len(self.text)}")
+        i = int(np.searchsorted(self.seg_disp, offset, side="right")) - 1
+        if i < 0:
+            return offset
+        chars, inside = divmod(int(offset - self.seg_disp[i]), int(self.seg_width[i]))
+        return int(self.seg_orig[i]) + chars + (1 if round_up and inside else 0)
+
+    # -- display <-> Qt (UTF-16) ---------------------------------------------
+
+    def display_to_qt(self, offset: int) -> int:
+        """Qt document position of the display offset ``offset``."""
+        if not 0 <= offset <= len(self.text):
+            raise IndexError(f"display offset {offset} outside 0..{len(self.text)}")
+        return offset + int(np.searchsorted(self.astral, offset, side="left"))
+
+    def qt_to_display(self, position: int) -> int:
+        """Display offset of the Qt position ``position``.
+
+        A position between the two halves of a surrogate pair maps to the
+        start of that character.
+        """
+        if not 0 <= position <= self.qt_length:
+            raise IndexError(f"Qt position {position} outside 0..{self.qt_length}")
+        before = int(np.searchsorted(self._astral_qt, position, side="left"))
+        if before and self._astral_qt[before - 1] + 1 == position:
+            return int(self.astral[before - 1])
+        return position - before
+
+    # -- original <-> Qt -----------------------------------------------------
+
+    def to_qt(self, offset: int) -> int:
+        """Qt document position of the original offset ``offset``."""
+        return self.display_to_qt(self.to_display(offset))
+
+    def span_to_qt(self, span: tuple[int, int]) -> tuple[int, int]:
+        """Qt document span of the half-open original span ``(start, end)``."""
+        start, end = self.span_to_display(span)
+        return self.display_to_qt(start), self.display_to_qt(end)
+
+    def qt_to_original(self, position: int, *, round_up: bool = False) -> int:
+        """Original offset of the Qt position ``position`` (see :meth:`to_original`)."""
+        return self.to_original(self.qt_to_display(position), round_up=round_up)

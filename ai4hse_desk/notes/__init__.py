@@ -1,0 +1,62 @@
+"""Reviewer notes: flags on answer keys and notes on attempts, kept apart from the audit.
+
+Open a store with :meth:`NotesStore.open` (an SQLite file beside the audit
+database by default, or any ``--notes`` path or SQLAlchemy URL, PostgreSQL
+included); record :class:`Flag` and :class:`AttemptNote` items, each change a
+:class:`Revision`. :func:`export_notes` writes CSV, JSON or XLSX,
+:func:`import_notes` merges another reviewer's JSON export, and
+:func:`key_agreement` measures agreement on ``key_incorrect``. The audit
+database is never written, and no score ever depends on a note (protocol §7).
+Every problem a reviewer can fix is a :class:`ReviewError` (a ``ValueError``).
+"""
+
+from ai4hse_desk.notes.agreement import Agreement, cohen_kappa, key_agreement, krippendorff_alpha
+from ai4hse_desk.notes.errors import ReviewError
+from ai4hse_desk.notes.exports import (
+    EXPORT_COLUMNS,
+    EXPORT_FORMAT,
+    EXPORT_VERSION,
+    FORMATS,
+    ExportColumn,
+    export_notes,
+)
+from ai4hse_desk.notes.import_json import ImportResult, import_notes
+from ai4hse_desk.notes.location import DATA_ENV, StoreLocation, data_dir, resolve_location
+from ai4hse_desk.notes.model import (
+    CATEGORIES,
+    SEVERITIES,
+    STATES,
+    AttemptNote,
+    Flag,
+    ItemRecord,
+    Revision,
+)
+from ai4hse_desk.notes.store import NotesStore
+
+__all__ = [
+    "CATEGORIES",
+    "DATA_ENV",
+    "EXPORT_COLUMNS",
+    "EXPORT_FORMAT",
+    "EXPORT_VERSION",
+    "FORMATS",
+    "SEVERITIES",
+    "STATES",
+    "Agreement",
+    "AttemptNote",
+    "ExportColumn",
+    "Flag",
+    "ImportResult",
+    "ItemRecord",
+    "NotesStore",
+    "ReviewError",
+    "Revision",
+    "StoreLocation",
+    "cohen_kappa",
+    "data_dir",
+    "export_notes",
+    "import_notes",
+    "key_agreement",
+    "krippendorff_alpha",
+    "resolve_location",
+]

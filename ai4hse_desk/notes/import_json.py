@@ -1,0 +1,80 @@
+"""Merge another reviewer's JSON export (:mod:`.exports`) into a notes store.
+
+The file is read only if it is a regular file, as strict JSON (:mod:`.import_file`);
+then every field is checked (:mod:`.import_check`): types, enums, UUIDs, real
+times not in the future, that the parts of each item agree, and that each
+question, option and attempt exists in *this* audit database. The whole file is
+refused on the first problem, named by its JSON path; otherwise the items and
+revisions whose UUIDs the store does not hold yet are added in one transaction.
+Importing the same file twice adds nothing; importing two reviewers' files in
+either order gives the same store. An export made from another audit file (other
+sha256) is imported with a warning. Private texts in the file (question text …)
+are checked as text and ignored.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from ai4hse_desk.notes.import_check import ExportChecker
+from ai4hse_desk.notes.import_fields import located
+from ai4hse_desk.notes.import_file import load_json
+from ai4hse_desk.notes.store import NotesStore
+
+
+@dataclass(frozen=True, slots=True)
+class ImportResult:
+    """What an import found and added."""
+
+    source: str
+    flags: int
+    attempt_notes: int
+    revisions: int
+    items_added: int
+    revisions_added: int
+    warnings: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, object]:
+        """The JSON ``notes import`` prints."""
+        return {
+            "source": self.source,
+            "flags": self.flags,
+            "attempt_notes": self.attempt_notes,
+            "revisions": self.revisions,
+            "items_added": self.items_added,
+            "revisions_added": self.revisions_added,
+            "warnings": list(self.warnings),
+        }
+
+
+def import_notes(store: NotesStore, path: str | os.PathLike[str]) -> ImportResult:
+    """Merge the JSON export at ``path`` into ``store``; idempotent.
+
+    Raises:
+        ReviewError: not a regular file, unreadable, not strict JSON, wrong format
+            or version, any field that is wrong or does not fit this audit database
+            (``FILE: JSON.PATH: problem``), or an item that differs from the one
+            with its id in the store; nothing is imported then.
+    """
+    source = Path(path)
+    doc = load_json(source)
+    with located(source.name):
+        checked = ExportChecker(store).document(doc)
+    warnings = []
+    if checked.audit_sha256 != store.audit_sha256:
+        warnings.append(
+            f"{source.name} was exported from another audit file (sha256 "
+            f"{checked.audit_sha256[:16]}…); this one is sha256 {store.audit_sha256[:16]}…"
+        )
+    added_items, added_revisions = store.merge(checked.items, checked.revisions)
+    return ImportResult(
+        source=str(source),
+        flags=checked.counts["flags"],
+        attempt_notes=checked.counts["attempt_notes"],
+        revisions=len(checked.revisions),
+        items_added=added_items,
+        revisions_added=added_revisions,
+        warnings=tuple(warnings),
+    )

@@ -1,0 +1,296 @@
+"""What a reviewer records: flags on questions, notes on attempts, and their revisions.
+
+* A :class:`Flag` says "this question's answer key (or wording, …) looks wrong",
+  optionally about one option; it has a category, a severity, a note and a
+  state (``open`` → ``resolved`` or ``withdrawn``).
+* An :class:`AttemptNote` concerns one attempt ("the extraction looks wrong").
+* Every change to either is a :class:`Revision`: who, when, what changed (field
+  → ``[old, new]``) and the item's values after it. Nothing is overwritten: the
+  current state of an item is its latest revision, ordered by ``(at,
+  revision_id)`` — a total order every store agrees on, so merged stores show
+  the same current state.
+
+Identifiers are random UUIDs (so exports from different reviewers merge
+without clashes); times are ISO-8601 UTC with microseconds
+(``2025-01-01T10:00:00.000000Z``), which sort as text in time order. A time must
+be a real calendar time and not later than this computer's clock plus
+:data:`MAX_CLOCK_SKEW` (5 minutes).
+Nothing here changes, or can change, an answer key or a score (protocol §7).
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime, timedelta
+from types import MappingProxyType
+from typing import Final
+
+from ai4hse_desk.notes.errors import ReviewError
+
+#: Flag categories, in the order the window offers them.
+CATEGORIES: Final = (
+    "key_incorrect",
+    "ambiguous_wording",
+    "multiple_defensible",
+    "outdated_or_jurisdiction",
+    "option_overlap",
+    "typo_or_format",
+    "other",
+)
+SEVERITIES: Final = ("low", "medium", "high")
+#: Item states; a new item is ``open``; ``withdrawn`` takes it back.
+STATES: Final = ("open", "resolved", "withdrawn")
+#: What a revision did: made the item, edited fields, changed the state, undid a revision.
+ACTIONS: Final = ("create", "edit", "state", "undo")
+#: Fields a revision may change, per item kind (``option`` is the 0-based position).
+FLAG_FIELDS: Final = ("option", "category", "severity", "note", "state")
+NOTE_FIELDS: Final = ("note", "state")
+
+MAX_NOTE = 20_000
+MAX_REVIEWER = 200
+#: How far ahead of this computer's clock a stored or imported time may be (another
+#: reviewer's clock may run a little fast); anything later is refused as "in the future".
+MAX_CLOCK_SKEW: Final = timedelta(minutes=5)
+_TIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
+_TIME_RE = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z")
+_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f]")
+
+#: A field value as stored and exported.
+Value = str | int | None
+
+
+def utc_now() -> str:
+    """The current time as ``YYYY-MM-DDTHH:MM:SS.ffffffZ``."""
+    return datetime.now(UTC).strftime(_TIME_FORMAT)
+
+
+def parse_time(value: str) -> datetime | None:
+    """``value`` as a (naive, UTC) datetime if it is a real time in this module's
+    format — ``2026-13-45T25:61:61.000000Z`` is not — else ``None``."""
+    if not _TIME_RE.fullmatch(value):
+        return None
+    try:
+        return datetime.strptime(value, _TIME_FORMAT)
+    except ValueError:
+        return None
+
+
+def after(previous: str | None, now: str, what: str = "the item") -> str:
+    """``now``, or one microsecond after ``previous`` if the clock has not moved past it.
+
+    Args:
+        previous: the time of the item's latest revision.
+        now: the current time (:func:`utc_now`).
+        what: the item, for messages ("flag 1b4e…").
+
+    Raises:
+        ReviewError: ``previous`` is later than ``now`` by more than
+            :data:`MAX_CLOCK_SKEW`, or not a time at all (a damaged history, e.g.
+            imported before imports were checked): no later revision can be dated
+            truthfully, so none is written.
+    """
+    if previous is None or now > previous:
+        return now
+    parsed = parse_time(previous)
+    if parsed is None:
+        raise ReviewError(
+            f"{what} cannot be changed: its latest revision is dated {previous!r}, "
+            "which is not a time (the notes store's history is damaged)"
+        )
+    current = parse_time(now)
+    if current is None or parsed - current > MAX_CLOCK_SKEW:
+        raise ReviewError(
+            f"{what} cannot be changed: its latest revision is dated {previous}, later "
+            f"than now ({now}); a wrong clock or a hostile import dated it"
+        )
+    return (parsed + timedelta(microseconds=1)).strftime(_TIME_FORMAT)
+
+
+def check_time(value: object, what: str, *, now: datetime | None = None) -> str:
+    """``value`` if it is a real UTC time in this module's format, not in the future.
+
+    Args:
+        value: the time to check.
+        what: where it was found, for messages.
+        now: the present (naive UTC); default the clock. ``value`` may be later
+            than it by :data:`MAX_CLOCK_SKEW` at most.
+
+    Raises:
+        ReviewError: not text in the format, not a real date and time, or later
+            than ``now`` plus the skew.
+    """
+    if not isinstance(value, str) or not _TIME_RE.fullmatch(value):
+        raise ReviewError(f"{what}: not a UTC time like 2025-01-01T10:00:00.000000Z: {value!r}")
+    parsed = parse_time(value)
+    if parsed is None:
+        raise ReviewError(f"{what}: not a real date and time: {value!r}")
+    present = now or datetime.now(UTC).replace(tzinfo=None)
+    if parsed - present > MAX_CLOCK_SKEW:
+        raise ReviewError(
+            f"{what}: {value} is in the future (more than "
+            f"{MAX_CLOCK_SKEW.total_seconds() / 60:g} minutes after this computer's clock)"
+        )
+    return value
+
+
+def usable_text(value: str) -> bool:
+    """True if ``value`` can be stored in every backend: valid Unicode, no NUL."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:  # lone surrogates (from invalid UTF-8 or a JSON escape)
+        return False
+    return "\x00" not in value
+
+
+def new_id() -> str:
+    """A fresh random UUID as text."""
+    return str(uuid.uuid4())
+
+
+def check_uuid(value: object, what: str) -> str:
+    """``value`` in canonical UUID form, else :class:`ReviewError`."""
+    try:
+        if isinstance(value, str):
+            return str(uuid.UUID(value))
+    except ValueError:
+        pass
+    raise ReviewError(f"{what}: not a UUID: {value!r}")
+
+
+def check_choice(value: object, allowed: tuple[str, ...], what: str) -> str:
+    """``value`` if it is one of ``allowed``, else :class:`ReviewError` listing them."""
+    if not isinstance(value, str) or value not in allowed:
+        raise ReviewError(f"unknown {what}: {value!r} (one of {', '.join(allowed)})")
+    return value
+
+
+def clean_reviewer(name: object) -> str:
+    """A reviewer's name, trimmed; it must be non-empty printable text."""
+    if not isinstance(name, str) or not name.strip():
+        raise ReviewError("a reviewer name is required")
+    name = name.strip()
+    if len(name) > MAX_REVIEWER or _CONTROL_RE.search(name) or not usable_text(name):
+        raise ReviewError(f"not a usable reviewer name: {name[:40]!r}")
+    return name
+
+
+def clean_note(text: object, *, required: bool) -> str:
+    """A note's text (kept as typed); ``required`` notes must not be blank."""
+    if not isinstance(text, str):
+        raise ReviewError("a note must be text")
+    if required and not text.strip():
+        raise ReviewError("a note is required")
+    if not usable_text(text):
+        raise ReviewError("a note must be valid text without NUL characters")
+    if len(text) > MAX_NOTE:
+        raise ReviewError(f"a note is limited to {MAX_NOTE} characters, this one has {len(text)}")
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class Revision:
+    """One change to a flag or note.
+
+    Attributes:
+        changes: field → ``(old, new)``; on ``create`` every field, old ``None``.
+        values: the item's fields after this revision (``FLAG_FIELDS`` or ``NOTE_FIELDS``).
+        reverts: for ``undo``, the revision it reverted.
+    """
+
+    revision_id: str
+    item_id: str
+    reviewer: str
+    at: str
+    action: str
+    changes: Mapping[str, tuple[Value, Value]] = field(hash=False)
+    values: Mapping[str, Value] = field(hash=False)
+    reverts: str | None = None
+
+    def to_json(self) -> dict[str, object]:
+        """Plain JSON data (``changes`` as ``[old, new]`` lists)."""
+        return {
+            "revision_id": self.revision_id,
+            "item_id": self.item_id,
+            "reviewer": self.reviewer,
+            "at": self.at,
+            "action": self.action,
+            "changes": {name: [old, new] for name, (old, new) in self.changes.items()},
+            "values": dict(self.values),
+            "reverts": self.reverts,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Flag:
+    """A reviewer's concern about a question (optionally one option), as it stands now.
+
+    ``reviewer``/``created_at`` are the author and time of creation;
+    ``updated_by``/``updated_at`` those of the latest revision.
+    """
+
+    flag_id: str
+    question_id: str
+    option: int | None
+    category: str
+    severity: str
+    note: str
+    state: str
+    reviewer: str
+    created_at: str
+    updated_by: str
+    updated_at: str
+    audit_sha256: str | None = None
+
+    def to_json(self) -> dict[str, object]:
+        """Plain JSON data, every attribute."""
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class AttemptNote:
+    """A reviewer's note on one attempt, as it stands now."""
+
+    note_id: str
+    attempt_id: int
+    run_id: str
+    question_id: str
+    note: str
+    state: str
+    reviewer: str
+    created_at: str
+    updated_by: str
+    updated_at: str
+    audit_sha256: str | None = None
+
+    def to_json(self) -> dict[str, object]:
+        """Plain JSON data, every attribute."""
+        return asdict(self)
+
+
+def frozen_values(values: Mapping[str, Value]) -> Mapping[str, Value]:
+    """A read-only copy of ``values`` (for the dataclasses above)."""
+    return MappingProxyType(dict(values))
+
+
+@dataclass(frozen=True, slots=True)
+class ItemRecord:
+    """What never changes about a flag or note: its identity and what it concerns.
+
+    ``attempt_id``/``run_id`` are set for attempt notes only.
+    """
+
+    item_id: str
+    kind: str
+    question_id: str
+    reviewer: str
+    created_at: str
+    attempt_id: int | None = None
+    run_id: str | None = None
+    audit_sha256: str | None = None
+
+    def to_json(self) -> dict[str, object]:
+        """Plain JSON data, every attribute."""
+        return asdict(self)

@@ -1,0 +1,212 @@
+"""Every write of the notes store, inside a write transaction of :mod:`.backend`.
+
+Each function takes an open connection in a write transaction; the
+:class:`~ai4hse_desk.notes.store.NotesStore` methods wrap them in
+:func:`~ai4hse_desk.notes.backend.write` (which retries on "database is locked").
+Rows are only ever inserted: an item's row is locked (``FOR UPDATE`` on
+PostgreSQL; SQLite writers are serial under ``BEGIN IMMEDIATE``) so concurrent
+changes to one item build on each other, and every new revision is stamped at
+least one microsecond after the item's latest, so the order of changes is the
+order of their times.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Any
+
+from sqlalchemy import insert, select
+from sqlalchemy.engine import Connection
+
+from ai4hse_desk.notes import backend
+from ai4hse_desk.notes.errors import ReviewError
+from ai4hse_desk.notes.model import (
+    ItemRecord,
+    Revision,
+    Value,
+    after,
+    frozen_values,
+    new_id,
+    utc_now,
+)
+from ai4hse_desk.notes.records import (
+    diff,
+    item_from_row,
+    item_row,
+    revision_from_row,
+    revision_row,
+    values_of_row,
+)
+from ai4hse_desk.notes.schema import review_items, review_meta, review_revisions
+
+_ITEMS, _REVS = review_items, review_revisions
+_NEWEST_FIRST = (_REVS.c.at.desc(), _REVS.c.revision_id.desc())
+_WHAT = {"flag": "flag", "attempt_note": "attempt note", None: "flag or note"}
+
+
+def record_audit(conn: Connection, sha256: str, name: str) -> str | None:
+    """Record which audit file the store belongs to, the first time; afterwards compare.
+
+    Returns:
+        ``None``, or a warning when the store was first used with another audit file.
+    """
+    backend.lock(conn, "review_meta")
+    meta = {str(k): str(v) for k, v in conn.execute(select(review_meta)).all()}
+    stored = meta.get("audit_sha256")
+    if stored is None:
+        rows = {"audit_sha256": sha256, "audit_name": name, "created_at": utc_now()}
+        conn.execute(insert(review_meta), [{"key": k, "value": v} for k, v in rows.items()])
+        return None
+    if stored == sha256:
+        return None
+    return (
+        f"notes were recorded for another audit file ({meta.get('audit_name', '?')}, "
+        f"sha256 {stored[:16]}…); this one is sha256 {sha256[:16]}…"
+    )
+
+
+def create(conn: Connection, item: ItemRecord, values: Mapping[str, Value]) -> Revision:
+    """Insert a new item and its ``create`` revision (every field changed from ``None``)."""
+    revision = Revision(
+        revision_id=new_id(),
+        item_id=item.item_id,
+        reviewer=item.reviewer,
+        at=item.created_at,
+        action="create",
+        changes=MappingProxyType({name: (None, value) for name, value in values.items()}),
+        values=frozen_values(values),
+    )
+    conn.execute(insert(_ITEMS), [item_row(item)])
+    conn.execute(insert(_REVS), [revision_row(revision)])
+    return revision
+
+
+def locked_item(conn: Connection, item_id: str, kind: str | None) -> ItemRecord:
+    """The item ``item_id`` (of ``kind``, unless ``None``), its row locked for this transaction.
+
+    Raises:
+        ReviewError: "unknown flag: …" (or attempt note, or flag or note).
+    """
+    query = select(_ITEMS).where(_ITEMS.c.item_id == str(item_id)).with_for_update()
+    row = conn.execute(query).first()
+    if row is None or (kind is not None and row.kind != kind):
+        raise ReviewError(f"unknown {_WHAT[kind]}: {item_id}")
+    return item_from_row(row)
+
+
+def _latest(conn: Connection, item_id: str) -> Any:
+    query = select(_REVS).where(_REVS.c.item_id == item_id).order_by(*_NEWEST_FIRST).limit(1)
+    return conn.execute(query).one()
+
+
+def current_values(conn: Connection, item: ItemRecord) -> dict[str, Value]:
+    """The item's fields as its latest revision left them."""
+    return values_of_row(_latest(conn, item.item_id), item.kind)
+
+
+def append(
+    conn: Connection,
+    item: ItemRecord,
+    new: Mapping[str, Value],
+    reviewer: str,
+    action: str,
+    reverts: str | None = None,
+) -> Revision | None:
+    """Append a revision setting the item's fields to ``new``.
+
+    Returns:
+        The revision, or ``None`` when nothing would change (an ``undo`` is always
+        recorded, so that the reverted revision counts as undone).
+    """
+    latest = _latest(conn, item.item_id)
+    changes = diff(values_of_row(latest, item.kind), new)
+    if not changes and action != "undo":
+        return None
+    revision = Revision(
+        revision_id=new_id(),
+        item_id=item.item_id,
+        reviewer=reviewer,
+        at=after(str(latest.at), utc_now(), f"{_WHAT[item.kind]} {item.item_id}"),
+        action=action,
+        changes=MappingProxyType(changes),
+        values=frozen_values(new),
+        reverts=reverts,
+    )
+    conn.execute(insert(_REVS), [revision_row(revision)])
+    return revision
+
+
+def change(
+    conn: Connection,
+    item_id: str,
+    kind: str,
+    reviewer: str,
+    action: str,
+    updates: Mapping[str, Value],
+) -> Revision | None:
+    """Lock the item, then append a revision applying ``updates`` to its current fields."""
+    item = locked_item(conn, item_id, kind)
+    return append(conn, item, {**current_values(conn, item), **updates}, reviewer, action)
+
+
+def undo_last(conn: Connection, reviewer: str) -> Revision | None:
+    """Revert ``reviewer``'s latest revision that is not an undo and not yet undone.
+
+    Reverting a ``create`` withdraws the item; reverting an edit or state change
+    puts back the old values of the fields it changed (other fields stay).
+    """
+    backend.lock(conn, f"undo:{reviewer}")
+    query = select(_REVS).where(_REVS.c.reviewer == reviewer).order_by(*_NEWEST_FIRST)
+    rows = conn.execute(query).all()
+    undone = {row.reverts for row in rows if row.action == "undo"}
+    target = next((r for r in rows if r.action != "undo" and r.revision_id not in undone), None)
+    if target is None:
+        return None
+    item = locked_item(conn, str(target.item_id), None)
+    new = current_values(conn, item)
+    if target.action == "create":
+        new["state"] = "withdrawn"
+    else:
+        for name, (old, _new) in revision_from_row(target, item.kind).changes.items():
+            new[name] = old
+    return append(conn, item, new, reviewer, "undo", reverts=str(target.revision_id))
+
+
+def _chunks(ids: Sequence[str], size: int = 500) -> list[Sequence[str]]:
+    """``ids`` in slices small enough for any backend's bound-parameter limit."""
+    return [ids[start : start + size] for start in range(0, len(ids), size)]
+
+
+def merge(
+    conn: Connection, items: Sequence[ItemRecord], revisions: Sequence[Revision]
+) -> tuple[int, int]:
+    """Insert the items and revisions whose ids are not present; ``(items, revisions)`` added.
+
+    Raises:
+        ReviewError: an item id already present names a different item, or a
+            revision id already present belongs to another item.
+    """
+    backend.lock(conn, "merge")
+    known: dict[str, ItemRecord] = {}
+    for chunk in _chunks([item.item_id for item in items]):
+        for row in conn.execute(select(_ITEMS).where(_ITEMS.c.item_id.in_(chunk))):
+            known[str(row.item_id)] = item_from_row(row)
+    for item in items:
+        if item.item_id in known and known[item.item_id] != item:
+            raise ReviewError(f"item {item.item_id} differs from the one in this store")
+    new_items = [item_row(item) for item in items if item.item_id not in known]
+    owner = {rev.revision_id: rev.item_id for rev in revisions}
+    have: set[str] = set()
+    for chunk in _chunks(list(owner)):
+        present = select(_REVS.c.revision_id, _REVS.c.item_id).where(_REVS.c.revision_id.in_(chunk))
+        for rev_id, item_id in conn.execute(present).all():
+            if owner[str(rev_id)] != str(item_id):
+                raise ReviewError(f"revision {rev_id} belongs to another item in this store")
+            have.add(str(rev_id))
+    new_revisions = [revision_row(rev) for rev in revisions if rev.revision_id not in have]
+    if new_items:
+        conn.execute(insert(_ITEMS), new_items)
+    if new_revisions:
+        conn.execute(insert(_REVS), new_revisions)
+    return len(new_items), len(new_revisions)

@@ -1,0 +1,326 @@
+"""Re-derive every attempt of an audit database with the protocol and score each run.
+
+This is the hot path of ``ai4hse-desk rescore`` and of the window's verdict
+cache: it streams attempts through the driver-level cursor (never the ORM,
+never all rows at once), applies :func:`ai4hse_desk.protocol.extract.derive`,
+compares with the runner's recorded verdict and feeds one
+:class:`~ai4hse_desk.protocol.metrics.RunScorer` per run.
+
+Identical responses are common (answer-only runs mostly return the same few
+strict lists), so verdicts are memoised per ``(track, protocol, n, state,
+cut-off, response)`` in a bounded dictionary.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ai4hse_desk.audit.errors import AuditError
+from ai4hse_desk.audit.filters import AttemptFilter
+from ai4hse_desk.audit.queries import AuditDB
+from ai4hse_desk.protocol.compare import disagrees
+from ai4hse_desk.protocol.extract import derive
+from ai4hse_desk.protocol.metrics import RunInfo, RunScorer, order_runs
+from ai4hse_desk.protocol.outcome import CUT_OFF_REASONS, STATE_ANSWERED, Extraction, Status
+
+_CACHE_LIMIT = 200_000
+_CACHEABLE_LENGTH = 4096
+_VALID = Status.VALID
+
+#: Called every few thousand attempts with (attempts done, attempts in total);
+#: returning False cancels the rescore.
+Progress = Callable[[int, int], bool]
+
+
+class RescoreCancelled(Exception):
+    """The progress callback asked to stop."""
+
+
+@dataclass(frozen=True, slots=True)
+class AttemptVerdict:
+    """The desk's verdict on one attempt next to what the runner recorded."""
+
+    attempt_id: int
+    run_id: str
+    question_id: str
+    repetition: int
+    outcome: Extraction
+    correct: bool
+    recorded_status: str | None
+    agrees: bool
+
+    def to_json(self) -> dict[str, object]:
+        """The per-attempt object of cli.md's ``rescore --per-attempt``."""
+        selection = self.outcome.selection
+        return {
+            "attempt_id": self.attempt_id,
+            "run_id": self.run_id,
+            "question_id": self.question_id,
+            "repetition": self.repetition,
+            "status": self.outcome.status.value,
+            "selection": None if selection is None else list(selection),
+            "strict_format": self.outcome.strict_format,
+            "correct": self.correct,
+            "recorded_status": self.recorded_status,
+            "agrees": self.agrees,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RescoreResult:
+    """Ordered run objects (cli.md) of one rescore."""
+
+    runs: list[dict[str, object]]
+    attempts: int
+
+
+def _selected_runs(db: AuditDB, run_ids: Sequence[str] | None) -> dict[str, RunInfo]:
+    runs = {run.run_id: run for run in db.runs()}
+    wanted = list(runs) if run_ids is None else list(dict.fromkeys(run_ids))
+    for run_id in wanted:
+        if run_id not in runs:
+            raise AuditError(f"unknown run: {run_id}")
+    return {
+        run_id: RunInfo(
+            run_id=run_id,
+            model=runs[run_id].model,
+            track=runs[run_id].track,
+            protocol_version=runs[run_id].protocol_version,
+            status=runs[run_id].status,
+        )
+        for run_id in wanted
+    }
+
+
+#: One verdict as a plain tuple (the hot loop builds no objects):
+#: (attempt_id, run_id, question_id, repetition, outcome, correct, recorded_status, agrees)
+VerdictTuple = tuple[int, str, str, int, Extraction, bool, "str | None", bool]
+
+
+def _verdict_batches(
+    db: AuditDB,
+    runs: dict[str, RunInfo],
+    run_ids: Sequence[str] | None,
+    scorers: dict[str, RunScorer] | None,
+    collect: bool,
+    progress: Progress | None,
+    id_range: tuple[int, int] | None = None,
+    exclude_questions: Collection[str] | None = None,
+    check: bool = True,
+) -> Iterator[list[VerdictTuple]]:
+    """The rescore loop: one list of verdict tuples per batch of attempts read.
+
+    With ``collect`` False the lists stay empty and only ``scorers`` are fed:
+    that is the benchmarked fast path of ``rescore``. Attempts of the questions
+    in ``exclude_questions`` are skipped (neither scored nor collected). With
+    ``check`` the attempts' values are checked beside the scan (see
+    :meth:`AuditDB.iter_rescore_batches`); a failure the data explains is
+    reported as the data's :class:`AuditError`.
+    """
+    try:
+        yield from _verdict_loop(
+            db, runs, run_ids, scorers, collect, progress, id_range, exclude_questions, check
+        )
+    except (AuditError, RescoreCancelled):
+        raise
+    except Exception:
+        if check:
+            db.check_attempts()
+        raise
+
+
+def _verdict_loop(
+    db: AuditDB,
+    runs: dict[str, RunInfo],
+    run_ids: Sequence[str] | None,
+    scorers: dict[str, RunScorer] | None,
+    collect: bool,
+    progress: Progress | None,
+    id_range: tuple[int, int] | None,
+    exclude_questions: Collection[str] | None,
+    check: bool,
+) -> Iterator[list[VerdictTuple]]:
+    skipped = frozenset(exclude_questions or ())
+    keys = db.keys()
+    total = db.count_attempts(AttemptFilter(run_ids=tuple(runs))) if progress else 0
+    # Verdicts of plain answered attempts, memoised per response text in one table per
+    # (track, protocol version, n), shared by every run with that track and version.
+    shared: dict[tuple[str, int, int], dict[str | None, Extraction]] = {}
+    # Per run: (track, protocol version, n -> memo table, scorer). Attempts of a run
+    # mostly come together, so the last run's context is kept at hand.
+    contexts: dict[str, tuple[str, int, dict[int, dict[str | None, Extraction]], Any]] = {}
+    memo_size = 0
+    done = 0
+    answered = STATE_ANSWERED
+    cut_off = CUT_OFF_REASONS
+    valid = _VALID
+    last_run: str | None = None
+    track, version, by_n, scorer = "", 0, {}, None
+    wanted = None if run_ids is None else list(runs)
+    for rows in db.iter_rescore_batches(wanted, 10000, id_range, check=check):
+        out: list[VerdictTuple] = []
+        for (attempt_id, run_id, question_id, repetition, state, raw, finish,
+             rec_status, rec_extracted, rec_strict, rec_correct) in rows:  # fmt: skip
+            if skipped and question_id in skipped:
+                continue
+            if run_id != last_run:
+                context = contexts.get(run_id)
+                if context is None:
+                    info = runs.get(run_id)
+                    if info is None:
+                        raise AuditError(f"attempt {attempt_id} refers to unknown run {run_id!r}")
+                    feed = None if scorers is None else scorers[run_id]
+                    context = contexts[run_id] = (info.track, info.protocol_version, {}, feed)
+                track, version, by_n, scorer = context
+                last_run = run_id
+            key = keys.get(question_id)
+            if not key:
+                raise AuditError(
+                    f"attempt {attempt_id} refers to question {question_id!r}, "
+                    "which is missing or has no options"
+                )
+            n = len(key)
+            plain = state == answered and finish not in cut_off
+            outcome = None
+            if plain:
+                table = by_n.get(n)
+                if table is None:
+                    table = by_n[n] = shared.setdefault((track, version, n), {})
+                outcome = table.get(raw)
+            if outcome is None:
+                outcome = derive(
+                    track, raw, n, protocol_version=version, state=state, finish_reason=finish
+                )
+                if plain and (raw is None or len(raw) <= _CACHEABLE_LENGTH):
+                    if memo_size >= _CACHE_LIMIT:
+                        for stale in shared.values():
+                            stale.clear()
+                        memo_size = 0
+                    table[raw] = outcome  # type: ignore[index]
+                    memo_size += 1
+            status = outcome.status
+            selection = outcome.selection
+            strict = outcome.strict_format
+            correct = status is valid and selection == key
+            differs = disagrees(
+                status, selection, strict, correct,
+                rec_status, rec_extracted, rec_strict, rec_correct,
+            )  # fmt: skip
+            if scorer is not None:
+                scorer.add(question_id, repetition, status, selection, strict, key, differs)
+            if collect:
+                out.append(
+                    (attempt_id, run_id, question_id, repetition, outcome, correct,
+                     rec_status, not differs)
+                )  # fmt: skip
+        done += len(rows)
+        if progress is not None and not progress(done, total):
+            raise RescoreCancelled
+        yield out
+
+
+def iter_verdicts(
+    db: AuditDB,
+    run_ids: Sequence[str] | None = None,
+    *,
+    progress: Progress | None = None,
+    scorers: dict[str, RunScorer] | None = None,
+) -> Iterator[AttemptVerdict]:
+    """Yield the desk's verdict on every attempt (of ``run_ids``) in attempt_id order.
+
+    When ``scorers`` is given, each attempt is also added to its run's scorer.
+
+    Raises:
+        AuditError: an unknown run, or an attempt whose question or run is not
+            in the database, or a question without options.
+        RescoreCancelled: ``progress`` returned False.
+    """
+    runs = _selected_runs(db, run_ids)
+    for batch in _verdict_batches(db, runs, run_ids, scorers, True, progress):
+        for verdict in batch:
+            yield AttemptVerdict(*verdict)
+
+
+def iter_verdict_batches(
+    db: AuditDB, run_ids: Sequence[str] | None = None, *, progress: Progress | None = None
+) -> Iterator[list[VerdictTuple]]:
+    """Verdicts as lists of plain tuples (:data:`VerdictTuple`), one list per batch read."""
+    return _verdict_batches(db, _selected_runs(db, run_ids), run_ids, None, True, progress)
+
+
+def rescore(
+    db: AuditDB,
+    run_ids: Sequence[str] | None = None,
+    *,
+    on_attempt: Callable[[AttemptVerdict], None] | None = None,
+    progress: Progress | None = None,
+    workers: int | None = None,
+    exclude_questions: Collection[str] | None = None,
+) -> RescoreResult:
+    """Re-derive and score every run (or ``run_ids``); runs ordered as cli.md says.
+
+    Without ``on_attempt``, ``progress`` and ``exclude_questions``, a large
+    database is split by attempt id over ``workers`` processes (default: up to
+    2, when the machine has the cores and the platform can fork); the result is
+    the same. ``exclude_questions`` leaves those questions' attempts out of
+    every run (an exploration, never the official score).
+    """
+    runs = _selected_runs(db, run_ids)
+    scorers = {run_id: RunScorer(info) for run_id, info in runs.items()}
+    if on_attempt is None and progress is None and exclude_questions is None:
+        from ai4hse_desk.verdicts.parallel import score_in_parallel
+
+        if score_in_parallel(db, runs, run_ids, scorers, workers):
+            return _result(db, scorers)
+    collect = on_attempt is not None
+    batches = _verdict_batches(
+        db, runs, run_ids, scorers, collect, progress, exclude_questions=exclude_questions
+    )
+    for batch in batches:
+        if on_attempt is not None:
+            for verdict in batch:
+                on_attempt(AttemptVerdict(*verdict))
+    return _result(db, scorers)
+
+
+def score_range(
+    db: AuditDB,
+    runs: dict[str, RunInfo],
+    run_ids: Sequence[str] | None,
+    id_range: tuple[int, int],
+) -> dict[str, RunScorer]:
+    """Score only the attempts whose id lies in ``id_range`` (one worker's share).
+
+    The values are not checked here: the parent process checks them while its
+    workers score (see :mod:`.parallel`).
+    """
+    scorers = {run_id: RunScorer(info) for run_id, info in runs.items()}
+    for _ in _verdict_batches(db, runs, run_ids, scorers, False, None, id_range, check=False):
+        pass
+    return scorers
+
+
+def _result(db: AuditDB, scorers: dict[str, RunScorer]) -> RescoreResult:
+    labels = db.labels()
+    facet = db.meta.get("consistency_facet", "topic")
+    return RescoreResult(
+        runs=order_runs(
+            scorer.result(labels, consistency_facet=facet) for scorer in scorers.values()
+        ),
+        attempts=sum(scorer.attempts for scorer in scorers.values()),
+    )
+
+
+__all__ = [
+    "AttemptVerdict",
+    "Progress",
+    "RescoreCancelled",
+    "RescoreResult",
+    "VerdictTuple",
+    "iter_verdict_batches",
+    "iter_verdicts",
+    "rescore",
+    "score_range",
+]

@@ -1,0 +1,149 @@
+"""Shared helpers of the reviewer-notes tests: store backends, writer processes, audit checks.
+
+Test modules bind the fixtures they use at module level (``store_url =
+notes_fixtures.store_url``), as pytest finds fixtures by module attribute.
+
+PostgreSQL: ``$AI4HSE_TEST_PG_URL`` names a database (``make test`` starts a
+throwaway cluster with ``scripts/pg-test-cluster.sh`` and sets it). Each test
+gets a fresh schema in it (``search_path`` set through the URL), dropped after.
+Without the variable the PostgreSQL cases skip — unless ``AI4HSE_REQUIRE_PG=1``
+(set by ``make test``), where they fail.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+from ai4hse_desk.launcher import main
+
+PG_ENV = "AI4HSE_TEST_PG_URL"
+REQUIRE_ENV = "AI4HSE_REQUIRE_PG"
+
+
+def pg_base_url() -> str:
+    """The test database URL, or skip (fail under ``AI4HSE_REQUIRE_PG=1``)."""
+    url = os.environ.get(PG_ENV, "")
+    if not url:
+        if os.environ.get(REQUIRE_ENV) == "1":
+            pytest.fail(f"{REQUIRE_ENV}=1 but {PG_ENV} is unset: the PostgreSQL cluster is missing")
+        pytest.skip(f"{PG_ENV} is unset (make test starts a PostgreSQL cluster)")
+    return url
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """URL of a fresh, empty schema in the PostgreSQL test database."""
+    base = pg_base_url()
+    schema = f"t_{uuid.uuid4().hex[:16]}"
+    engine = create_engine(base)
+    try:
+        with engine.begin() as conn:
+            conn.execute(text(f"CREATE SCHEMA {schema}"))
+        url = make_url(base).update_query_dict({"options": f"-csearch_path={schema}"})
+        yield url.render_as_string(hide_password=False)
+        with engine.begin() as conn:
+            conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+    finally:
+        engine.dispose()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A notes store location: an SQLite file in ``tmp_path``, or a PostgreSQL schema."""
+    if request.param == "sqlite":
+        (tmp_path / "notes").mkdir()
+        return str(tmp_path / "notes" / "team.review.sqlite")
+    return str(request.getfixturevalue("pg_url"))
+
+
+@pytest.fixture(autouse=True)
+def _data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Keep the user data folder inside the test's temporary directory."""
+    folder = tmp_path / "data-dir"
+    monkeypatch.setenv("AI4HSE_DESK_DATA_DIR", str(folder))
+    return folder
+
+
+def sha256(path: Path) -> str:
+    """SHA-256 of a file's bytes."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def rescore_json(audit: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, object]:
+    """``ai4hse-desk rescore AUDIT --per-attempt`` as parsed JSON."""
+    capsys.readouterr()
+    assert main(["rescore", str(audit), "--per-attempt"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert isinstance(data, dict)
+    return data
+
+
+class AuditUnchanged:
+    """Remembers an audit file's bytes and rescore output; :meth:`check` compares."""
+
+    def __init__(self, audit: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        self.audit, self.capsys = audit, capsys
+        self.digest = sha256(audit)
+        self.listing = sorted(p.name for p in audit.parent.iterdir())
+        self.scores = rescore_json(audit, capsys)
+
+    def check(self) -> None:
+        """The audit file is byte-identical and rescore prints the same runs."""
+        assert sha256(self.audit) == self.digest
+        for suffix in ("-wal", "-shm", "-journal"):
+            assert not Path(f"{self.audit}{suffix}").exists()
+        assert rescore_json(self.audit, self.capsys) == self.scores
+
+
+#: A child process adding flags: argv = audit, store, reviewer, count, question ids (comma).
+#: Prints "ready", waits for a line on stdin, then prints each flag id once committed.
+WRITER = """
+import sys
+from ai4hse_desk.audit import open_audit
+from ai4hse_desk.notes import NotesStore
+audit, store, reviewer, count, qids = sys.argv[1:6]
+questions = qids.split(",")
+with open_audit(audit) as db, NotesStore.open(db, store) as notes:
+    print("ready", flush=True)
+    sys.stdin.readline()
+    for i in range(int(count)):
+        flag = notes.add_flag(question_id=questions[i % len(questions)], category="other",
+                              note=f"{reviewer} {i}", reviewer=reviewer)
+        print(flag.flag_id, flush=True)
+"""
+
+
+def start_writer(audit: Path, store: str, reviewer: str, count: int) -> subprocess.Popen[str]:
+    """Start a :data:`WRITER` process and wait until it has opened the store."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(audit), store, reviewer, str(count), "Q001,Q002,Q003"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    if line.strip() != "ready":
+        proc.kill()
+        _, err = proc.communicate()
+        raise AssertionError(f"writer did not start: {line!r} {err}")
+    return proc
+
+
+def go(proc: subprocess.Popen[str]) -> None:
+    """Let a started writer begin writing."""
+    assert proc.stdin is not None
+    proc.stdin.write("go\n")
+    proc.stdin.flush()
