@@ -23,3 +23,12 @@ class InputProblem(Exception):
 
     def __init__(self, message: str) -> None:
         super().__init__(one_line(message))
+
+
+def first_line(exc: BaseException) -> str:
+    """The first line of an error's message: the driver's own for a wrapped database
+    error (SQLAlchemy's ``orig``), the exception's type when it has no message."""
+    orig = getattr(exc, "orig", None)
+    shown = orig if isinstance(orig, BaseException) else exc
+    lines = str(shown).strip().splitlines()
+    return lines[0] if lines else type(shown).__name__

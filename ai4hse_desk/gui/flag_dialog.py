@@ -28,11 +28,12 @@ from PySide6.QtWidgets import (
 )
 
 from ai4hse_desk.audit.records import Question
+from ai4hse_desk.display.format import option_letter
 from ai4hse_desk.gui.plain_text import title_text
 from ai4hse_desk.gui.widget_style import table_texts
 from ai4hse_desk.notes import CATEGORIES, SEVERITIES, Flag, Revision
 from ai4hse_desk.notes.model import FLAG_FIELDS, MAX_NOTE, Value
-from ai4hse_desk.verdicts.attempt_detail import display_text, option_letter
+from ai4hse_desk.verdicts.attempt_detail import display_text
 
 #: What each flag category means, as the dialog offers it (order of ``CATEGORIES``).
 CATEGORY_LABELS: Final = {

@@ -11,8 +11,9 @@ from PySide6.QtCore import QObject, Signal
 
 from ai4hse_desk.audit import AuditDB
 from ai4hse_desk.gui.qt_guard import problem_text
-from ai4hse_desk.gui.qt_tasks import ProgressFn, QtTask
+from ai4hse_desk.gui.qt_tasks import QtTask
 from ai4hse_desk.index import ReviewIndex, build_fts, ensure_index, fts_ready
+from ai4hse_desk.progress import Progress
 
 
 class IndexLoader(QObject):
@@ -43,7 +44,7 @@ class IndexLoader(QObject):
             self.fts_state.emit("ready" if fts_ready(db) else "stopped", 0, 0)
             return
 
-        def build(progress: ProgressFn) -> ReviewIndex:
+        def build(progress: Progress) -> ReviewIndex:
             return ensure_index(db, progress=progress)
 
         task = self._start(build, "review index")
@@ -59,7 +60,7 @@ class IndexLoader(QObject):
             self.fts_state.emit("ready", 0, 0)
             return
 
-        def build(progress: ProgressFn) -> object:
+        def build(progress: Progress) -> object:
             return build_fts(db, progress=progress)
 
         self.fts_state.emit("building", 0, 0)

@@ -34,9 +34,11 @@ from PySide6.QtWidgets import (
 )
 
 from ai4hse_desk.audit import AuditDB
+from ai4hse_desk.display.format import option_letter as letter
 from ai4hse_desk.gui.qt_guard import guarded, problem_text
-from ai4hse_desk.gui.qt_tasks import ProgressFn, QtTask
-from ai4hse_desk.keyaudit import KeyAuditResult, QuestionSuspicion, compute_key_audit, letter
+from ai4hse_desk.gui.qt_tasks import QtTask
+from ai4hse_desk.keyaudit import KeyAuditResult, QuestionSuspicion, compute_key_audit
+from ai4hse_desk.progress import Progress
 
 _Index = QModelIndex | QPersistentModelIndex
 HEADERS = ("Rank", "Question", "Option", "Score", "Flagged", "Strongest reason")
@@ -200,7 +202,7 @@ class KeyAuditView(QWidget):
         self._generation += 1
         generation = self._generation
 
-        def work(progress: ProgressFn) -> KeyAuditResult:
+        def work(progress: Progress) -> KeyAuditResult:
             return compute_key_audit(db, progress=progress)
 
         task = QtTask(work, "key audit", self)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, TypeVar
 from sqlalchemy.exc import SQLAlchemyError
 
 from ai4hse_desk.audit.records import Question
+from ai4hse_desk.errors import first_line
 from ai4hse_desk.gui.flag_dialog import FlagDialog, FlagValues, HistoryDialog, NoteDialog
 from ai4hse_desk.notes import Flag, NotesStore, ReviewError
 from ai4hse_desk.verdicts.attempt_detail import display_text
@@ -36,13 +37,6 @@ T = TypeVar("T")
 _DONE = {"open": "reopened", "resolved": "resolved", "withdrawn": "withdrawn"}
 #: What a store may raise: a reviewer's problem, a database refusing, a file system refusing.
 STORE_ERRORS = (ReviewError, SQLAlchemyError, OSError)
-
-
-def first_line(exc: BaseException) -> str:
-    """The first line of an error's message (the driver's own, for database errors)."""
-    orig = getattr(exc, "orig", None) or exc
-    lines = str(orig).strip().splitlines()
-    return lines[0] if lines else type(orig).__name__
 
 
 class NotesActionsMixin(_Base):

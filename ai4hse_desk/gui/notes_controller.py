@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QMenu, QWidget
 
-from ai4hse_desk.gui.notes_actions import STORE_ERRORS, NotesActionsMixin, first_line
+from ai4hse_desk.errors import first_line
+from ai4hse_desk.gui.notes_actions import STORE_ERRORS, NotesActionsMixin
 from ai4hse_desk.gui.notes_list import NotesDock
 from ai4hse_desk.gui.plain_text import Icon, plain_message
 from ai4hse_desk.gui.reviewer_identity import ReviewerIdentity

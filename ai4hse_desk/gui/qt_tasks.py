@@ -17,9 +17,9 @@ from typing import Any
 from PySide6.QtCore import QObject, QThread, Signal
 
 from ai4hse_desk.gui.qt_guard import problem_text
+from ai4hse_desk.progress import Progress
 
-ProgressFn = Callable[[int, int], bool]
-TaskFn = Callable[[ProgressFn], Any]
+TaskFn = Callable[[Progress], Any]
 
 
 class QtTask(QObject):

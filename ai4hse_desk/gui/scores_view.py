@@ -33,12 +33,13 @@ from PySide6.QtWidgets import (
 
 from ai4hse_desk.audit import AuditDB
 from ai4hse_desk.gui.qt_guard import problem_text
-from ai4hse_desk.gui.qt_tasks import ProgressFn, QtTask
+from ai4hse_desk.gui.qt_tasks import QtTask
 from ai4hse_desk.gui.scores_exports import ScoresExportsMixin
 from ai4hse_desk.gui.scores_plots import TrackPlots
 from ai4hse_desk.gui.scores_table_model import RAW_ROLE, ScoresTableModel
 from ai4hse_desk.gui.sensitivity_panel import SensitivityPanel
 from ai4hse_desk.index import AttemptQuery
+from ai4hse_desk.progress import Progress
 from ai4hse_desk.scores import track_tables, track_title
 from ai4hse_desk.scores.cache import ScoresData, load_scores
 from ai4hse_desk.scores.table_rows import ScoreRow
@@ -134,7 +135,7 @@ class ScoresView(ScoresExportsMixin, QWidget):
         self._db = db
         generation = self._generation
 
-        def work(progress: ProgressFn) -> ScoresData:
+        def work(progress: Progress) -> ScoresData:
             return load_scores(db, progress, use_cache=use_cache)
 
         task = QtTask(work, "scores", self)

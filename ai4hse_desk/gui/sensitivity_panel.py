@@ -29,8 +29,9 @@ from PySide6.QtWidgets import (
 )
 
 from ai4hse_desk.audit import AuditDB, Question
-from ai4hse_desk.gui.qt_tasks import ProgressFn, QtTask
+from ai4hse_desk.gui.qt_tasks import QtTask
 from ai4hse_desk.gui.scores_table_model import SensitivityTableModel
+from ai4hse_desk.progress import Progress
 from ai4hse_desk.scores.sensitivity import sensitivity_rows
 from ai4hse_desk.verdicts.rescore import RescoreResult, rescore
 
@@ -203,7 +204,7 @@ class SensitivityPanel(QWidget):
             self._show()
             return
 
-        def work(progress: ProgressFn | None) -> RescoreResult:
+        def work(progress: Progress | None) -> RescoreResult:
             return rescore(db, progress=progress, exclude_questions=excluded)
 
         if wait:

@@ -15,7 +15,7 @@ from ai4hse_desk.keyaudit.finding import DuplicateFinding
 from ai4hse_desk.keyaudit.hygiene import encoding_damage, identical_options
 from ai4hse_desk.keyaudit.ranking import FORMULA, WEIGHTS
 from ai4hse_desk.keyaudit.result import KeyAuditResult, QuestionSuspicion
-from ai4hse_desk.keyaudit.skew import chi_square_sf, letter, position_skew
+from ai4hse_desk.keyaudit.skew import chi_square_sf, position_skew
 from ai4hse_desk.keyaudit.tally import Progress
 from ai4hse_desk.keyaudit.text import normalise
 from ai4hse_desk.verdicts.rescore import RescoreCancelled
@@ -36,7 +36,6 @@ __all__ = [
     "duplicate_pairs",
     "encoding_damage",
     "identical_options",
-    "letter",
     "normalise",
     "position_skew",
 ]

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ai4hse_desk.audit.records import Question
+from ai4hse_desk.display.format import option_letter
 from ai4hse_desk.keyaudit.hygiene import Hygiene
 from ai4hse_desk.keyaudit.result import QuestionSuspicion
 from ai4hse_desk.keyaudit.signals import (
@@ -34,7 +35,6 @@ from ai4hse_desk.keyaudit.signals import (
     letter_mode,
     rnd,
 )
-from ai4hse_desk.keyaudit.skew import letter
 from ai4hse_desk.keyaudit.tally import Cell, RunTally
 from ai4hse_desk.protocol.outcome import TRACK_ORDER, Selection
 
@@ -59,7 +59,7 @@ _ISSUES = {
 
 def name(position: int) -> str:
     """``option 2 (C)``."""
-    return f"option {position} ({letter(position)})"
+    return f"option {position} ({option_letter(position)})"
 
 
 def _answer(selection: Selection) -> str:

@@ -24,14 +24,10 @@ import math
 from collections.abc import Sequence
 
 from ai4hse_desk.audit.records import Question
+from ai4hse_desk.display.format import option_letter
 
 ALPHA = 0.01
 MIN_EFFECT = 0.1
-
-
-def letter(position: int) -> str:
-    """Option letter of a 0-based position (A, B, … Z, then the number)."""
-    return chr(ord("A") + position) if 0 <= position < 26 else str(position)
 
 
 def _gamma_q(a: float, x: float) -> float:
@@ -121,7 +117,7 @@ def position_skew(questions: Sequence[Question]) -> dict[str, object]:
         "positions": [
             {
                 "position": i,
-                "letter": letter(i),
+                "letter": option_letter(i),
                 "questions": present[i],
                 "true": int(observed[i]),
                 "share": round(observed[i] / present[i], 4) if present[i] else None,
@@ -137,8 +133,8 @@ def position_skew(questions: Sequence[Question]) -> dict[str, object]:
         and effect is not None
         and p_value < ALPHA
         and effect >= MIN_EFFECT,
-        "leaning": [letter(i) for i in leaning],
+        "leaning": [option_letter(i) for i in leaning],
     }
 
 
-__all__ = ["chi_square_sf", "letter", "position_skew"]
+__all__ = ["chi_square_sf", "position_skew"]

@@ -9,16 +9,12 @@ outcomes, never the runner's recorded ones); nothing is written anywhere.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ai4hse_desk.audit.queries import AuditDB
+from ai4hse_desk.progress import Progress
 from ai4hse_desk.protocol.outcome import Selection, Status, Track
 from ai4hse_desk.verdicts.rescore import iter_verdict_batches
-
-#: Called with (attempts done, attempts in total); returning False cancels
-#: (``RescoreCancelled`` is raised), exactly as for ``rescore``.
-Progress = Callable[[int, int], bool]
 
 #: Floor of a run's weight, so that a run with no correct attempt still votes a little.
 MIN_WEIGHT = 0.05

@@ -38,6 +38,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError, OperationalError
 
 from ai4hse_desk.audit.opening import SQLITE_MAGIC, connect_readonly, sqlite_uri
+from ai4hse_desk.errors import first_line
 from ai4hse_desk.filewrite.atomic import FILE_MODE
 from ai4hse_desk.notes.errors import ReviewError
 from ai4hse_desk.notes.location import StoreLocation, guard_store_file
@@ -175,13 +176,6 @@ def is_retryable(exc: BaseException) -> bool:
         message = str(orig).lower()
         return "locked" in message or "busy" in message
     return getattr(orig, "sqlstate", None) in _RETRYABLE_SQLSTATES
-
-
-def first_line(exc: BaseException) -> str:
-    """The driver's message for ``exc``, first line only."""
-    orig = exc.orig if isinstance(exc, DBAPIError) and exc.orig is not None else exc
-    lines = str(orig).strip().splitlines()
-    return lines[0] if lines else type(orig).__name__
 
 
 def _store_problem(engine: Engine, exc: DBAPIError) -> Exception:

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from ai4hse_desk.audit import Attempt, Question
+from ai4hse_desk.display.cells import guard_cell
 from ai4hse_desk.filewrite import WriteRefused, check_target, write_atomic
 from ai4hse_desk.notes.errors import ReviewError
 from ai4hse_desk.notes.model import ItemRecord, Revision, Value, utc_now
@@ -36,7 +37,6 @@ from ai4hse_desk.notes.store import NotesStore
 EXPORT_FORMAT: Final = "ai4hse-review-notes"
 EXPORT_VERSION: Final = 1
 FORMATS: Final = ("csv", "json", "xlsx")
-_FORMULA_STARTS: Final = ("=", "+", "-", "@", "\t", "\r")
 _XLSX_ILLEGAL: Final = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 
 
@@ -126,13 +126,6 @@ def columns(include_private: bool) -> tuple[ExportColumn, ...]:
     return tuple(c for c in EXPORT_COLUMNS if include_private or not c.private)
 
 
-def neutralise(value: Value) -> Value:
-    """A text cell a spreadsheet would read as a formula, prefixed with ``'``."""
-    if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
-        return "'" + value
-    return value
-
-
 def entries(store: NotesStore, include_private: bool) -> list[Entry]:
     """Every flag and note, oldest first, with its history (and audit texts if private)."""
     history: dict[str, list[Revision]] = {}
@@ -160,7 +153,7 @@ def _write_bytes(path: Path, data: bytes) -> None:
 
 
 def _table(rows: Iterable[Entry], cols: tuple[ExportColumn, ...]) -> list[list[Value]]:
-    return [[neutralise(col.get(entry)) for col in cols] for entry in rows]
+    return [[guard_cell(col.get(entry)) for col in cols] for entry in rows]
 
 
 def _write_csv(path: Path, rows: list[Entry], cols: tuple[ExportColumn, ...]) -> None:
@@ -180,7 +173,7 @@ def _write_xlsx(path: Path, rows: list[Entry], cols: tuple[ExportColumn, ...]) -
     import pandas as pd  # heavy: only when an XLSX is asked for
 
     notes = [[_cell(v) for v in row] for row in _table(rows, cols)]
-    history = [[_cell(neutralise(v)) for v in _history_row(rev)] for e in rows for rev in e.history]
+    history = [[_cell(guard_cell(v)) for v in _history_row(rev)] for e in rows for rev in e.history]
     with pd.ExcelWriter(path, engine="openpyxl") as writer:
         frame = pd.DataFrame(notes, columns=[c.name for c in cols], dtype=object)
         frame.to_excel(writer, sheet_name="notes", index=False)

@@ -22,9 +22,7 @@ from ai4hse_desk.scores.cache import (
     write_cached,
 )
 from ai4hse_desk.scores.export_tables import (
-    FORMULA_PREFIXES,
     export_value,
-    guard_cell,
     write_csv,
     write_xlsx,
 )
@@ -38,7 +36,6 @@ from ai4hse_desk.scores.sensitivity import SENSITIVITY_COLUMNS, SensitivityRow, 
 from ai4hse_desk.scores.table_rows import (
     COLUMNS,
     NO_SCORE_CELL,
-    PROVIDER_DEFAULT,
     UNDEFINED,
     UNFINISHED,
     Column,
@@ -47,7 +44,6 @@ from ai4hse_desk.scores.table_rows import (
     display,
     exact_text,
     percent_text,
-    setting_text,
     track_tables,
     track_title,
     unscored_text,
@@ -56,9 +52,7 @@ from ai4hse_desk.scores.table_rows import (
 __all__ = [
     "CACHE_FORMAT",
     "COLUMNS",
-    "FORMULA_PREFIXES",
     "NO_SCORE_CELL",
-    "PROVIDER_DEFAULT",
     "SENSITIVITY_COLUMNS",
     "UNDEFINED",
     "UNFINISHED",
@@ -74,12 +68,10 @@ __all__ = [
     "display",
     "exact_text",
     "export_value",
-    "guard_cell",
     "percent_text",
     "read_cached",
     "scores_cache_path",
     "sensitivity_rows",
-    "setting_text",
     "track_tables",
     "track_title",
     "unscored_text",

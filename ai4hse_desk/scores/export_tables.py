@@ -25,6 +25,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ai4hse_desk.display.cells import guard_cell
+from ai4hse_desk.display.format import setting_text
 from ai4hse_desk.filewrite import write_atomic
 from ai4hse_desk.scores.table_rows import (
     COLUMNS,
@@ -32,21 +34,11 @@ from ai4hse_desk.scores.table_rows import (
     Column,
     R,
     ScoreRow,
-    setting_text,
     track_title,
     unscored_text,
 )
 
-#: First characters that make a spreadsheet read a cell as a formula.
-FORMULA_PREFIXES: tuple[str, ...] = ("=", "+", "-", "@", "\t", "\r")
 _SHEET_NAME_LIMIT = 31
-
-
-def guard_cell(value: object) -> object:
-    """``value``, with a leading ``'`` if it is text a spreadsheet would run."""
-    if isinstance(value, str) and value.startswith(FORMULA_PREFIXES):
-        return "'" + value
-    return value
 
 
 def export_value(column: Column[R], row: R) -> object:

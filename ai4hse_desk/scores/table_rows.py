@@ -12,8 +12,10 @@ is exactly the rescore JSON value (tests compare it to the last digit), and
   score"`` (``"pending attempts — …"`` when marked complete but with a pending
   attempt) in its exact-accuracy cell and ``"—"`` in its other rate cells;
   its counts are shown as they are;
-* a temperature of ``None`` reads ``"provider default"``; other settings the
-  runner did not record read ``"not set"``.
+* settings are written by :func:`~ai4hse_desk.display.format.setting_text` (one
+  formatter for this table, the detail panel and the report): a temperature of
+  ``None`` reads ``"provider default"``; other settings the runner did not record
+  read ``"not set"``.
 
 :func:`exact_text` gives the full number (tooltips, "copy exact value").
 """
@@ -25,13 +27,12 @@ from dataclasses import dataclass
 from typing import Any, Generic, Literal, TypeVar
 
 from ai4hse_desk.audit.records import Run
+from ai4hse_desk.display.format import setting_text
 from ai4hse_desk.protocol.outcome import TRACK_ORDER
 
 UNFINISHED = "unfinished — no aggregate score"
 PENDING = "pending attempts — no aggregate score"
 UNDEFINED = "undefined"
-PROVIDER_DEFAULT = "provider default"
-NOT_SET = "not set"
 NO_SCORE_CELL = "—"
 
 #: ``text``, ``setting`` and ``count`` cells show their value; ``percent`` and
@@ -97,17 +98,6 @@ def percent_text(value: float) -> str:
     if 0 < abs(scaled) < 1:
         return f"{scaled:.2f}%"
     return f"{scaled:.1f}%"
-
-
-def setting_text(key: str, value: object) -> str:
-    """A run setting for people (``None`` temperature: the provider's default)."""
-    if value is None:
-        return PROVIDER_DEFAULT if key == "temperature" else NOT_SET
-    if key == "max_tokens" and isinstance(value, int):
-        return f"{value:,}"
-    if key == "protocol_version":
-        return f"v{value}"
-    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 def display(column: Column[R], row: R) -> str:

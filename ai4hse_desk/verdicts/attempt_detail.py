@@ -14,6 +14,7 @@ import json
 from dataclasses import dataclass, field
 
 from ai4hse_desk.audit.records import Attempt, Question, Run
+from ai4hse_desk.display.format import option_letter, setting_text
 from ai4hse_desk.display.text_sanitize import make_visible
 from ai4hse_desk.protocol.compare import differences, disagrees, parse_extracted
 from ai4hse_desk.protocol.extract import derive
@@ -26,7 +27,6 @@ __all__ = [
     "OptionRow",
     "build_detail",
     "display_text",
-    "option_letter",
 ]
 
 #: Shown for an absent (NULL) value.
@@ -156,16 +156,6 @@ def build_detail(attempt: Attempt, question: Question, run: Run) -> AttemptDetai
     )
 
 
-def option_letter(index: int) -> str:
-    """``A``, ``B``, … ``Z``, ``AA``, ``AB`` … for the 0-based option index."""
-    letters = ""
-    index += 1
-    while index > 0:
-        index, rest = divmod(index - 1, 26)
-        letters = chr(ord("A") + rest) + letters
-    return letters
-
-
 def display_text(text: str, limit: int = MAX_SHOWN) -> str:
     """``text`` as a panel shows it: invisible and bidi characters made visible
     (:func:`~ai4hse_desk.display.text_sanitize.make_visible`), cut after ``limit``
@@ -258,24 +248,17 @@ def _settings(run: Run) -> list[tuple[str, str]]:
     return [
         ("Run", run.run_id),
         ("Model", run.model),
-        ("Provider", _text(run.provider)),
-        ("Routing", _text(run.provider_routing)),
+        ("Provider", setting_text("provider", run.provider)),
+        ("Routing", setting_text("provider_routing", run.provider_routing)),
         ("Track", run.track.value),
-        ("Temperature", _temperature(run.temperature)),
-        ("Token cap", _count(run.max_tokens)),
-        ("Reasoning effort", _text(run.reasoning_effort)),
-        ("Concurrency", _count(run.concurrency)),
-        ("Protocol version", str(run.protocol_version)),
-        ("Repetitions", f"{run.repetitions:,}"),
+        ("Temperature", setting_text("temperature", run.temperature)),
+        ("Token cap", setting_text("max_tokens", run.max_tokens)),
+        ("Reasoning effort", setting_text("reasoning_effort", run.reasoning_effort)),
+        ("Concurrency", setting_text("concurrency", run.concurrency)),
+        ("Protocol version", setting_text("protocol_version", run.protocol_version)),
+        ("Repetitions", setting_text("repetitions", run.repetitions)),
         ("Run status", run.status),
     ]
-
-
-def _temperature(value: float | None) -> str:
-    if value is None:
-        return "provider default"
-    text = repr(value)
-    return text[:-2] if text.endswith(".0") else text
 
 
 def _bool_text(value: bool) -> str:

@@ -20,6 +20,7 @@ from typing import Any
 from ai4hse_desk.audit.errors import AuditError
 from ai4hse_desk.audit.filters import AttemptFilter
 from ai4hse_desk.audit.queries import AuditDB
+from ai4hse_desk.progress import Progress
 from ai4hse_desk.protocol.compare import disagrees
 from ai4hse_desk.protocol.extract import derive
 from ai4hse_desk.protocol.metrics import RunInfo, RunScorer, order_runs
@@ -28,10 +29,6 @@ from ai4hse_desk.protocol.outcome import CUT_OFF_REASONS, STATE_ANSWERED, Extrac
 _CACHE_LIMIT = 200_000
 _CACHEABLE_LENGTH = 4096
 _VALID = Status.VALID
-
-#: Called every few thousand attempts with (attempts done, attempts in total);
-#: returning False cancels the rescore.
-Progress = Callable[[int, int], bool]
 
 
 class RescoreCancelled(Exception):

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from ai4hse_desk.audit.records import Attempt, Option, Question, Run
+from ai4hse_desk.display.format import NOT_SET, option_letter
 from ai4hse_desk.protocol.compare import differences
 from ai4hse_desk.protocol.outcome import Status, Track
 from ai4hse_desk.verdicts.attempt_detail import (
@@ -19,7 +20,6 @@ from ai4hse_desk.verdicts.attempt_detail import (
     AttemptDetail,
     build_detail,
     display_text,
-    option_letter,
 )
 
 T, F = True, False
@@ -271,7 +271,7 @@ def test_settings_and_facts_are_formatted() -> None:
         ("Run", "r1"),
         ("Model", "model-a"),
         ("Provider", "openrouter"),
-        ("Routing", NONE),
+        ("Routing", NOT_SET),  # as the scores table says it
         ("Track", "answer_only"),
         ("Temperature", "provider default"),
         ("Token cap", "32,768"),
@@ -300,7 +300,7 @@ def test_run_settings_none_values() -> None:
     run = make_run(provider=None, max_tokens=None, reasoning_effort=None, concurrency=None)
     settings = dict(detail_of(run=run).settings)
     for name in ("Provider", "Token cap", "Reasoning effort", "Concurrency"):
-        assert settings[name] == NONE
+        assert settings[name] == NOT_SET
 
 
 def test_question_without_labels_and_with_five_options() -> None:

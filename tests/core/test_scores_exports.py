@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from ai4hse_desk.audit import Question, open_audit
+from ai4hse_desk.display.cells import guard_cell
 from ai4hse_desk.scores import (
     COLUMNS,
     ScoreRow,
-    guard_cell,
     sensitivity_rows,
     track_tables,
     write_csv,

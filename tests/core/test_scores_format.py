@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from ai4hse_desk.audit import open_audit
+from ai4hse_desk.display.format import PROVIDER_DEFAULT, setting_text
 from ai4hse_desk.scores import (
     COLUMNS,
     NO_SCORE_CELL,
-    PROVIDER_DEFAULT,
     UNDEFINED,
     UNFINISHED,
     ScoreRow,
@@ -22,7 +22,6 @@ from ai4hse_desk.scores import (
     exact_text,
     percent_text,
     sensitivity_rows,
-    setting_text,
     track_tables,
     track_title,
 )
@@ -107,7 +106,8 @@ def test_settings_read_for_people(audit_db: Path) -> None:
     assert setting_text("max_tokens", 65536) == "65,536"
     assert setting_text("max_tokens", None) == "not set"
     assert setting_text("reasoning_effort", None) == "not set"
-    assert setting_text("protocol_version", 9) == "v9"
+    assert setting_text("protocol_version", 9) == "9"  # as the detail panel says it
+    assert setting_text("concurrency", 10_000) == "10,000"
     with open_audit(audit_db) as db:
         settings = {run.run_id: run for run in db.runs()}
         tables = track_tables(rescore(db).runs, settings)
