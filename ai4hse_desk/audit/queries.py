@@ -261,7 +261,7 @@ class AuditDB:
         except KeyError:
             raise AuditError(f"unknown question: {question_id}", self.path) from None
 
-    def keys(self) -> dict[str, Selection]:
+    def answer_keys(self) -> dict[str, Selection]:
         """Answer key per question id, for scoring."""
         return {question.question_id: question.key for question in self._load_questions()}
 

@@ -25,7 +25,7 @@ from ai4hse_desk.cli.parser import positive_int
 from ai4hse_desk.errors import one_line
 
 if TYPE_CHECKING:
-    from ai4hse_desk.writer.imports.report import ImportResult
+    from ai4hse_desk.writer.imports.report import SourceImport
 
 TRACKS = ("answer_only", "reasoning_assisted", "structured_output", "single_choice")
 
@@ -130,7 +130,7 @@ def _register_responses(kinds: Any) -> None:
     r.set_defaults(handler=_run_responses)
 
 
-def _import(args: argparse.Namespace, source: Path, read: Callable[[], ImportResult]) -> int:
+def _import(args: argparse.Namespace, source: Path, read: Callable[[], SourceImport]) -> int:
     """Read, write ``--out``, report; shared by the three question imports."""
     from ai4hse_desk.writer import WriterError
     from ai4hse_desk.writer.imports.report import write_import
@@ -184,7 +184,7 @@ def _run_enviroexam(args: argparse.Namespace) -> int:
 def _run_questions(args: argparse.Namespace) -> int:
     from ai4hse_desk.writer.imports.questions import read_questions
 
-    def read() -> ImportResult:
+    def read() -> SourceImport:
         return read_questions(
             args.csv,
             benchmark=args.benchmark,

@@ -128,7 +128,7 @@ class AttemptTableModel(QAbstractTableModel):
         if self._index is not None:
             try:
                 matching = self._index.count(self._query)
-                keys = self._index.keys(self._query, self._sort, self._descending, None, PAGE)
+                keys = self._index.page_keys(self._query, self._sort, self._descending, None, PAGE)
             except Exception as exc:
                 keys, matching = [], 0
                 self._failed(exc)
@@ -221,7 +221,7 @@ class AttemptTableModel(QAbstractTableModel):
         if parent.isValid() or not self._more or self._index is None:
             return
         try:
-            page = self._index.keys(
+            page = self._index.page_keys(
                 self._query, self._sort, self._descending, self.last_key(), PAGE
             )
         except Exception as exc:

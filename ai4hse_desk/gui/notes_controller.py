@@ -324,7 +324,7 @@ class NotesController(NotesActionsMixin, QObject):
             return None
         sort, descending = model.sort_order
         query = replace(model.query, question_ids=(question_id,))
-        keys = index.keys(query, sort, descending, None, 1)
+        keys = index.page_keys(query, sort, descending, None, 1)
         return keys[0][1] if keys else None
 
     def jump_to_attempt(self, attempt_id: int) -> None:

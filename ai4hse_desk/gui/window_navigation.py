@@ -63,7 +63,7 @@ class NavigationMixin(_Base):
         question = session.by_ordinal[ordinal]
         sort, descending = self.model.sort_order
         query = replace(self.model.query, question_ids=(question.question_id,))
-        keys = index.keys(query, sort, descending, None, 1)
+        keys = index.page_keys(query, sort, descending, None, 1)
         if keys:
             self.show_attempt(keys[0][1])
 

@@ -185,7 +185,7 @@ class ReviewIndex:
 
     # -- keys and rows --------------------------------------------------------
 
-    def keys(
+    def page_keys(
         self,
         query: AttemptQuery | None = None,
         sort: str = "attempt_id",
@@ -242,7 +242,7 @@ class ReviewIndex:
         descending: bool = False,
     ) -> SortKey | None:
         """The first matching key after ``after`` in this order (e.g. "next parse error")."""
-        page = self.keys(query, sort, descending, after, limit=1)
+        page = self.page_keys(query, sort, descending, after, limit=1)
         return page[0] if page else None
 
     def neighbour_question(

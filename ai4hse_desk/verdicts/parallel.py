@@ -75,7 +75,7 @@ def score_in_parallel(
     low, high = bounds
     step = (high - low + count) // count
     ranges = [(start, min(high, start + step - 1)) for start in range(low, high + 1, step)]
-    db.keys()  # load the questions once, before forking, so workers inherit them
+    db.answer_keys()  # load the questions once, before forking, so workers inherit them
     context = multiprocessing.get_context("fork")
     jobs = []
     for id_range in ranges:

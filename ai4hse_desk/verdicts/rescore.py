@@ -140,7 +140,7 @@ def _verdict_loop(
     check: bool,
 ) -> Iterator[list[VerdictTuple]]:
     skipped = frozenset(exclude_questions or ())
-    keys = db.keys()
+    keys = db.answer_keys()
     total = db.count_attempts(AttemptFilter(run_ids=tuple(runs))) if progress else 0
     # Verdicts of plain answered attempts, memoised per response text in one table per
     # (track, protocol version, n), shared by every run with that track and version.

@@ -107,15 +107,15 @@ def _measure(db_path: Path, cache: Path) -> dict[str, Any]:
             for name, query in filters.items():
                 for sort, desc in (("attempt_id", False), ("ordinal", False), ("status", True)):
                     change[f"{name} | {sort}{' desc' if desc else ''}"] = _ms(
-                        lambda q=query, s=sort, d=desc: (index.count(q), index.keys(q, s, d))
+                        lambda q=query, s=sort, d=desc: (index.count(q), index.page_keys(q, s, d))
                     )
                 counts_line[name] = _ms(lambda q=query: index.count_by_status(q))
                 matches[name] = index.count(query)
             report["filter_change_ms"] = change
             report["counts_line_ms"] = counts_line
             report["filter_matches"] = matches
-            deep = index.keys(None, "status", False, None, limit=500)[-1]
-            valid_tail = index.keys(AttemptQuery(statuses=("valid",)), "model", True)[-1]
+            deep = index.page_keys(None, "status", False, None, limit=500)[-1]
+            valid_tail = index.page_keys(AttemptQuery(statuses=("valid",)), "model", True)[-1]
             report["next_attempt_ms"] = {
                 "sort status": _ms(lambda: index.next_matching(None, "status", deep)),
                 "next parse error": _ms(
@@ -136,13 +136,17 @@ def _measure(db_path: Path, cache: Path) -> dict[str, Any]:
                     query = AttemptQuery(text=words, text_mode=mode)  # type: ignore[arg-type]
                     # A new search: nothing remembered; count + first page of keys.
                     search[f"{words} | {mode}"] = _ms(
-                        lambda q=query: (index.clear_search_cache(), index.count(q), index.keys(q))
+                        lambda q=query: (
+                            index.clear_search_cache(),
+                            index.count(q),
+                            index.page_keys(q),
+                        )
                     )
                 query = AttemptQuery(text=words)
-                tail = index.keys(query, "ordinal")[-1:] or None
+                tail = index.page_keys(query, "ordinal")[-1:] or None
                 after = tail[0] if tail else None
                 search[f"{words} | next page, sort ordinal"] = _ms(
-                    lambda q=query, a=after: index.keys(q, "ordinal", False, a)
+                    lambda q=query, a=after: index.page_keys(q, "ordinal", False, a)
                 )
                 found[words] = index.count(query)
             report["search_ms"] = search

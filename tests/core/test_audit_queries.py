@@ -215,7 +215,7 @@ def test_questions(db: AuditDB, audit_content: Content) -> None:
     assert hash(q3) == hash(db.question("Q003"))
     with pytest.raises(AuditError, match=r"^unknown question: Q404$"):
         db.question("Q404")
-    assert db.keys() == audit_content.keys()
+    assert db.answer_keys() == audit_content.keys()
     assert db.labels() == {q["question_id"]: q["labels"] for q in audit_content.questions}
     assert db.label_facets() == {
         "source": ["exam", "manual"],

@@ -155,7 +155,7 @@ def _sort_value(ref: Ref, sort: str) -> Any:
 def _page_all(index: ReviewIndex, query: AttemptQuery, sort: str, desc: bool) -> list[SortKey]:
     keys: list[SortKey] = []
     after: SortKey | None = None
-    while page := index.keys(query, sort, desc, after, limit=37):
+    while page := index.page_keys(query, sort, desc, after, limit=37):
         assert len(page) <= 37
         keys += page
         after = page[-1]
@@ -177,9 +177,9 @@ def test_keyset_paging_visits_every_row_once_in_order(
 
 def test_keys_reject_unknown_sorts_and_bad_limits(demo: Demo) -> None:
     with pytest.raises(ValueError, match="cannot sort by"):
-        demo.index.keys(None, "raw_response; DROP TABLE rows")
+        demo.index.page_keys(None, "raw_response; DROP TABLE rows")
     with pytest.raises(ValueError):
-        demo.index.keys(None, limit=0)
+        demo.index.page_keys(None, limit=0)
 
 
 def test_next_matching_and_neighbour_question(demo: Demo) -> None:
@@ -254,7 +254,7 @@ def test_user_values_are_never_sql(demo: Demo) -> None:
         AttemptQuery(question_ids=(nasty,)),
     ):
         assert demo.index.count(query) == 0
-        assert demo.index.keys(query, "model") == []
+        assert demo.index.page_keys(query, "model") == []
     assert demo.index.count() == 2400
 
 

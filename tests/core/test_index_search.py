@@ -81,7 +81,7 @@ def reference(content: Content, text: str) -> list[int]:
 
 def _found(index: ReviewIndex, text: str, mode: str, **more: Any) -> list[int]:
     query = AttemptQuery(text=text, text_mode=mode, **more)  # type: ignore[arg-type]
-    keys = index.keys(query, limit=1000)
+    keys = index.page_keys(query, limit=1000)
     assert index.count(query) == len(keys)
     return [attempt_id for _, attempt_id in keys]
 

@@ -121,7 +121,7 @@ def test_selecting_a_row_fills_every_panel(window: MainWindow, demo_path: Path) 
 def _attempt_where(demo_path: Path, predicate: object) -> int:
     with open_audit(demo_path) as db:
         runs = {run.run_id: run for run in db.runs()}
-        keys = db.keys()
+        keys = db.answer_keys()
         for row in db.iter_rescore_rows():
             attempt_id, run_id, question_id, _, state, raw, finish = row[:7]
             if raw is None:

@@ -27,7 +27,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ai4hse_desk.writer.imports.hse_bench import single_choice_question
-from ai4hse_desk.writer.imports.report import ImportResult, Problem, csv_records, digest_id
+from ai4hse_desk.writer.imports.report import Problem, SourceImport, csv_records, digest_id
 from ai4hse_desk.writer.new_db import WriterError
 
 BENCHMARK = "EnviroExam"
@@ -50,7 +50,7 @@ def _columns(header: list[str]) -> tuple[int, int, list[int], int | None] | None
     return names.index("Question"), names.index("Answer"), options, index
 
 
-def _read_file(data: bytes, name: str, split: str, course: str, result: ImportResult) -> None:
+def _read_file(data: bytes, name: str, split: str, course: str, result: SourceImport) -> None:
     """Append the questions and problems of one CSV file to ``result``."""
     records = csv_records(data, name, result.problems)
     header = next(records, None)
@@ -98,7 +98,7 @@ def _read_file(data: bytes, name: str, split: str, course: str, result: ImportRe
             result.questions.append(question)
 
 
-def read_enviroexam(folder: Path) -> ImportResult:
+def read_enviroexam(folder: Path) -> SourceImport:
     """Read EnviroExam's ``dev`` and ``test`` CSV files under ``folder`` (nothing written).
 
     Raises:
@@ -110,7 +110,7 @@ def read_enviroexam(folder: Path) -> ImportResult:
         raise WriterError(
             f"{folder} has no EnviroExam layout (dev/<course>.csv, test/<course>.csv)"
         )
-    result = ImportResult("enviroexam", BENCHMARK, "", CONSISTENCY_FACET)
+    result = SourceImport("enviroexam", BENCHMARK, "", CONSISTENCY_FACET)
     sources: list[tuple[str, bytes]] = []
     for split in SPLITS:
         if not (folder / split).is_dir():

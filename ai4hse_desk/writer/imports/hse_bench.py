@@ -34,8 +34,8 @@ from pathlib import Path
 
 from ai4hse_desk.writer.imports.report import (
     ImportedQuestion,
-    ImportResult,
     Problem,
+    SourceImport,
     csv_records,
     digest_id,
     replacement_problem,
@@ -120,7 +120,7 @@ def _results_folder(folder: Path) -> Path:
     )
 
 
-def _read_file(data: bytes, name: str, source: str, phase: str, result: ImportResult) -> None:
+def _read_file(data: bytes, name: str, source: str, phase: str, result: SourceImport) -> None:
     """Append the questions and problems of one CSV file to ``result``."""
     labels = {"source": source, "irac_phase": phase, "source_phase": f"{source}/{phase}"}
     for number, (line, cells) in enumerate(csv_records(data, name, result.problems), start=1):
@@ -146,7 +146,7 @@ def _read_file(data: bytes, name: str, source: str, phase: str, result: ImportRe
             result.questions.append(question)
 
 
-def read_hse_bench(folder: Path) -> ImportResult:
+def read_hse_bench(folder: Path) -> SourceImport:
     """Read HSE-Bench's 16 CSV files under ``folder`` (nothing is written).
 
     Raises:
@@ -154,7 +154,7 @@ def read_hse_bench(folder: Path) -> ImportResult:
     """
     results = _results_folder(folder)
     base = results.parent if results.name == "results" else results
-    result = ImportResult("hse-bench", BENCHMARK, "", CONSISTENCY_FACET)
+    result = SourceImport("hse-bench", BENCHMARK, "", CONSISTENCY_FACET)
     sources: list[tuple[str, bytes]] = []
     expected = set()
     for source in SOURCES:

@@ -25,8 +25,8 @@ from pathlib import Path
 
 from ai4hse_desk.writer.imports.report import (
     ImportedQuestion,
-    ImportResult,
     Problem,
+    SourceImport,
     csv_records,
     digest_id,
 )
@@ -136,7 +136,7 @@ class _Reader:
             draft.options.append(option)
             draft.key.append(correct)
 
-    def finish(self, result: ImportResult) -> None:
+    def finish(self, result: SourceImport) -> None:
         for draft in self.drafts.values():
             if not draft.text.strip():
                 self.fail(draft, draft.line, "empty_question", "the question has no text")
@@ -161,7 +161,7 @@ def read_questions(
     benchmark: str = DEFAULT_BENCHMARK,
     corpus_id: str | None = None,
     consistency_facet: str = "topic",
-) -> ImportResult:
+) -> SourceImport:
     """Read an AI4HSE question-input CSV (nothing is written).
 
     Args:
@@ -186,7 +186,7 @@ def read_questions(
     required, facets = _header(header[1], path.name, reader.problems)
     for line, cells in records:
         reader.record(line, cells, len(header[1]), required, facets)
-    result = ImportResult(
+    result = SourceImport(
         "questions", benchmark, corpus_id or digest_id("questions", [(path.name, data)]),
         consistency_facet, extra_meta={"source_name": path.name},
     )  # fmt: skip

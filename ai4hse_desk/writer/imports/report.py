@@ -2,11 +2,11 @@
 
 Every question importer (HSE-Bench, EnviroExam, the AI4HSE questions CSV)
 turns its source into :class:`ImportedQuestion` records plus :class:`Problem`
-notes, gathered in an :class:`ImportResult`. Nothing is dropped silently: a
+notes, gathered in an :class:`SourceImport`. Nothing is dropped silently: a
 record that cannot be imported, or is imported with a defect, has a problem
 with its file and line. :func:`write_import` writes the new database (schema v1
 plus the desk's extra tables below, which the schema tolerates);
-:meth:`ImportResult.report_lines` and :meth:`ImportResult.report_json` are the
+:meth:`SourceImport.report_lines` and :meth:`SourceImport.report_json` are the
 readable and the machine-readable report.
 
 Extra tables of a desk-made database:
@@ -118,7 +118,7 @@ def replacement_problem(file: str, line: int, qid: str, cells: Mapping[str, str]
 
 
 @dataclass
-class ImportResult:
+class SourceImport:
     """Questions and problems of one import, and the ``audit_meta`` it will write."""
 
     command: str
@@ -227,7 +227,7 @@ def csv_records(data: bytes, file: str, problems: list[Problem]) -> Iterator[tup
         )
 
 
-def write_import(result: ImportResult, out: Path) -> Path:
+def write_import(result: SourceImport, out: Path) -> Path:
     """Write the questions of ``result`` into a NEW audit database at ``out``.
 
     Raises:
