@@ -16,7 +16,10 @@ Layout (bump :data:`INDEX_FORMAT` when it changes):
   ``built_at``, ``attempts``;
 * ``rows``: ``attempt_id`` (rowid), ``ordinal``, ``question_id``, ``run_id``,
   ``model``, ``track``, ``repetition``, ``state``, ``status`` (the desk's),
-  ``correct``, ``strict``, ``disagrees`` (0/1) and ``recorded_status``;
+  ``correct``, ``strict``, ``disagrees`` (0/1), ``recorded_status``, the desk's
+  ``selection`` (``"TFTF"``, NULL when none) and ``reason_id``: everything a view
+  needs from the re-derivation (:mod:`.stored`), so nothing derives it again;
+* ``reasons(reason_id, text)``: each distinct reason sentence once;
 * indexes: :data:`INDEXES`;
 * ``questions(ordinal, question_id, search_text)``: question text and option
   texts, one per line (searched with ``LIKE``: at most a few thousand rows);
@@ -38,12 +41,15 @@ from ai4hse_desk import __version__
 from ai4hse_desk.audit import AuditDB
 from ai4hse_desk.index.location import BuildCancelled, index_path, read_meta, staged_file
 from ai4hse_desk.index.query import ReviewIndex
+from ai4hse_desk.index.stored import encode_selection
+from ai4hse_desk.progress import Progress
 from ai4hse_desk.protocol.outcome import STATE_ANSWERED, Status
-from ai4hse_desk.verdicts.rescore import Progress, RescoreCancelled, iter_verdict_batches
+from ai4hse_desk.verdicts.rescore import RescoreCancelled, iter_verdict_batches
 
 #: Version of the layout above; an index of another format is rebuilt. (4: only
-#: files whose attempts passed the value check are indexed.)
-INDEX_FORMAT = 4
+#: files whose attempts passed the value check are indexed; 5: the whole verdict,
+#: selection and reason included, is stored.)
+INDEX_FORMAT = 5
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -59,8 +65,9 @@ CREATE TABLE rows (
     run_id TEXT NOT NULL, model TEXT NOT NULL, track TEXT NOT NULL,
     repetition INTEGER NOT NULL, state TEXT NOT NULL, status TEXT NOT NULL,
     correct INTEGER NOT NULL, strict INTEGER NOT NULL, disagrees INTEGER NOT NULL,
-    recorded_status TEXT
+    recorded_status TEXT, selection TEXT, reason_id INTEGER NOT NULL
 );
+CREATE TABLE reasons (reason_id INTEGER PRIMARY KEY, text TEXT NOT NULL);
 """
 
 #: One index per sortable column (each implicitly ends in the rowid, which is
@@ -87,7 +94,7 @@ INDEXES: dict[str, str] = {
     "rows_disagreeing": "rows(disagrees) WHERE disagrees = 1",
 }
 
-_INSERT = "INSERT INTO rows VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+_INSERT = "INSERT INTO rows VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 _STATES = {Status.PENDING.value: "pending", Status.PROVIDER_ERROR.value: "provider_error"}
 
 
@@ -122,19 +129,25 @@ def _fill_rows(
     conn: sqlite3.Connection, db: AuditDB, ordinals: dict[str, int], progress: Progress | None
 ) -> int:
     runs = {run.run_id: (run.model, run.track.value) for run in db.runs()}
+    reasons: dict[str, int] = {}
     count = 0
     for batch in iter_verdict_batches(db, progress=progress):
         rows = []
         for attempt_id, run_id, qid, rep, outcome, correct, recorded, agrees in batch:
             status = outcome.status.value
             model, track = runs[run_id]
+            reason = reasons.get(outcome.reason)
+            if reason is None:
+                reason = reasons[outcome.reason] = len(reasons) + 1
             rows.append((
                 attempt_id, ordinals[qid], qid, run_id, model, track, rep,
                 _STATES.get(status, STATE_ANSWERED), status, int(correct),
                 int(outcome.strict_format), int(not agrees), recorded,
+                encode_selection(outcome.selection), reason,
             ))  # fmt: skip
         conn.executemany(_INSERT, rows)
         count += len(rows)
+    conn.executemany("INSERT INTO reasons VALUES (?, ?)", [(n, t) for t, n in reasons.items()])
     return count
 
 

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ai4hse_desk.audit.filters import normalise_filter_fields
-from ai4hse_desk.protocol.outcome import PARSE_ERRORS, Status, Track
+from ai4hse_desk.index.stored import decode_selection
+from ai4hse_desk.protocol.outcome import PARSE_ERRORS, Selection, Status, Track
 
 TextMode = Literal["auto", "fts", "like"]
 #: A value of a sort column (text or integer; index columns are never NULL).
@@ -24,7 +25,7 @@ SortValue = str | int
 #: A position in a sorted listing: (sort value, attempt_id); attempt_id breaks ties.
 SortKey = tuple[SortValue, int]
 
-#: Columns :meth:`ReviewIndex.keys` can sort by ("ordinal" is the question order).
+#: Columns :meth:`ReviewIndex.page_keys` can sort by ("ordinal" is the question order).
 SORT_COLUMNS: tuple[str, ...] = (
     "attempt_id",
     "ordinal",
@@ -42,7 +43,7 @@ PARSE_ERROR_STATUSES: tuple[str, ...] = tuple(s.value for s in Status if s in PA
 #: ``SELECT`` list (table ``rows``) for :meth:`ListRow.from_row`.
 ROW_COLUMNS = (
     "attempt_id, ordinal, question_id, run_id, model, track, repetition, state, status, "
-    "correct, strict, disagrees, recorded_status"
+    "correct, strict, disagrees, recorded_status, selection"
 )
 _TEXT_MODES = ("auto", "fts", "like")
 _PLACEHOLDER_LIMIT = 64
@@ -99,6 +100,7 @@ class ListRow:
         status: the desk's status; ``recorded_status`` is the runner's.
         disagrees: the runner's recorded verdict differs from the desk's.
         flagged: the question is in the ``flagged`` set given to :meth:`~.query.ReviewIndex.rows`.
+        selection: the desk's extracted selection (``None`` when nothing was extracted).
     """
 
     attempt_id: int
@@ -115,6 +117,7 @@ class ListRow:
     disagrees: bool
     recorded_status: str | None
     flagged: bool = False
+    selection: Selection | None = None
 
     @classmethod
     def from_row(cls, row: Sequence[Any], flagged: bool = False) -> ListRow:
@@ -123,6 +126,7 @@ class ListRow:
             int(row[0]), int(row[1]), str(row[2]), str(row[3]), str(row[4]), Track(row[5]),
             int(row[6]), str(row[7]), Status(row[8]), bool(row[9]), bool(row[10]),
             bool(row[11]), None if row[12] is None else str(row[12]), flagged,
+            decode_selection(row[13]),
         )  # fmt: skip
 
 

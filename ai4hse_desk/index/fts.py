@@ -36,7 +36,7 @@ from ai4hse_desk.index.location import (
     read_meta,
     staged_file,
 )
-from ai4hse_desk.verdicts.rescore import Progress
+from ai4hse_desk.progress import Progress
 
 #: Version of the full-text layout and tokenizer; another format is rebuilt.
 FTS_FORMAT = 1

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
@@ -37,7 +37,14 @@ from ai4hse_desk.index.filters import (
 from ai4hse_desk.index.fts import fts_is_current
 from ai4hse_desk.index.location import audit_uri, fts_path, read_meta, readonly_uri
 from ai4hse_desk.index.search import TextSearch
+from ai4hse_desk.index.stored import (
+    VERDICT_COLUMNS,
+    VERDICT_FROM,
+    read_verdict_batches,
+    stored_verdict,
+)
 from ai4hse_desk.protocol.outcome import Status
+from ai4hse_desk.verdicts.rescore import AttemptVerdict, VerdictTuple
 
 # No memory-mapping of the files: measured on a million attempts it made no query
 # faster, and every mapped page a walk touched stayed in the window's resident memory.
@@ -272,6 +279,29 @@ class ReviewIndex:
             for row in self._all(sql, [json.dumps(wanted)])
         }
         return [found[attempt_id] for attempt_id in wanted if attempt_id in found]
+
+    def verdict(self, attempt_id: int) -> AttemptVerdict | None:
+        """The desk's stored verdict on one attempt (``None`` for an unknown id)."""
+        sql = f"SELECT {VERDICT_COLUMNS} FROM {VERDICT_FROM} WHERE r.attempt_id = ?"
+        found = self._all(sql, [int(attempt_id)])
+        return stored_verdict(found[0]) if found else None
+
+    def verdict_batches(
+        self, exclude_questions: Iterable[str] = (), batch: int = 10_000
+    ) -> Iterator[list[VerdictTuple]]:
+        """Every stored verdict in attempt_id order, as the rescore loop yields them.
+
+        The same :data:`~ai4hse_desk.verdicts.rescore.VerdictTuple` batches as
+        :func:`~ai4hse_desk.verdicts.rescore.iter_verdict_batches`, read from the
+        index instead of derived again (the outcome has no spans), so the window's
+        scores and key audit count exactly the verdicts the table shows.
+        Attempts of ``exclude_questions`` are left out.
+        """
+        cursor = self._connect().cursor()
+        try:
+            yield from read_verdict_batches(cursor, frozenset(exclude_questions), batch)
+        finally:
+            cursor.close()
 
     def compare_grid(self, question_id: str, flagged: Iterable[str] = ()) -> list[ListRow]:
         """Every attempt of ``question_id`` across runs and repetitions, ordered by

@@ -16,8 +16,8 @@ from ai4hse_desk.keyaudit.hygiene import encoding_damage, identical_options
 from ai4hse_desk.keyaudit.ranking import FORMULA, WEIGHTS
 from ai4hse_desk.keyaudit.result import KeyAuditResult, QuestionSuspicion
 from ai4hse_desk.keyaudit.skew import chi_square_sf, position_skew
-from ai4hse_desk.keyaudit.tally import Progress
 from ai4hse_desk.keyaudit.text import normalise
+from ai4hse_desk.progress import Progress
 from ai4hse_desk.verdicts.rescore import RescoreCancelled
 
 __all__ = [

@@ -6,14 +6,21 @@ read-only and immutable); keys, attempts and scores are never changed.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ai4hse_desk.audit.queries import AuditDB
 from ai4hse_desk.keyaudit.dupgroups import DuplicateReport
 from ai4hse_desk.keyaudit.hygiene import Hygiene, corpus_hygiene
 from ai4hse_desk.keyaudit.ranking import FORMULA, WEIGHTS, assess
 from ai4hse_desk.keyaudit.result import KeyAuditResult, rank_key
 from ai4hse_desk.keyaudit.skew import position_skew
-from ai4hse_desk.keyaudit.tally import MIN_WEIGHT, Progress, Tallies, collect
+from ai4hse_desk.keyaudit.tally import MIN_WEIGHT, Tallies, collect
+from ai4hse_desk.progress import Progress
 from ai4hse_desk.protocol.outcome import TRACK_ORDER
+from ai4hse_desk.verdicts.scoring import with_progress
+
+if TYPE_CHECKING:
+    from ai4hse_desk.index import ReviewIndex
 
 
 def _hygiene_counts(found: list[Hygiene], duplicates: DuplicateReport) -> dict[str, int]:
@@ -44,20 +51,27 @@ def _runs_json(tallies: Tallies) -> list[dict[str, object]]:
     ]
 
 
-def compute_key_audit(db: AuditDB, *, progress: Progress | None = None) -> KeyAuditResult:
+def compute_key_audit(
+    db: AuditDB, *, progress: Progress | None = None, index: ReviewIndex | None = None
+) -> KeyAuditResult:
     """Rank every question of ``db`` by the evidence that its answer key needs a look.
 
     Args:
         db: an open audit database (only read).
         progress: called with (attempts done, attempts in total) while the
-            attempts are re-derived; returning False cancels.
+            attempts are read; returning False cancels.
+        index: the review index of ``db``: its stored verdicts are used (no second
+            derivation). Without it the attempts are re-derived.
 
     Raises:
         AuditError: the file is damaged or inconsistent.
         RescoreCancelled: ``progress`` returned False.
     """
     questions = db.questions()
-    tallies = collect(db, progress)
+    verdicts = None
+    if index is not None:
+        verdicts = with_progress(index.verdict_batches(), index.total(), progress)
+    tallies = collect(db, progress, verdicts)
     duplicates = DuplicateReport(questions)
     hygiene = corpus_hygiene(questions, duplicates)
     items = [

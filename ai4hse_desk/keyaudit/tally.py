@@ -9,12 +9,13 @@ outcomes, never the runner's recorded ones); nothing is written anywhere.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ai4hse_desk.audit.queries import AuditDB
 from ai4hse_desk.progress import Progress
 from ai4hse_desk.protocol.outcome import Selection, Status, Track
-from ai4hse_desk.verdicts.rescore import iter_verdict_batches
+from ai4hse_desk.verdicts.rescore import VerdictTuple, iter_verdict_batches
 
 #: Floor of a run's weight, so that a run with no correct attempt still votes a little.
 MIN_WEIGHT = 0.05
@@ -81,8 +82,17 @@ class Tallies:
     attempts: int
 
 
-def collect(db: AuditDB, progress: Progress | None = None) -> Tallies:
+def collect(
+    db: AuditDB,
+    progress: Progress | None = None,
+    verdicts: Iterable[list[VerdictTuple]] | None = None,
+) -> Tallies:
     """Stream every attempt's desk verdict into :class:`Tallies`.
+
+    Args:
+        verdicts: verdicts already derived (the review index's
+            :meth:`~ai4hse_desk.index.ReviewIndex.verdict_batches`); without them
+            every attempt is derived here (``iter_verdict_batches``).
 
     Raises:
         AuditError: as ``iter_verdict_batches`` (damaged or inconsistent file).
@@ -94,7 +104,8 @@ def collect(db: AuditDB, progress: Progress | None = None) -> Tallies:
     seen = 0
     last_key: tuple[str, str] | None = None
     cell = Cell()
-    for batch in iter_verdict_batches(db, progress=progress):
+    source = iter_verdict_batches(db, progress=progress) if verdicts is None else verdicts
+    for batch in source:
         for _, run_id, question_id, _, outcome, correct, _, _ in batch:
             seen += 1
             status = outcome.status
@@ -118,4 +129,4 @@ def collect(db: AuditDB, progress: Progress | None = None) -> Tallies:
     return Tallies(runs=runs, cells=cells, attempts=seen)
 
 
-__all__ = ["MIN_WEIGHT", "Cell", "Progress", "RunTally", "Tallies", "collect"]
+__all__ = ["MIN_WEIGHT", "Cell", "RunTally", "Tallies", "collect"]

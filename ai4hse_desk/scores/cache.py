@@ -17,13 +17,18 @@ import contextlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ai4hse_desk import __version__
 from ai4hse_desk.audit import AuditDB, Question, Run
 from ai4hse_desk.filewrite import WriteRefused, write_text
 from ai4hse_desk.index import cache_dir
-from ai4hse_desk.verdicts.rescore import Progress, RescoreResult, rescore
+from ai4hse_desk.progress import Progress
+from ai4hse_desk.verdicts.rescore import RescoreResult, rescore
+from ai4hse_desk.verdicts.scoring import score_verdicts, with_progress
+
+if TYPE_CHECKING:
+    from ai4hse_desk.index import ReviewIndex
 
 #: ``format`` of a scores cache file.
 CACHE_FORMAT = "ai4hse-desk-scores"
@@ -79,22 +84,33 @@ def write_cached(fingerprint: str, result: RescoreResult) -> Path:
 
 
 def compute_scores(
-    db: AuditDB, *, progress: Progress | None = None, use_cache: bool = True
+    db: AuditDB,
+    *,
+    progress: Progress | None = None,
+    use_cache: bool = True,
+    index: ReviewIndex | None = None,
 ) -> RescoreResult:
-    """The official scores of ``db``: from the cache, else rescored (and cached).
+    """The official scores of ``db``: from the cache, else scored (and cached).
 
     Args:
         progress: reports and may cancel (then
             :class:`~ai4hse_desk.verdicts.rescore.RescoreCancelled` is raised and
             nothing is cached).
-        use_cache: False to rescore even when a cached result exists.
+        use_cache: False to score again even when a cached result exists.
+        index: the review index of ``db``: its stored verdicts are scored (no
+            second derivation; the figures equal ``rescore``'s). Without it the
+            attempts are rescored.
     """
     fingerprint = db.fingerprint()
     if use_cache:
         cached = read_cached(fingerprint)
         if cached is not None:
             return cached
-    result = rescore(db) if progress is None else rescore(db, progress=progress)
+    if index is not None:
+        batches = with_progress(index.verdict_batches(), index.total(), progress)
+        result = score_verdicts(db, batches)
+    else:
+        result = rescore(db) if progress is None else rescore(db, progress=progress)
     # A read-only cache folder only costs the next start a recomputation.
     db.verify_unchanged()  # never cache scores of a file that changed while read
     with contextlib.suppress(OSError, WriteRefused):
@@ -120,11 +136,15 @@ class ScoresData:
 
 
 def load_scores(
-    db: AuditDB, progress: Progress | None = None, *, use_cache: bool = True
+    db: AuditDB,
+    progress: Progress | None = None,
+    *,
+    use_cache: bool = True,
+    index: ReviewIndex | None = None,
 ) -> ScoresData:
     """The official scores (see :func:`compute_scores`) and what the tables need beside them."""
     return ScoresData(
-        result=compute_scores(db, progress=progress, use_cache=use_cache),
+        result=compute_scores(db, progress=progress, use_cache=use_cache, index=index),
         settings={run.run_id: run for run in db.runs()},
         questions=db.questions(),
         consistency_facet=db.meta.get("consistency_facet", "topic"),

@@ -11,7 +11,7 @@ any of them.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ai4hse_desk.audit.records import Attempt, Question, Run
 from ai4hse_desk.display.format import option_letter, setting_text
@@ -19,6 +19,7 @@ from ai4hse_desk.display.text_sanitize import make_visible
 from ai4hse_desk.protocol.compare import differences, disagrees, parse_extracted
 from ai4hse_desk.protocol.extract import derive
 from ai4hse_desk.protocol.outcome import Extraction, Selection, Span, Status, Track
+from ai4hse_desk.verdicts.rescore import AttemptVerdict
 
 __all__ = [
     "NONE",
@@ -107,11 +108,19 @@ class AttemptDetail:
         return self.outcome.spans
 
 
-def build_detail(attempt: Attempt, question: Question, run: Run) -> AttemptDetail:
+def build_detail(
+    attempt: Attempt, question: Question, run: Run, verdict: AttemptVerdict | None = None
+) -> AttemptDetail:
     """The detail of ``attempt``, a try at ``question`` in ``run``.
 
+    Args:
+        verdict: the desk's verdict as the review index stores it. Its status,
+            selection, strict flag, correctness and disagreement are shown as they
+            are; only the character spans it rests on are derived here (they are
+            not stored). Without it the attempt is derived in full.
+
     Raises:
-        ValueError: when the three records do not belong together, or from
+        ValueError: when the records do not belong together, or from
             :func:`~ai4hse_desk.protocol.extract.derive` (a question without
             options, an unknown state).
     """
@@ -120,7 +129,10 @@ def build_detail(attempt: Attempt, question: Question, run: Run) -> AttemptDetai
             f"attempt {attempt.attempt_id} is for {attempt.run_id}/{attempt.question_id}, "
             f"not {run.run_id}/{question.question_id}"
         )
-    outcome = derive(
+    if verdict is not None and verdict.attempt_id != attempt.attempt_id:
+        raise ValueError(f"the verdict of attempt {verdict.attempt_id} is not attempt "
+                         f"{attempt.attempt_id}'s")  # fmt: skip
+    derived = derive(
         run.track,
         attempt.raw_response,
         question.n_options,
@@ -128,9 +140,13 @@ def build_detail(attempt: Attempt, question: Question, run: Run) -> AttemptDetai
         state=attempt.state,
         finish_reason=attempt.finish_reason,
     )
-    correct = outcome.is_correct(question.key)
+    if verdict is None:
+        outcome, correct = derived, derived.is_correct(question.key)
+    else:
+        outcome, correct = replace(verdict.outcome, spans=derived.spans), verdict.correct
     desk = (outcome.status, outcome.selection, outcome.strict_format, correct)
     recorded = (attempt.parse_status, attempt.extracted, attempt.strict_format, attempt.correct)
+    differs = disagrees(*desk, *recorded) if verdict is None else not verdict.agrees
     rows = _option_rows(question, outcome.selection)
     labels = " · ".join(f"{facet}: {value}" for facet, value in question.labels.items())
     return AttemptDetail(
@@ -148,9 +164,9 @@ def build_detail(attempt: Attempt, question: Question, run: Run) -> AttemptDetai
         option_rows=rows,
         verdict_text=_verdict(outcome, correct, rows),
         comparison_rows=_comparison(attempt, outcome, correct),
-        disagrees=disagrees(*desk, *recorded),
+        disagrees=differs,
         raw_response=attempt.raw_response,
-        differences=differences(*desk, *recorded),
+        differences=differences(*desk, *recorded) if differs else [],
         facts=_facts(attempt, run),
         settings=_settings(run),
     )

@@ -73,7 +73,8 @@ class RescoreResult:
     attempts: int
 
 
-def _selected_runs(db: AuditDB, run_ids: Sequence[str] | None) -> dict[str, RunInfo]:
+def selected_runs(db: AuditDB, run_ids: Sequence[str] | None) -> dict[str, RunInfo]:
+    """Every run (or ``run_ids``, each once) as :class:`RunInfo`; ``AuditError`` if unknown."""
     runs = {run.run_id: run for run in db.runs()}
     wanted = list(runs) if run_ids is None else list(dict.fromkeys(run_ids))
     for run_id in wanted:
@@ -234,7 +235,7 @@ def iter_verdicts(
             in the database, or a question without options.
         RescoreCancelled: ``progress`` returned False.
     """
-    runs = _selected_runs(db, run_ids)
+    runs = selected_runs(db, run_ids)
     for batch in _verdict_batches(db, runs, run_ids, scorers, True, progress):
         for verdict in batch:
             yield AttemptVerdict(*verdict)
@@ -244,7 +245,7 @@ def iter_verdict_batches(
     db: AuditDB, run_ids: Sequence[str] | None = None, *, progress: Progress | None = None
 ) -> Iterator[list[VerdictTuple]]:
     """Verdicts as lists of plain tuples (:data:`VerdictTuple`), one list per batch read."""
-    return _verdict_batches(db, _selected_runs(db, run_ids), run_ids, None, True, progress)
+    return _verdict_batches(db, selected_runs(db, run_ids), run_ids, None, True, progress)
 
 
 def rescore(
@@ -264,13 +265,13 @@ def rescore(
     the same. ``exclude_questions`` leaves those questions' attempts out of
     every run (an exploration, never the official score).
     """
-    runs = _selected_runs(db, run_ids)
+    runs = selected_runs(db, run_ids)
     scorers = {run_id: RunScorer(info) for run_id, info in runs.items()}
     if on_attempt is None and progress is None and exclude_questions is None:
         from ai4hse_desk.verdicts.parallel import score_in_parallel
 
         if score_in_parallel(db, runs, run_ids, scorers, workers):
-            return _result(db, scorers)
+            return run_results(db, scorers)
     collect = on_attempt is not None
     batches = _verdict_batches(
         db, runs, run_ids, scorers, collect, progress, exclude_questions=exclude_questions
@@ -279,7 +280,7 @@ def rescore(
         if on_attempt is not None:
             for verdict in batch:
                 on_attempt(AttemptVerdict(*verdict))
-    return _result(db, scorers)
+    return run_results(db, scorers)
 
 
 def score_range(
@@ -299,7 +300,8 @@ def score_range(
     return scorers
 
 
-def _result(db: AuditDB, scorers: dict[str, RunScorer]) -> RescoreResult:
+def run_results(db: AuditDB, scorers: dict[str, RunScorer]) -> RescoreResult:
+    """The filled ``scorers`` as cli.md's ordered run objects (labels and facet from ``db``)."""
     labels = db.labels()
     facet = db.meta.get("consistency_facet", "topic")
     return RescoreResult(
@@ -319,5 +321,7 @@ __all__ = [
     "iter_verdict_batches",
     "iter_verdicts",
     "rescore",
+    "run_results",
     "score_range",
+    "selected_runs",
 ]

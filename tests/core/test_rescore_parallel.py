@@ -10,7 +10,7 @@ import pytest
 from ai4hse_desk.audit import AuditError, open_audit
 from ai4hse_desk.protocol.metrics import RunScorer
 from ai4hse_desk.verdicts.parallel import score_in_parallel
-from ai4hse_desk.verdicts.rescore import _result, _selected_runs, rescore
+from ai4hse_desk.verdicts.rescore import rescore, run_results, selected_runs
 from ai4hse_desk.writer.demo import write_demo
 
 
@@ -25,10 +25,10 @@ def demo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_parallel_equals_serial(demo_db: Path, workers: int) -> None:
     with open_audit(demo_db) as db:
         serial = rescore(db, workers=1)
-        runs = _selected_runs(db, None)
+        runs = selected_runs(db, None)
         scorers = {run_id: RunScorer(info) for run_id, info in runs.items()}
         assert score_in_parallel(db, runs, None, scorers, workers, min_attempts=1)
-        parallel = _result(db, scorers)
+        parallel = run_results(db, scorers)
     assert parallel == serial
     assert parallel.attempts == 2400
 
@@ -37,15 +37,15 @@ def test_parallel_with_a_run_filter(demo_db: Path) -> None:
     with open_audit(demo_db) as db:
         chosen = [run.run_id for run in db.runs()][:3]
         serial = rescore(db, chosen, workers=1)
-        runs = _selected_runs(db, chosen)
+        runs = selected_runs(db, chosen)
         scorers = {run_id: RunScorer(info) for run_id, info in runs.items()}
         assert score_in_parallel(db, runs, chosen, scorers, 2, min_attempts=1)
-        assert _result(db, scorers) == serial
+        assert run_results(db, scorers) == serial
 
 
 def test_small_databases_stay_serial(demo_db: Path) -> None:
     with open_audit(demo_db) as db:
-        runs = _selected_runs(db, None)
+        runs = selected_runs(db, None)
         scorers = {run_id: RunScorer(info) for run_id, info in runs.items()}
         assert not score_in_parallel(db, runs, None, scorers, 2)
         assert all(scorer.attempts == 0 for scorer in scorers.values())
@@ -58,7 +58,7 @@ def test_worker_data_problem_is_an_audit_error(make_audit_db: Callable[..., Path
     with sqlite3.connect(db_path) as con:
         con.execute("UPDATE attempts SET question_id = 'Q404' WHERE attempt_id = 30")
     with open_audit(db_path) as db:
-        runs = _selected_runs(db, None)
+        runs = selected_runs(db, None)
         scorers = {run_id: RunScorer(info) for run_id, info in runs.items()}
         with pytest.raises(AuditError, match="Q404"):
             score_in_parallel(db, runs, None, scorers, 2, min_attempts=1)

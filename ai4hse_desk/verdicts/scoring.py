@@ -1,0 +1,67 @@
+"""Scoring verdicts that were already derived: the window's scores from its review index.
+
+``rescore`` derives every attempt and scores it in one streaming pass (the
+headless command's fast path). The window has already derived every attempt once,
+into the review index; :func:`score_verdicts` scores those stored verdicts with the
+same :class:`~ai4hse_desk.protocol.metrics.RunScorer`, so its figures are exactly
+``rescore``'s without a second derivation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+
+from ai4hse_desk.audit.queries import AuditDB
+from ai4hse_desk.progress import Progress
+from ai4hse_desk.protocol.metrics import RunScorer
+from ai4hse_desk.verdicts.rescore import (
+    RescoreCancelled,
+    RescoreResult,
+    VerdictTuple,
+    run_results,
+    selected_runs,
+)
+
+
+def with_progress(
+    batches: Iterable[list[VerdictTuple]], total: int, progress: Progress | None
+) -> Iterator[list[VerdictTuple]]:
+    """``batches``, reporting (attempts so far, ``total``) after each; cancellable.
+
+    Raises:
+        RescoreCancelled: ``progress`` returned False.
+    """
+    done = 0
+    for batch in batches:
+        yield batch
+        done += len(batch)
+        if progress is not None and not progress(min(done, total), total):
+            raise RescoreCancelled
+
+
+def score_verdicts(
+    db: AuditDB, batches: Iterable[list[VerdictTuple]], run_ids: Sequence[str] | None = None
+) -> RescoreResult:
+    """Score the verdicts in ``batches`` (every run of ``db``, or ``run_ids``).
+
+    Attempts of runs not selected are skipped; the result is ordered as
+    ``rescore``'s (cli.md).
+
+    Raises:
+        AuditError: an unknown run in ``run_ids``.
+    """
+    runs = selected_runs(db, run_ids)
+    keys = db.answer_keys()
+    scorers = {run_id: RunScorer(info) for run_id, info in runs.items()}
+    for batch in batches:
+        for _, run_id, question_id, repetition, outcome, _, _, agrees in batch:
+            scorer = scorers.get(run_id)
+            if scorer is not None:
+                scorer.add(
+                    question_id, repetition, outcome.status, outcome.selection,
+                    outcome.strict_format, keys[question_id], not agrees,
+                )  # fmt: skip
+    return run_results(db, scorers)
+
+
+__all__ = ["score_verdicts", "with_progress"]
