@@ -1,20 +1,13 @@
 """The query API the window and the headless commands use: :class:`AuditDB`.
 
-Queries go through SQLAlchemy Core ``text()`` with bound parameters; SQL text is
-assembled only from fixed fragments and the whitelist in
-:mod:`ai4hse_desk.audit.filters`. Large listings follow Anki's browser: the
-window asks for *keys* one page at a time (:meth:`AuditDB.attempt_keys`, keyset
-paging, never ``OFFSET``) and fetches full rows only for the keys it shows
+Queries go through SQLAlchemy Core ``text()`` with bound parameters, on fixed SQL
+text. The window does not list attempts from here: it reads its review index
+(:mod:`ai4hse_desk.index`), built once from :meth:`AuditDB.iter_rescore_batches`,
+and fetches full rows only for the attempts it shows
 (:meth:`AuditDB.attempts_by_ids`). Rescoring streams plain driver tuples
-(:meth:`AuditDB.iter_rescore_rows`).
-
-Indexes: the v1 schema has the rowid (``attempt_id`` order),
-``UNIQUE(run_id, question_id, repetition)`` (filters by run) and
-``attempts_by_question``. Sorting or filtering by ``state``, ``parse_status``,
-``repetition``, ``correct`` or ``latency_ms`` scans ``attempts``; single-column
-indexes on those columns (each implicitly ending in the rowid, i.e. exactly the
-keyset order) and ``runs(model)``, ``runs(track)`` would make them index walks.
-The desk never adds them: the audit file is not to be changed.
+(:meth:`AuditDB.iter_rescore_rows`) in ``attempt_id`` (rowid) order; the run
+filter uses ``UNIQUE(run_id, question_id, repetition)`` only to count. The desk
+never adds an index: the audit file is not to be changed.
 """
 
 from __future__ import annotations
@@ -29,14 +22,7 @@ from typing import TYPE_CHECKING, Any, cast
 from sqlalchemy import Engine, text
 
 from ai4hse_desk.audit.errors import AuditError, file_problems_as_audit_errors
-from ai4hse_desk.audit.filters import (
-    AttemptFilter,
-    SortKey,
-    SortValue,
-    count_by_sql,
-    keys_sql,
-    where_sql,
-)
+from ai4hse_desk.audit.filters import AttemptFilter
 from ai4hse_desk.audit.records import (
     ATTEMPT_COLUMNS,
     RUN_COLUMNS,
@@ -279,41 +265,19 @@ class AuditDB:
 
     # -- attempts -------------------------------------------------------------
 
-    def count_attempts(self, flt: AttemptFilter | None = None) -> int:
-        """Number of attempts matching ``flt`` (all attempts when ``None``)."""
-        where, params = where_sql(flt)
-        return int(self._rows(f"SELECT count(*) FROM attempts AS a WHERE {where}", params)[0][0])
+    def count_attempts(self, run_ids: Iterable[str] | AttemptFilter | None = None) -> int:
+        """Number of attempts of ``run_ids`` (every attempt when ``None``): a progress total.
 
-    def count_by(self, flt: AttemptFilter | None, column: str) -> dict[SortValue, int]:
-        """Matching attempts per value of a whitelisted column (``filters.ATTEMPT_FIELDS``).
-
-        Values are in ascending order, ``None`` (NULL) first.
+        Unknown run ids count nothing. An :class:`~.filters.AttemptFilter` is read
+        for its ``run_ids`` (transitional, see there).
         """
-        sql, params = count_by_sql(flt, column)
-        return {row[0]: int(row[1]) for row in self._rows(sql, params)}
-
-    def attempt_keys(
-        self,
-        flt: AttemptFilter | None = None,
-        sort: str = "attempt_id",
-        descending: bool = False,
-        after: SortKey | None = None,
-        limit: int = 1000,
-    ) -> list[SortKey]:
-        """One page of ``(sort value, attempt_id)`` keys of matching attempts.
-
-        Args:
-            flt: which attempts; ``None`` for all.
-            sort: a column of ``filters.ATTEMPT_FIELDS`` (e.g. ``"ordinal"``, ``"model"``).
-            descending: reverse order (ties then by descending ``attempt_id``).
-            after: the last key of the previous page; ``None`` for the first page.
-            limit: page size.
-
-        NULL sorts first ascending, last descending. Attempts whose run or question
-        row is missing are left out when sorting by a run or question column.
-        """
-        sql, params = keys_sql(flt, sort, descending, after, limit)
-        return [(row[0], int(row[1])) for row in self._rows(sql, params)]
+        if isinstance(run_ids, AttemptFilter):
+            run_ids = run_ids.run_ids
+        if run_ids is None:
+            return int(self._rows("SELECT count(*) FROM attempts")[0][0])
+        wanted = json.dumps(sorted({str(run_id) for run_id in run_ids}))
+        sql = "SELECT count(*) FROM attempts WHERE run_id IN (SELECT value FROM json_each(:ids))"
+        return int(self._rows(sql, {"ids": wanted})[0][0])
 
     def attempts_by_ids(self, ids: Iterable[int]) -> list[Attempt]:
         """Full attempts for ``ids``, in the order given; unknown ids are skipped."""

@@ -1,4 +1,4 @@
-"""The query API on real audit databases: records, filters, keyset paging, streaming."""
+"""The query API on real audit databases: records, counts, attempts by id, streaming."""
 
 from __future__ import annotations
 
@@ -9,16 +9,14 @@ from typing import Any
 import pytest
 
 from ai4hse_desk.audit import (
-    ATTEMPT_FIELDS,
     RESCORE_COLUMNS,
-    AttemptFilter,
     AuditDB,
     AuditError,
     Option,
-    SortKey,
     open_audit,
 )
 from ai4hse_desk.protocol.outcome import Track
+from ai4hse_desk.verdicts.rescore import rescore
 
 Content = Any  # conftest.AuditContent (conftest is not importable by name)
 
@@ -29,158 +27,32 @@ def db(audit_db: Path) -> Iterator[AuditDB]:
         yield opened
 
 
-def _reference(content: Content, flt: AttemptFilter, a: dict[str, Any]) -> bool:
-    """What ``flt`` means, written out in Python over the content dicts."""
-    run = {r["run_id"]: r for r in content.runs}[a["run_id"]]
-    question = {q["question_id"]: q for q in content.questions}[a["question_id"]]
-    facets: dict[str, set[str]] = {}
-    for facet, value in flt.labels or ():
-        facets.setdefault(facet, set()).add(value)
-    needle = (flt.text or "").lower()
-
-    def allowed(values: tuple[Any, ...] | None, value: Any) -> bool:
-        return values is None or value in values
-
-    return (
-        allowed(flt.run_ids, a["run_id"])
-        and allowed(flt.models, run["model"])
-        and allowed(flt.tracks, run["track"])
-        and allowed(flt.repetitions, a["repetition"])
-        and allowed(flt.states, a["state"])
-        and allowed(flt.recorded_statuses, a["parse_status"])
-        and allowed(flt.question_ids, a["question_id"])
-        and allowed(flt.attempt_ids, a["attempt_id"])
-        and (flt.labels is None or bool(flt.labels))
-        and all(question["labels"].get(facet) in values for facet, values in facets.items())
-        and (flt.correct is None or a["correct"] == int(flt.correct))
-        and (
-            not needle
-            or needle in (a["raw_response"] or "").lower()
-            or needle in question["text"].lower()
-        )
-    )
+@pytest.mark.parametrize(
+    ("run_ids", "expected"),
+    [
+        (None, 30),
+        (["r2"], 10),
+        (["r3", "r1"], 20),
+        (("r1", "r1"), 10),
+        (["r1", "r9"], 10),
+        ([], 0),
+    ],
+    ids=["all", "one run", "two runs", "repeated", "unknown run", "no runs"],
+)
+def test_count_attempts(db: AuditDB, run_ids: list[str] | None, expected: int) -> None:
+    assert db.count_attempts(run_ids) == expected
 
 
-def _pages(db: AuditDB, flt: AttemptFilter | None, sort: str, descending: bool) -> list[SortKey]:
-    keys: list[SortKey] = []
-    after: SortKey | None = None
-    while page := db.attempt_keys(flt, sort=sort, descending=descending, after=after, limit=7):
-        assert len(page) <= 7
-        keys.extend(page)
-        after = page[-1]
-    assert db.attempt_keys(flt, sort=sort, descending=descending, after=after) == []
-    return keys
-
-
-FILTERS: dict[str, tuple[AttemptFilter, list[int] | None]] = {
-    "none": (AttemptFilter(), list(range(1, 31))),
-    "one run": (AttemptFilter(run_ids=("r2",)), list(range(11, 21))),
-    "two runs": (AttemptFilter(run_ids=("r3", "r1")), [*range(1, 11), *range(21, 31)]),
-    "no runs": (AttemptFilter(run_ids=()), []),
-    "model": (AttemptFilter(models=("model-a",)), [*range(1, 11), *range(21, 31)]),
-    "track": (AttemptFilter(tracks=(Track.REASONING_ASSISTED,)), list(range(11, 21))),
-    "repetition": (AttemptFilter(repetitions=(2,)), None),
-    "states": (AttemptFilter(states=("pending", "provider_error")), [18, 29, 30]),
-    "recorded valid": (AttemptFilter(recorded_statuses=("valid",)), None),
-    "recorded null or multiple": (
-        AttemptFilter(recorded_statuses=(None, "multiple")),
-        [14, 29, 30],
-    ),
-    "questions": (AttemptFilter(question_ids=("Q003", "Q004")), None),
-    "labels ORed": (AttemptFilter(labels=(("topic", "PPE"), ("topic", "Chemicals"))), None),
-    "labels ANDed": (
-        AttemptFilter(labels=(("topic", "Fire Safety"), ("source", "exam"))),
-        [4, 9, 14, 19, 24, 29],
-    ),
-    "no labels": (AttemptFilter(labels=()), []),
-    "correct": (AttemptFilter(correct=True), None),
-    "incorrect": (AttemptFilter(correct=False), None),
-    "attempt ids": (AttemptFilter(attempt_ids=(29, 3, 3, 999)), [3, 29]),
-    "no attempt ids": (AttemptFilter(attempt_ids=()), []),
-    "literal %": (AttemptFilter(text="100%"), [2]),
-    "literal _": (AttemptFilter(text="snake_case"), [6]),
-    "case-insensitive, question text": (AttemptFilter(text="HEARING"), [2, 7, 12, 17, 22, 27]),
-    "% in question text": (AttemptFilter(text="50%"), [5, 10, 15, 20, 25, 30]),
-    "only %": (AttemptFilter(text="%"), [2, 5, 10, 15, 20, 25, 30]),
-    "only _": (AttemptFilter(text="_"), None),
-    "backslash": (AttemptFilter(text="\\"), []),
-    "quote": (AttemptFilter(text="r1' OR 1=1 --"), []),
-    "combined": (
-        AttemptFilter(
-            models=("model-a",), repetitions=(1,), correct=True, labels=(("topic", "PPE"),)
-        ),
-        None,
-    ),
-}
-
-
-@pytest.mark.parametrize("name", FILTERS)
-def test_filters(db: AuditDB, audit_content: Content, name: str) -> None:
-    flt, expected = FILTERS[name]
-    reference = audit_content.attempt_ids(lambda a: _reference(audit_content, flt, a))
-    if expected is not None:
-        assert reference == expected
-    assert db.count_attempts(flt) == len(reference)
-    assert [attempt_id for _, attempt_id in _pages(db, flt, "attempt_id", False)] == reference
-    assert sum(db.count_by(flt, "state").values()) == len(reference)
-
-
-def test_filter_values_are_normalised() -> None:
-    flt = AttemptFilter(run_ids=["r1"], labels=[["topic", "PPE"]])  # type: ignore[arg-type]
-    assert flt.run_ids == ("r1",)
-    assert flt.labels == (("topic", "PPE"),)
-    assert hash(flt) == hash(AttemptFilter(run_ids=("r1",), labels=(("topic", "PPE"),)))
-    with pytest.raises(ValueError, match="pairs"):
-        AttemptFilter(labels=(("topic",),))  # type: ignore[arg-type]
-
-
-def test_count_by(db: AuditDB) -> None:
-    assert db.count_by(None, "state") == {"answered": 27, "pending": 2, "provider_error": 1}
-    assert db.count_by(AttemptFilter(models=("model-a",)), "run_id") == {"r1": 10, "r3": 10}
-    assert db.count_by(None, "model") == {"model-a": 20, "model-b": 10}
-    assert db.count_by(None, "repetition") == {1: 15, 2: 15}
-    statuses = db.count_by(None, "parse_status")
-    assert next(iter(statuses.items())) == (None, 2)
-    for column in ATTEMPT_FIELDS:
-        assert sum(db.count_by(None, column).values()) == 30
-    with pytest.raises(ValueError, match="unknown attempt column"):
-        db.count_by(None, "raw_response; DROP TABLE attempts")
-
-
-def _sort_value(content: Content, a: dict[str, Any], sort: str) -> Any:
-    if sort in ("model", "track"):
-        return {r["run_id"]: r for r in content.runs}[a["run_id"]][sort]
-    if sort == "ordinal":
-        return {q["question_id"]: q["ordinal"] for q in content.questions}[a["question_id"]]
-    return a[sort]
-
-
-@pytest.mark.parametrize("descending", [False, True], ids=["asc", "desc"])
-@pytest.mark.parametrize("sort", ATTEMPT_FIELDS)
-def test_keyset_paging_yields_every_row_once_in_order(
-    make_audit_db: Callable[..., Path],
-    make_audit_content: Callable[..., Content],
-    sort: str,
-    descending: bool,
+@pytest.mark.parametrize(("run_ids", "total"), [(None, 30), (["r2"], 10), (["r3", "r1"], 20)])
+def test_the_rescore_progress_counts_to_the_attempts_of_its_runs(
+    db: AuditDB, run_ids: list[str] | None, total: int
 ) -> None:
-    content = make_audit_content(extra_questions=20)
-    flt = AttemptFilter(models=("model-a",), states=("answered", "pending"))
-    with open_audit(make_audit_db(content=content)) as db:
-        for current in (None, flt):
-            ids = [
-                a for a in content.attempts if current is None or _reference(content, current, a)
-            ]
-            expected = [(_sort_value(content, a, sort), a["attempt_id"]) for a in ids]
-            expected.sort(key=lambda k: (k[0] is not None, k[0], k[1]), reverse=descending)
-            assert len(expected) == db.count_attempts(current) >= 100
-            assert _pages(db, current, sort, descending) == expected
-
-
-def test_unknown_sort_column_is_refused(db: AuditDB) -> None:
-    with pytest.raises(ValueError, match="unknown attempt column"):
-        db.attempt_keys(sort="attempt_id; DROP TABLE attempts")
-    with pytest.raises(ValueError, match="limit"):
-        db.attempt_keys(limit=0)
+    """The progress total of a rescore is the attempt count of the runs rescored."""
+    seen: list[tuple[int, int]] = []
+    rescore(db, run_ids, progress=lambda done, total: seen.append((done, total)) is None)
+    assert seen
+    assert {reported_total for _, reported_total in seen} == {total}
+    assert seen[-1] == (total, total)
 
 
 def test_runs(db: AuditDB, audit_content: Content) -> None:
