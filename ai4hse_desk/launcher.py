@@ -8,7 +8,10 @@ imported lazily from :mod:`ai4hse_desk.gui`.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -26,7 +29,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_window(args)
     except KeyboardInterrupt:
         return 1
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - the last resort: one error line, exit 1
         from ai4hse_desk.cli.errors import report_internal_error
 
         return report_internal_error(exc)

@@ -24,4 +24,6 @@ else
   unset AI4HSE_TEST_PG_URL
 fi
 echo "== tests"
+# The public-data importer tests fail (not skip) when ../shared/data is missing.
+export AI4HSE_REQUIRE_DATA=1
 "$bin/pytest" -q

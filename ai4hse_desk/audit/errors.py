@@ -12,13 +12,16 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Iterator
 from contextlib import contextmanager
-from os import PathLike
+from typing import TYPE_CHECKING
 
 from sqlalchemy.exc import DBAPIError
 
 from ai4hse_desk.errors import InputProblem
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from os import PathLike
 
 #: Primary SQLite result codes that mean "the file cannot be read as a database".
 _FILE_PROBLEMS: frozenset[int] = frozenset(

@@ -9,8 +9,10 @@ chunks, so memory stays flat for multi-gigabyte records.
 from __future__ import annotations
 
 import hashlib
-import os
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    import os
 
 #: Bytes read per chunk when hashing or copying.
 CHUNK_SIZE = 1 << 20

@@ -43,10 +43,9 @@ import shutil
 import sqlite3
 import stat
 import tempfile
-from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, cast
 from urllib.parse import quote
 
 from sqlalchemy import Engine, create_engine
@@ -59,6 +58,9 @@ from ai4hse_desk.audit.queries import AuditDB
 from ai4hse_desk.audit.schema_check import check_schema, quick_check
 from ai4hse_desk.audit.value_check import check_tables, lenient_text
 from ai4hse_desk.filewrite import protect
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 #: Side files whose content SQLite would need to read a consistent state.
@@ -302,7 +304,7 @@ class ReadOnlyFile:
         """A pooled read-only driver connection, returned to the pool on exit."""
         pooled = self.engine.raw_connection()
         try:
-            conn = cast(sqlite3.Connection, pooled.driver_connection)
+            conn = cast("sqlite3.Connection", pooled.driver_connection)
             conn.row_factory = None
             yield conn
         finally:

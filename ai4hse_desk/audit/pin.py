@@ -31,10 +31,12 @@ import os
 import sqlite3
 import stat
 import threading
-from pathlib import Path
-from typing import Final, Protocol
+from typing import TYPE_CHECKING, Final, Protocol
 
 from ai4hse_desk.audit.errors import AuditError
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 #: How long to wait for a writer's lock before giving up (exit 2, "being written").
 LOCK_TIMEOUT_SECONDS: float = 5.0

@@ -13,9 +13,6 @@ never adds an index: the audit file is not to be changed.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager
-from pathlib import Path
 from types import MappingProxyType, TracebackType
 from typing import TYPE_CHECKING, Any, cast
 
@@ -36,6 +33,9 @@ from ai4hse_desk.protocol.outcome import TRACK_ORDER, Selection, Track
 
 if TYPE_CHECKING:
     import sqlite3
+    from collections.abc import Iterable, Iterator, Mapping, Sequence
+    from contextlib import AbstractContextManager
+    from pathlib import Path
 
     from ai4hse_desk.audit.opening import ReadOnlyFile
 
@@ -368,7 +368,7 @@ class AuditDB:
                     if not rows and check:
                         self.check_attempts()
                         self.verify_unchanged()
-                    yield cast(list[RescoreRow], previous)
+                    yield cast("list[RescoreRow]", previous)
                     previous = rows
                 if check:  # no attempts at all
                     self.check_attempts()

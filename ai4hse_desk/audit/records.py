@@ -9,12 +9,14 @@ constructors expect, so the SQL and the conversion cannot drift apart.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ai4hse_desk.protocol.outcome import Selection, Track
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping, Sequence
 
 #: ``SELECT`` list (table ``runs``) for :meth:`Run.from_row`.
 RUN_COLUMNS: tuple[str, ...] = (

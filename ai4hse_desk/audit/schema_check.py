@@ -18,13 +18,16 @@ when absent they are simply missing from :attr:`AuditDB.meta`.
 from __future__ import annotations
 
 import os
-import sqlite3
-from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ai4hse_desk.audit.errors import AuditError
 from ai4hse_desk.audit.records import RUN_COLUMNS
 from ai4hse_desk.audit.value_check import check_structure
+
+if TYPE_CHECKING:
+    import sqlite3
+    from collections.abc import Mapping
 
 #: Value of ``audit_meta.format`` in every audit database.
 AUDIT_FORMAT = "ai4hse-audit"

@@ -26,12 +26,14 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Mapping
-from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from ai4hse_desk.audit.errors import AuditError
 from ai4hse_desk.audit.value_rules import SHOWN_VALUE_LENGTH, TABLE_RULES, bad_rows_sql
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Mapping
+    from pathlib import Path
 
 #: Problems named in one message.
 SHOWN_PROBLEMS: Final = 3
@@ -264,7 +266,7 @@ class OnceCheck:
             finally:
                 self._conn = None
                 conn.close()
-        except BaseException as exc:  # kept and re-raised in wait()
+        except BaseException as exc:  # noqa: BLE001 - kept, and re-raised by wait() in the caller
             self._error = exc
         finally:
             self._done.set()

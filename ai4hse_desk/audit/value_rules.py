@@ -15,11 +15,13 @@ per table that finds the first bad rows in a single scan.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from ai4hse_desk.protocol.outcome import Track
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 #: The attempt states of the schema (``attempts.state``).
 STATES: Final = ("answered", "provider_error", "pending")

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ai4hse_desk.cli.errors import InputError
 from ai4hse_desk.cli.parser import positive_int
+
+if TYPE_CHECKING:
+    import argparse
 
 
 def register(commands: Any) -> None:

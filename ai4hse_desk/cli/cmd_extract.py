@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ai4hse_desk.cli.errors import InputError
 from ai4hse_desk.cli.parser import positive_int
 from ai4hse_desk.protocol.extract import derive
 from ai4hse_desk.protocol.outcome import CURRENT_PROTOCOL_VERSION, Extraction, Track
+
+if TYPE_CHECKING:
+    import argparse
 
 
 def register(commands: Any) -> None:

@@ -7,13 +7,15 @@ new flag as one JSON line.
 
 from __future__ import annotations
 
-import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ai4hse_desk.cli.cmd_notes import add_store_arguments, notes_session
 from ai4hse_desk.cli.errors import InputError
 from ai4hse_desk.cli.json_out import write_line
+
+if TYPE_CHECKING:
+    import argparse
 
 
 def register(commands: Any) -> None:

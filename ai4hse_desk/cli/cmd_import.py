@@ -16,7 +16,6 @@ import argparse
 import json
 import math
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +24,8 @@ from ai4hse_desk.cli.parser import positive_int
 from ai4hse_desk.errors import one_line
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ai4hse_desk.writer.imports.report import SourceImport
 
 TRACKS = ("answer_only", "reasoning_assisted", "structured_output", "single_choice")

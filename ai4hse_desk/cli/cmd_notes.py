@@ -9,12 +9,10 @@ the CLI prints one ``warning:`` line on stderr.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import json
 import os
 import sys
-from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,6 +21,9 @@ from ai4hse_desk.cli.errors import InputError
 from ai4hse_desk.errors import one_line
 
 if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Iterator
+
     from ai4hse_desk.notes import NotesStore
 
 NOTES_HELP = "notes store: a file path or SQLAlchemy URL (default: AUDIT_DB.review.sqlite)"

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import tempfile
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from ai4hse_desk.cli.errors import InputError
+
+if TYPE_CHECKING:
+    import argparse
 
 
 def register(commands: Any) -> None:

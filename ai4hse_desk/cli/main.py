@@ -96,7 +96,7 @@ def run_headless(argv: Sequence[str]) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("error: interrupted\n")
         return 1
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - the last resort: one error line, exit 1
         return report_internal_error(exc)
 
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ai4hse_desk.display.terminal import terminal_safe
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 
 def _pct(value: object) -> str:

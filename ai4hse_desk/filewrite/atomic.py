@@ -7,11 +7,14 @@ import errno
 import os
 import secrets
 import stat
-from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ai4hse_desk.errors import InputProblem
 from ai4hse_desk.filewrite.protected import SIDE_SUFFIXES, is_sqlite_file, protection_reason
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
 
 #: Mode of a finished file (before the umask); exports are plain documents.
 FILE_MODE = 0o644

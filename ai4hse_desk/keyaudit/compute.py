@@ -8,19 +8,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ai4hse_desk.audit.queries import AuditDB
 from ai4hse_desk.keyaudit.dupgroups import DuplicateReport
 from ai4hse_desk.keyaudit.hygiene import Hygiene, corpus_hygiene
 from ai4hse_desk.keyaudit.ranking import FORMULA, WEIGHTS, assess
 from ai4hse_desk.keyaudit.result import KeyAuditResult, rank_key
 from ai4hse_desk.keyaudit.skew import position_skew
 from ai4hse_desk.keyaudit.tally import MIN_WEIGHT, Tallies, collect
-from ai4hse_desk.progress import Progress
 from ai4hse_desk.protocol.outcome import TRACK_ORDER
 from ai4hse_desk.verdicts.scoring import with_progress
 
 if TYPE_CHECKING:
+    from ai4hse_desk.audit.queries import AuditDB
     from ai4hse_desk.index import ReviewIndex
+    from ai4hse_desk.progress import Progress
 
 
 def _hygiene_counts(found: list[Hygiene], duplicates: DuplicateReport) -> dict[str, int]:

@@ -13,13 +13,17 @@ number of questions plus the number of links, not with the pairs.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from ai4hse_desk.audit.records import Question
 from ai4hse_desk.keyaudit.duplicates import NEAR_DUPLICATE, comparison_text, near_duplicates
 from ai4hse_desk.keyaudit.finding import DuplicateFinding
-from ai4hse_desk.protocol.outcome import Selection
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ai4hse_desk.audit.records import Question
+    from ai4hse_desk.protocol.outcome import Selection
 
 #: Other questions named one by one per question (beyond that: counts only).
 LISTED = 5

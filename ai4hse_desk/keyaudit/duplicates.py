@@ -38,16 +38,18 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ai4hse_desk.audit.records import Question
 from ai4hse_desk.keyaudit.text import normalise
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     import numpy as np
     import numpy.typing as npt
+
+    from ai4hse_desk.audit.records import Question
 
 NEAR_DUPLICATE = 0.9
 MIN_JACCARD = 0.4

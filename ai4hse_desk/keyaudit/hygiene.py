@@ -15,13 +15,17 @@ None of this looks at responses. Texts are compared after :func:`normalise`
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from ai4hse_desk.audit.records import Question
 from ai4hse_desk.keyaudit.dupgroups import DuplicateReport
 from ai4hse_desk.keyaudit.finding import DuplicateFinding
 from ai4hse_desk.keyaudit.text import normalise
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ai4hse_desk.audit.records import Question
 
 #: Characters that follow "Ã", "Â" or "â€" when UTF-8 was read as cp1252 / Latin-1.
 _CP1252_TAIL = (

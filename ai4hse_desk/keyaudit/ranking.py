@@ -19,11 +19,9 @@ majority of runs disagrees there; else an option named by hygiene; else none.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
-from ai4hse_desk.audit.records import Question
 from ai4hse_desk.display.format import option_letter
-from ai4hse_desk.keyaudit.hygiene import Hygiene
 from ai4hse_desk.keyaudit.result import QuestionSuspicion
 from ai4hse_desk.keyaudit.signals import (
     Counts,
@@ -35,8 +33,14 @@ from ai4hse_desk.keyaudit.signals import (
     letter_mode,
     rnd,
 )
-from ai4hse_desk.keyaudit.tally import Cell, RunTally
 from ai4hse_desk.protocol.outcome import TRACK_ORDER, Selection
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from ai4hse_desk.audit.records import Question
+    from ai4hse_desk.keyaudit.hygiene import Hygiene
+    from ai4hse_desk.keyaudit.tally import Cell, RunTally
 
 WEIGHTS: dict[str, float] = {
     "consensus": 0.45,

@@ -26,12 +26,16 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from ai4hse_desk.audit.records import Question
-from ai4hse_desk.keyaudit.tally import Cell, RunTally
 from ai4hse_desk.protocol.outcome import TRACK_ORDER, Selection, Track
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from ai4hse_desk.audit.records import Question
+    from ai4hse_desk.keyaudit.tally import Cell, RunTally
 
 
 def rnd(value: float | None) -> float | None:

@@ -21,10 +21,14 @@ evidence that any one key is wrong, so it does not enter any question's score.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from ai4hse_desk.audit.records import Question
 from ai4hse_desk.display.format import option_letter
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ai4hse_desk.audit.records import Question
 
 ALPHA = 0.01
 MIN_EFFECT = 0.1

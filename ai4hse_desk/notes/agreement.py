@@ -31,12 +31,14 @@ Flags never change a key or a score (protocol §7); this is about the flags only
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Final, Protocol
+from typing import TYPE_CHECKING, Final, Protocol
 
-from ai4hse_desk.notes.model import Flag
+if TYPE_CHECKING:
+    from collections.abc import Hashable, Iterable, Mapping, Sequence
+
+    from ai4hse_desk.notes.model import Flag
 
 CATEGORY: Final = "key_incorrect"
 #: Flag states that count as a reviewer's current opinion.

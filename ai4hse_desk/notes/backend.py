@@ -27,14 +27,11 @@ import random
 import sqlite3
 import stat
 import time
-from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager
 from importlib.resources import files
-from pathlib import Path
-from typing import Any, Final, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from sqlalchemy import Engine, create_engine, event, inspect, text
-from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError, OperationalError
 
 from ai4hse_desk.audit.opening import SQLITE_MAGIC, connect_readonly, sqlite_uri
@@ -43,6 +40,12 @@ from ai4hse_desk.filewrite.atomic import FILE_MODE
 from ai4hse_desk.notes.errors import ReviewError
 from ai4hse_desk.notes.location import StoreLocation, guard_store_file
 from ai4hse_desk.notes.schema import SCHEMA_HEAD, VERSION_TABLE
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from pathlib import Path
+
+    from sqlalchemy.engine import Connection
 
 T = TypeVar("T")
 

@@ -21,18 +21,21 @@ import csv
 import json
 import os
 import re
-from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from ai4hse_desk.audit import Attempt, Question
 from ai4hse_desk.display.cells import guard_cell
 from ai4hse_desk.filewrite import WriteRefused, check_target, write_atomic
 from ai4hse_desk.notes.errors import ReviewError
 from ai4hse_desk.notes.model import ItemRecord, Revision, Value, utc_now
 from ai4hse_desk.notes.records import fields_of
-from ai4hse_desk.notes.store import NotesStore
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Mapping
+
+    from ai4hse_desk.audit import Attempt, Question
+    from ai4hse_desk.notes.store import NotesStore
 
 EXPORT_FORMAT: Final = "ai4hse-review-notes"
 EXPORT_VERSION: Final = 1

@@ -14,11 +14,10 @@ raised as one :class:`~ai4hse_desk.notes.errors.ReviewError` naming its JSON pat
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from types import MappingProxyType
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from ai4hse_desk.notes import import_fields as f
 from ai4hse_desk.notes.exports import EXPORT_COLUMNS, EXPORT_FORMAT, EXPORT_VERSION
@@ -31,7 +30,11 @@ from ai4hse_desk.notes.model import (
     frozen_values,
 )
 from ai4hse_desk.notes.records import fields_of
-from ai4hse_desk.notes.store import NotesStore
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from ai4hse_desk.notes.store import NotesStore
 
 #: The JSON lists of an export and the item kind each holds.
 LISTS: Final = {"flags": "flag", "attempt_notes": "attempt_note"}

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any, Final, NoReturn
+from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 from ai4hse_desk.notes.errors import ReviewError
 from ai4hse_desk.notes.model import (
@@ -26,6 +25,9 @@ from ai4hse_desk.notes.model import (
     usable_text,
 )
 from ai4hse_desk.notes.records import fields_of
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping
 
 #: The range of an SQLite (and PostgreSQL ``bigint``) integer.
 MIN_INT: Final = -(2**63)

@@ -15,10 +15,12 @@ from __future__ import annotations
 import json
 import os
 import stat
-from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from ai4hse_desk.notes.errors import ReviewError
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 _CHUNK = 1 << 20
 

@@ -14,14 +14,18 @@ are checked as text and ignored.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ai4hse_desk.notes.import_check import ExportChecker
 from ai4hse_desk.notes.import_fields import located
 from ai4hse_desk.notes.import_file import load_json
-from ai4hse_desk.notes.store import NotesStore
+
+if TYPE_CHECKING:
+    import os
+
+    from ai4hse_desk.notes.store import NotesStore
 
 
 @dataclass(frozen=True, slots=True)

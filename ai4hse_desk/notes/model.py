@@ -22,13 +22,15 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta
 from types import MappingProxyType
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from ai4hse_desk.notes.errors import ReviewError
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 #: Flag categories, in the order the window offers them.
 CATEGORIES: Final = (

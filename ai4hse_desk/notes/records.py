@@ -10,9 +10,8 @@ desk writes (text where a number belongs, ``changes`` that are not JSON pairs) i
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import ColumnElement, Select, func, select
 
@@ -28,6 +27,9 @@ from ai4hse_desk.notes.model import (
     frozen_values,
 )
 from ai4hse_desk.notes.schema import review_items, review_revisions
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 #: Revision column holding each field of :data:`FLAG_FIELDS`/:data:`NOTE_FIELDS`.
 FIELD_COLUMNS: dict[str, str] = {

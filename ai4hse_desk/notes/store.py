@@ -11,9 +11,8 @@ or attempt exists — and no score ever depends on the notes (protocol §7).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from types import EllipsisType, TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine, select
 
@@ -48,6 +47,9 @@ from ai4hse_desk.notes.records import (
     revisions_query,
 )
 from ai4hse_desk.notes.schema import review_items as _ITEMS
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
 
 
 class NotesStore:

@@ -12,12 +12,10 @@ order of their times.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import insert, select
-from sqlalchemy.engine import Connection
 
 from ai4hse_desk.notes import backend
 from ai4hse_desk.notes.errors import ReviewError
@@ -39,6 +37,11 @@ from ai4hse_desk.notes.records import (
     values_of_row,
 )
 from ai4hse_desk.notes.schema import review_items, review_meta, review_revisions
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from sqlalchemy.engine import Connection
 
 _ITEMS, _REVS = review_items, review_revisions
 _NEWEST_FIRST = (_REVS.c.at.desc(), _REVS.c.revision_id.desc())

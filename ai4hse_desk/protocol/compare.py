@@ -20,8 +20,10 @@ Comparison rules:
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
-from ai4hse_desk.protocol.outcome import Selection, Status
+if TYPE_CHECKING:
+    from ai4hse_desk.protocol.outcome import Selection, Status
 
 #: Parsed ``extracted`` texts (``None`` = not a Boolean array). A rescore sees
 #: only a handful of distinct texts (``2 ** n`` canonical ones), so the common

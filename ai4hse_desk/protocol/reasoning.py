@@ -97,7 +97,9 @@ def _extraction(status: Status, spans: tuple[Span, ...], reason: str) -> Extract
 
 
 def extract_reasoning(
-    text: str, n: int, protocol_version: int = CURRENT_PROTOCOL_VERSION
+    text: str,
+    n: int,
+    protocol_version: int = CURRENT_PROTOCOL_VERSION,  # noqa: ARG001 - one signature for every track rule
 ) -> Extraction:
     """Apply the reasoning-assisted rule to one response.
 

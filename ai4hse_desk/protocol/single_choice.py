@@ -45,7 +45,9 @@ def _letter_range(n: int) -> str:
 
 
 def extract_single_choice(
-    text: str, n: int, protocol_version: int = CURRENT_PROTOCOL_VERSION
+    text: str,
+    n: int,
+    protocol_version: int = CURRENT_PROTOCOL_VERSION,  # noqa: ARG001 - one signature for every track rule
 ) -> Extraction:
     """Apply the single-choice rule to one response.
 

@@ -105,7 +105,9 @@ def _key(key: str) -> str:
 
 
 def extract_structured(
-    text: str, n: int, protocol_version: int = CURRENT_PROTOCOL_VERSION
+    text: str,
+    n: int,
+    protocol_version: int = CURRENT_PROTOCOL_VERSION,  # noqa: ARG001 - one signature for every track rule
 ) -> Extraction:
     """Apply the structured-output rule to one response.
 

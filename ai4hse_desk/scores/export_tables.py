@@ -21,9 +21,8 @@ model name or label value can never run as a formula when the file is opened.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ai4hse_desk.display.cells import guard_cell
 from ai4hse_desk.display.format import setting_text
@@ -37,6 +36,9 @@ from ai4hse_desk.scores.table_rows import (
     track_title,
     unscored_text,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
 
 _SHEET_NAME_LIMIT = 31
 

@@ -16,12 +16,10 @@ from __future__ import annotations
 
 import base64
 import html
-from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ai4hse_desk import __version__
-from ai4hse_desk.audit import Question
 from ai4hse_desk.protocol.outcome import Status
 from ai4hse_desk.scores.sensitivity import SENSITIVITY_COLUMNS, SensitivityRow
 from ai4hse_desk.scores.table_rows import (
@@ -34,6 +32,11 @@ from ai4hse_desk.scores.table_rows import (
     percent_text,
     track_title,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping, Sequence
+
+    from ai4hse_desk.audit import Question
 
 _CSS = """
 body { font: 14px/1.45 system-ui, sans-serif; margin: 2em; color: #111; background: #fff; }

@@ -9,11 +9,13 @@ the main metrics side by side with their difference; cells read as in
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ai4hse_desk.scores.table_rows import Column, Kind, track_title
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Mapping
 
 
 @dataclass(frozen=True, slots=True)

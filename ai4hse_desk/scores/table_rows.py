@@ -22,13 +22,16 @@ is exactly the rescore JSON value (tests compare it to the last digit), and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
-from ai4hse_desk.audit.records import Run
 from ai4hse_desk.display.format import setting_text
 from ai4hse_desk.protocol.outcome import TRACK_ORDER
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Mapping
+
+    from ai4hse_desk.audit.records import Run
 
 UNFINISHED = "unfinished — no aggregate score"
 PENDING = "pending attempts — no aggregate score"

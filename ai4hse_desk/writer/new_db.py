@@ -17,15 +17,18 @@ Typical use::
 from __future__ import annotations
 
 import contextlib
-import os
 import sqlite3
-from collections.abc import Iterator, Mapping
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ai4hse_desk import AUDIT_FORMAT, AUDIT_SCHEMA_VERSION
 from ai4hse_desk.errors import InputProblem
 from ai4hse_desk.filewrite import StagedFile
+
+if TYPE_CHECKING:
+    import os
+    from collections.abc import Iterator, Mapping
 
 #: Keys every caller must supply; ``format`` and ``schema_version`` are added.
 REQUIRED_META: tuple[str, ...] = ("benchmark", "corpus_id", "created_at")

@@ -27,9 +27,11 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 FILTER_MS = 150.0
 NEXT_MS = 30.0
@@ -88,7 +90,8 @@ def _measure(db_path: Path, cache: Path) -> dict[str, Any]:
         from ai4hse_desk.index import open_index
 
         index = open_index(db)
-        assert index is not None and index.fts_ready
+        assert index is not None
+        assert index.fts_ready
         with index:
             report["attempts"] = index.total()
             filters: dict[str, AttemptQuery | None] = {

@@ -1,7 +1,6 @@
-"""Shared helpers of the reviewer-notes tests: store backends, writer processes, audit checks.
+"""Shared helpers of the reviewer-notes tests: the PostgreSQL URL, writer processes, audit checks.
 
-Test modules bind the fixtures they use at module level (``store_url =
-notes_fixtures.store_url``), as pytest finds fixtures by module attribute.
+The fixtures over them (``store_url``, ``pg_url``, ``store``) are in ``conftest.py``.
 
 PostgreSQL: ``$AI4HSE_TEST_PG_URL`` names a database (``make test`` starts a
 throwaway cluster with ``scripts/pg-test-cluster.sh`` and sets it). Each test
@@ -12,18 +11,14 @@ Without the variable the PostgreSQL cases skip — unless ``AI4HSE_REQUIRE_PG=1`
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import subprocess
 import sys
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
+from desk_helpers import sha256
 
 from ai4hse_desk.launcher import main
 
@@ -39,45 +34,6 @@ def pg_base_url() -> str:
             pytest.fail(f"{REQUIRE_ENV}=1 but {PG_ENV} is unset: the PostgreSQL cluster is missing")
         pytest.skip(f"{PG_ENV} is unset (make test starts a PostgreSQL cluster)")
     return url
-
-
-@pytest.fixture
-def pg_url() -> Iterator[str]:
-    """URL of a fresh, empty schema in the PostgreSQL test database."""
-    base = pg_base_url()
-    schema = f"t_{uuid.uuid4().hex[:16]}"
-    engine = create_engine(base)
-    try:
-        with engine.begin() as conn:
-            conn.execute(text(f"CREATE SCHEMA {schema}"))
-        url = make_url(base).update_query_dict({"options": f"-csearch_path={schema}"})
-        yield url.render_as_string(hide_password=False)
-        with engine.begin() as conn:
-            conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
-    finally:
-        engine.dispose()
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A notes store location: an SQLite file in ``tmp_path``, or a PostgreSQL schema."""
-    if request.param == "sqlite":
-        (tmp_path / "notes").mkdir()
-        return str(tmp_path / "notes" / "team.review.sqlite")
-    return str(request.getfixturevalue("pg_url"))
-
-
-@pytest.fixture(autouse=True)
-def _data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Keep the user data folder inside the test's temporary directory."""
-    folder = tmp_path / "data-dir"
-    monkeypatch.setenv("AI4HSE_DESK_DATA_DIR", str(folder))
-    return folder
-
-
-def sha256(path: Path) -> str:
-    """SHA-256 of a file's bytes."""
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def rescore_json(audit: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, object]:

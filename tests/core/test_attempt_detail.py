@@ -100,7 +100,8 @@ def rows(detail: AttemptDetail) -> list[tuple[str, str, str, str, str]]:
 def test_correct_strict_answer() -> None:
     detail = detail_of()
     assert (detail.attempt_id, detail.run_id, detail.question_id) == (12, "r1", "Q001")
-    assert detail.status is Status.VALID and detail.correct
+    assert detail.status is Status.VALID
+    assert detail.correct
     assert detail.outcome.strict_format
     assert rows(detail) == [
         ("A", "option 0", "TRUE", "TRUE", "✓"),
@@ -110,10 +111,12 @@ def test_correct_strict_answer() -> None:
     ]
     assert [row.position for row in detail.option_rows] == [0, 1, 2, 3]
     assert detail.verdict_text == "Correct — every option matches the key"
-    assert not detail.disagrees and detail.differences == []
+    assert not detail.disagrees
+    assert detail.differences == []
     assert all(not row.differs for row in detail.comparison_rows)
     assert detail.raw_response == "[TRUE, FALSE, TRUE, FALSE]"
-    assert detail.spans == detail.outcome.spans and detail.spans
+    assert detail.spans == detail.outcome.spans
+    assert detail.spans
     assert detail.heading == "Q001 · question 7"
     assert detail.labels_line == "source: manual · topic: PPE"
     assert detail.question_text == "Which PPE is required when grinding metal?"
@@ -131,7 +134,8 @@ def test_incorrect_answers_count_differing_options(
     response: str, verdict: str, matches: str
 ) -> None:
     detail = detail_of(make_attempt(response, correct=None, extracted=None))
-    assert detail.status is Status.VALID and not detail.correct
+    assert detail.status is Status.VALID
+    assert not detail.correct
     assert detail.verdict_text == verdict
     assert "".join(row.match_text for row in detail.option_rows) == matches
     assert [row.match for row in detail.option_rows] == [m == "✓" for m in matches]
@@ -139,7 +143,8 @@ def test_incorrect_answers_count_differing_options(
 
 def test_parse_error_is_not_scored_and_extracts_nothing() -> None:
     detail = detail_of(make_attempt("[TRUE, maybe, TRUE, FALSE]"))
-    assert detail.status is Status.MALFORMED and not detail.correct
+    assert detail.status is Status.MALFORMED
+    assert not detail.correct
     assert detail.verdict_text == "Not scored as correct — status malformed"
     assert [(r.key_text, r.extracted_text, r.match_text) for r in detail.option_rows] == [
         ("TRUE", NONE, NONE),
@@ -183,7 +188,8 @@ def test_provider_error_without_response() -> None:
     )
     detail = detail_of(attempt)
     assert detail.status is Status.PROVIDER_ERROR
-    assert detail.raw_response is None and detail.spans == ()
+    assert detail.raw_response is None
+    assert detail.spans == ()
     assert detail.verdict_text == "Not scored as correct — status provider_error"
     assert all(row.extracted_text == NONE for row in detail.option_rows)
     facts = dict(detail.facts)
@@ -212,7 +218,8 @@ def test_pending_attempt_with_nothing_recorded() -> None:
     detail = detail_of(make_attempt(None, state="pending", **nothing))
     assert detail.status is Status.PENDING
     assert detail.verdict_text == "Not scored as correct — status pending"
-    assert not detail.disagrees and detail.differences == []
+    assert not detail.disagrees
+    assert detail.differences == []
     assert [(r.field, r.runner, r.desk, r.differs) for r in detail.comparison_rows] == [
         ("Parse status", NONE, "pending", False),
         ("Extracted", NONE, NONE, False),
@@ -233,7 +240,8 @@ def test_disagreement_lists_the_differences_and_marks_the_fields() -> None:
     expected = differences(
         Status.INVALID_JSON, None, False, False, "valid", "[true, false, true, false]", 1, 1
     )
-    assert detail.differences == expected and len(expected) == 4
+    assert detail.differences == expected
+    assert len(expected) == 4
     assert [(r.field, r.runner, r.desk, r.differs) for r in detail.comparison_rows] == [
         ("Parse status", "valid", "invalid_json", True),
         ("Extracted", "[TRUE, FALSE, TRUE, FALSE]", NONE, True),
@@ -323,7 +331,8 @@ def test_single_choice_letter() -> None:
     question = make_question((F, F, T, F))
     attempt = make_attempt("The answer is (C).", track=Track.SINGLE_CHOICE, extracted=None)
     detail = detail_of(attempt, question, make_run(Track.SINGLE_CHOICE))
-    assert detail.correct and not detail.outcome.strict_format
+    assert detail.correct
+    assert not detail.outcome.strict_format
     assert [row.extracted_text for row in detail.option_rows] == ["FALSE", "FALSE", "TRUE", "FALSE"]
 
 

@@ -8,7 +8,6 @@ give one ``AuditError`` naming the problem, and the CLI exit 2 with one
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sqlite3
 import subprocess
@@ -17,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from desk_helpers import sha256
 
 from ai4hse_desk.audit import AuditError, open_audit
 from ai4hse_desk.verdicts.rescore import rescore
@@ -38,10 +38,6 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
         check=False,
         env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
     )
-
-
-def _sha(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 # Each case: SQL planted in an untyped file, and words the message must contain.
@@ -135,12 +131,12 @@ PLANTED = {
 def test_schema_breaking_values_are_refused_not_scored(case: str, make_audit_db: MakeDb) -> None:
     statements, expected = PLANTED[case]
     path = make_audit_db(untyped=True, after=statements)
-    before = _sha(path)
+    before = sha256(path)
     message = _rescore_error(path)
     assert "values break the audit schema" in message
     assert expected in message
     assert "\n" not in message
-    assert _sha(path) == before
+    assert sha256(path) == before
 
 
 def test_the_clean_untyped_file_still_scores(make_audit_db: MakeDb) -> None:
@@ -185,7 +181,8 @@ def test_an_attempts_view_is_refused(make_audit_db: MakeDb, definition: str) -> 
         open_audit(path)
     result = _cli("rescore", str(path))
     assert result.returncode == 2
-    assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: ")
+    assert result.stderr.count("\n") == 1
+    assert result.stderr.startswith("error: ")
 
 
 def test_a_generated_column_is_refused(make_audit_db: MakeDb) -> None:
@@ -237,13 +234,14 @@ def test_every_command_exits_2_with_one_line(
     make_audit_db: MakeDb, statements: list[str], command: str
 ) -> None:
     path = make_audit_db(untyped=True, after=statements)
-    before = _sha(path)
+    before = sha256(path)
     result = _cli(command, str(path))
     assert result.returncode == 2, result.stderr
     assert result.stdout == ""
-    assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
+    assert result.stderr.startswith("error: ")
+    assert result.stderr.count("\n") == 1
     assert "Traceback" not in result.stderr
-    assert _sha(path) == before
+    assert sha256(path) == before
 
 
 def test_a_large_file_is_checked_in_the_two_process_rescore(make_audit_db: MakeDb) -> None:
@@ -262,10 +260,10 @@ def test_a_large_file_is_checked_in_the_two_process_rescore(make_audit_db: MakeD
 
 
 def test_a_replaced_file_is_never_paired_with_the_replacement_fingerprint(
-    make_audit_db: MakeDb, tmp_path: Path
+    make_audit_db: MakeDb,
 ) -> None:
     path = make_audit_db()
-    original = _sha(path)
+    original = sha256(path)
     other = make_audit_db(extra_questions=3)
     with open_audit(path) as db:
         rescore(db)
@@ -280,7 +278,8 @@ def test_rescore_table_escapes_control_characters_from_the_file(make_audit_db: M
     path = make_audit_db(after=[f"UPDATE runs SET model = '{forged}' WHERE run_id = 'r1'"])
     result = _cli("rescore", str(path), "--table")
     assert result.returncode == 0, result.stderr
-    assert "\x1b" not in result.stdout and "\r" not in result.stdout
+    assert "\x1b" not in result.stdout
+    assert "\r" not in result.stdout
     assert "\u202e" not in result.stdout
     assert "model-a\\x1b[2K\\r| r9  forged-model  100.0%\\u202e" in result.stdout
 
@@ -292,7 +291,9 @@ def test_an_error_line_quoting_the_file_has_no_control_characters(make_audit_db:
     result = _cli("rescore", str(path))
     assert result.returncode == 2
     line = result.stderr
-    assert line.count("\n") == 1 and "\x1b" not in line and "\r" not in line
+    assert line.count("\n") == 1
+    assert "\x1b" not in line
+    assert "\r" not in line
     assert "\\x1b[31m" in line
 
 
@@ -332,13 +333,15 @@ def test_a_file_level_problem_stops_every_command(
     make_audit_db: MakeDb, tmp_path: Path, case: str, command: list[str]
 ) -> None:
     path = make_audit_db(untyped=True, after=FILE_LEVEL[case])
-    before = _sha(path)
+    before = sha256(path)
     names = {"db": str(path), "store": str(tmp_path / "n.sqlite"), "out": str(tmp_path / "o.json")}
     result = _cli(*(part.format(**names) for part in command))
     assert result.returncode == 2, result.stderr
-    assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
-    assert _sha(path) == before
-    assert not (tmp_path / "o.json").exists() and not (tmp_path / "n.sqlite").exists()
+    assert result.stderr.startswith("error: ")
+    assert result.stderr.count("\n") == 1
+    assert sha256(path) == before
+    assert not (tmp_path / "o.json").exists()
+    assert not (tmp_path / "n.sqlite").exists()
 
 
 @pytest.mark.parametrize(
@@ -352,5 +355,6 @@ def test_a_refused_flag_leaves_no_store_behind(audit_db: Path, bad: list[str]) -
         args[name] = value
     before = sorted(p.name for p in audit_db.parent.iterdir())
     result = _cli("flag", str(audit_db), *(part for pair in args.items() for part in pair))
-    assert result.returncode == 2 and result.stderr.startswith("error: ")
+    assert result.returncode == 2
+    assert result.stderr.startswith("error: ")
     assert sorted(p.name for p in audit_db.parent.iterdir()) == before

@@ -85,7 +85,8 @@ def test_rescore_reports_only_committed_states_under_a_live_writer(tmp_path: Pat
                 env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
             )  # fmt: skip
             if result.returncode == 2:
-                assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
+                assert result.stderr.startswith("error: ")
+                assert result.stderr.count("\n") == 1
                 seen.append("refused")
                 continue
             assert result.returncode == 0, result.stderr

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -18,7 +16,11 @@ from ai4hse_desk.audit import (
 from ai4hse_desk.protocol.outcome import Track
 from ai4hse_desk.verdicts.rescore import rescore
 
-Content = Any  # conftest.AuditContent (conftest is not importable by name)
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+
+    from audit_factory import AuditContent
 
 
 @pytest.fixture
@@ -55,14 +57,16 @@ def test_the_rescore_progress_counts_to_the_attempts_of_its_runs(
     assert seen[-1] == (total, total)
 
 
-def test_runs(db: AuditDB, audit_content: Content) -> None:
+def test_runs(db: AuditDB, audit_content: AuditContent) -> None:
     runs = db.runs()
     assert [run.run_id for run in runs] == ["r1", "r2", "r3"]
     for run, expected in zip(runs, audit_content.runs, strict=True):
         assert {name: getattr(run, name) for name in expected} == expected
     assert runs[1].track is Track.REASONING_ASSISTED
-    assert runs[1].temperature is None and runs[0].temperature == 0.0
-    assert runs[0].complete and not runs[2].complete
+    assert runs[1].temperature is None
+    assert runs[0].temperature == 0.0
+    assert runs[0].complete
+    assert not runs[2].complete
     assert db.run("r2") == runs[1]
     with pytest.raises(AuditError, match=r"^unknown run: r9$"):
         db.run("r9")
@@ -70,7 +74,7 @@ def test_runs(db: AuditDB, audit_content: Content) -> None:
     assert db.tracks() == [Track.ANSWER_ONLY, Track.REASONING_ASSISTED, Track.STRUCTURED_OUTPUT]
 
 
-def test_questions(db: AuditDB, audit_content: Content) -> None:
+def test_questions(db: AuditDB, audit_content: AuditContent) -> None:
     questions = db.questions()
     assert [q.question_id for q in questions] == ["Q001", "Q002", "Q003", "Q005", "Q004"]
     assert [q.ordinal for q in questions] == [1, 2, 3, 4, 5]
@@ -82,7 +86,8 @@ def test_questions(db: AuditDB, audit_content: Content) -> None:
         Option(3, "Paper", False),
         Option(4, "Foam", True),
     )
-    assert q3.key == (True, True, False, False, True) and q3.n_options == 5
+    assert q3.key == (True, True, False, False, True)
+    assert q3.n_options == 5
     assert dict(q3.labels) == {"topic": "Fire Safety", "source": "manual"}
     assert hash(q3) == hash(db.question("Q003"))
     with pytest.raises(AuditError, match=r"^unknown question: Q404$"):
@@ -95,7 +100,7 @@ def test_questions(db: AuditDB, audit_content: Content) -> None:
     }
 
 
-def test_attempts_by_ids(db: AuditDB, audit_content: Content) -> None:
+def test_attempts_by_ids(db: AuditDB, audit_content: AuditContent) -> None:
     attempts = db.attempts_by_ids([30, 1, 999, 18])
     assert [a.attempt_id for a in attempts] == [30, 1, 18]
     by_id = {a["attempt_id"]: a for a in audit_content.attempts}
@@ -103,21 +108,24 @@ def test_attempts_by_ids(db: AuditDB, audit_content: Content) -> None:
         for column, value in by_id[attempt.attempt_id].items():
             assert getattr(attempt, column) == value, column
     pending, first, error = attempts
-    assert pending.state == "pending" and pending.raw_response is None
+    assert pending.state == "pending"
+    assert pending.raw_response is None
     assert (pending.model, pending.track, pending.question_ordinal) == (
         "model-a",
         Track.STRUCTURED_OUTPUT,
         5,
     )
     assert first.recorded_selection == (True, False, True, False)
-    assert first.correct is True and first.strict_format is True
-    assert error.error == "HTTP 502 Bad Gateway" and error.recorded_selection is None
+    assert first.correct is True
+    assert first.strict_format is True
+    assert error.error == "HTTP 502 Bad Gateway"
+    assert error.recorded_selection is None
     assert db.attempts_by_ids([]) == []
     everything = db.attempts_by_ids(range(1, 31))
     assert [a.attempt_id for a in everything] == list(range(1, 31))
 
 
-def test_iter_rescore_rows(db: AuditDB, audit_content: Content) -> None:
+def test_iter_rescore_rows(db: AuditDB, audit_content: AuditContent) -> None:
     def expected(runs: tuple[str, ...]) -> list[tuple[Any, ...]]:
         return [
             tuple(a[column] for column in RESCORE_COLUMNS)

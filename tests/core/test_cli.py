@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 import os
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Callable
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+from desk_helpers import listing, sha256
 
 from ai4hse_desk.launcher import main
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
 
 RUN_KEYS = {
     "run_id", "model", "track", "protocol_version", "status", "scored", "attempts", "correct",
@@ -26,14 +29,6 @@ ATTEMPT_KEYS = {
     "attempt_id", "run_id", "question_id", "repetition", "status", "selection",
     "strict_format", "correct", "recorded_status", "agrees",
 }  # fmt: skip
-
-
-def sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def listing(directory: Path) -> dict[str, str]:
-    return {p.name: sha256(p) for p in sorted(directory.iterdir()) if p.is_file()}
 
 
 def run_cli(
@@ -171,7 +166,8 @@ def test_rescore_prints_the_contract_json(
     for run in data["runs"]:
         assert set(run) == RUN_KEYS
     unfinished = data["runs"][2]
-    assert unfinished["scored"] is False and unfinished["exact_accuracy"] is None
+    assert unfinished["scored"] is False
+    assert unfinished["exact_accuracy"] is None
     assert unfinished["disagreements"] == 1
     assert sha256(audit_db) == before
 
@@ -223,7 +219,8 @@ def test_rescore_run_filter_and_per_attempt(
     assert code == 0
     assert [run["run_id"] for run in data["runs"]] == ["r3"]
     ids = [a["attempt_id"] for a in data["attempts"]]
-    assert ids == sorted(ids) and len(ids) == data["runs"][0]["attempts"]
+    assert ids == sorted(ids)
+    assert len(ids) == data["runs"][0]["attempts"]
     assert all(set(a) == ATTEMPT_KEYS and a["run_id"] == "r3" for a in data["attempts"])
     disagreeing = [a for a in data["attempts"] if not a["agrees"]]
     assert [(a["status"], a["recorded_status"]) for a in disagreeing] == [("invalid_json", "valid")]
@@ -306,7 +303,8 @@ def test_bad_audit_file_exit_2_unchanged(
     assert result.returncode == 2, result.stderr
     assert result.stdout == ""
     lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: "), result.stderr
     assert fragment in lines[0]
     assert listing(db.parent) == before
 

@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
-import hashlib
 import sqlite3
 from collections import Counter
-from collections.abc import Iterator
 from contextlib import closing
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+from desk_helpers import sha256
 
 from ai4hse_desk.protocol import Status, derive
 from ai4hse_desk.protocol.compare import disagrees
 from ai4hse_desk.protocol.compare import parse_extracted as parse_recorded
 from ai4hse_desk.writer import WriterError, new_audit_db
 from ai4hse_desk.writer.demo import DemoSummary, write_demo
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
 
 TRACKS = {"answer_only", "reasoning_assisted", "structured_output"}
 
@@ -29,10 +32,6 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> DemoSummary:
 def db(demo: DemoSummary) -> Iterator[sqlite3.Connection]:
     with closing(sqlite3.connect(f"file:{demo.path}?mode=ro", uri=True)) as conn:
         yield conn
-
-
-def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def _desk_view(db: sqlite3.Connection) -> list[tuple[Status, bool, tuple[object, ...]]]:
@@ -61,7 +60,7 @@ def _desk_view(db: sqlite3.Connection) -> list[tuple[Status, bool, tuple[object,
 
 def test_same_arguments_give_identical_bytes(demo: DemoSummary, tmp_path: Path) -> None:
     again = write_demo(tmp_path / "again.sqlite")
-    assert _sha256(again.path) == _sha256(demo.path)
+    assert sha256(again.path) == sha256(demo.path)
     assert again.size_bytes == demo.size_bytes == demo.path.stat().st_size
 
 
@@ -88,7 +87,9 @@ def test_questions_options_and_labels(demo: DemoSummary, db: sqlite3.Connection)
     assert demo.questions == 100
     assert db.execute("SELECT count(*) FROM questions").fetchone()[0] == 100
     counts = [c for (c,) in db.execute("SELECT count(*) FROM options GROUP BY question_id")]
-    assert len(counts) == 100 and set(counts) <= {4, 5, 6} and Counter(counts)[4] > 50
+    assert len(counts) == 100
+    assert set(counts) <= {4, 5, 6}
+    assert Counter(counts)[4] > 50
     topics = {v for (v,) in db.execute("SELECT value FROM question_labels WHERE facet='topic'")}
     assert 7 <= len(topics) <= 10
     trues = Counter(
@@ -136,7 +137,8 @@ def test_a_few_deliberate_disagreements(demo: DemoSummary, db: sqlite3.Connectio
     for status, extracted, strict, correct in differing:  # well-formed, just wrong
         assert status in {s.value for s in Status}
         assert extracted is None or parse_recorded(str(extracted)) is not None
-        assert strict in (0, 1) and correct in (0, 1)
+        assert strict in (0, 1)
+        assert correct in (0, 1)
 
 
 def test_hostile_responses_are_present(db: sqlite3.Connection) -> None:
@@ -153,7 +155,8 @@ def test_provider_errors_have_no_response(db: sqlite3.Connection) -> None:
     rows = db.execute(
         "SELECT raw_response, error FROM attempts WHERE state = 'provider_error'"
     ).fetchall()
-    assert rows and all(raw is None and error for raw, error in rows)
+    assert rows
+    assert all(raw is None and error for raw, error in rows)
 
 
 def test_refuses_to_overwrite_an_existing_file(tmp_path: Path) -> None:
@@ -168,9 +171,14 @@ def test_refuses_to_overwrite_an_existing_file(tmp_path: Path) -> None:
 def test_failure_while_building_leaves_nothing(tmp_path: Path) -> None:
     target = tmp_path / "new.sqlite"
     meta = {"benchmark": "b", "corpus_id": "c", "created_at": "2026-01-01T00:00:00Z"}
-    with pytest.raises(RuntimeError), new_audit_db(target, meta) as conn:
-        conn.execute("INSERT INTO questions VALUES ('Q1', 1, 'text')")
-        raise RuntimeError("boom")
+
+    def build_and_fail() -> None:
+        with new_audit_db(target, meta) as conn:
+            conn.execute("INSERT INTO questions VALUES ('Q1', 1, 'text')")
+            raise RuntimeError("boom")
+
+    with pytest.raises(RuntimeError, match="boom"):
+        build_and_fail()
     assert list(tmp_path.iterdir()) == []
 
 

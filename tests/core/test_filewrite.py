@@ -89,7 +89,8 @@ def test_folders_fifos_and_devices_are_refused(tmp_path: Path) -> None:
         write_text(tmp_path, "x")
     with pytest.raises(WriteRefused, match="no such folder"):
         write_text(tmp_path / "missing" / "x.csv", "x")
-    assert fifo.exists() and os.path.exists("/dev/null")
+    assert fifo.exists()
+    assert os.path.exists("/dev/null")
 
 
 def test_a_failed_write_leaves_the_old_file_and_no_temporary(tmp_path: Path) -> None:
@@ -118,7 +119,12 @@ def test_staged_file_without_replace_never_overwrites(tmp_path: Path) -> None:
 
 def test_a_target_that_becomes_protected_meanwhile_is_refused(tmp_path: Path) -> None:
     out = tmp_path / "late.csv"
-    with pytest.raises(WriteRefused, match="the notes store"), staged_file(out) as temp:
-        temp.write_text("x")
-        protect(out, "the notes store")
+
+    def stage_while_it_becomes_protected() -> None:
+        with staged_file(out) as temp:
+            temp.write_text("x")
+            protect(out, "the notes store")
+
+    with pytest.raises(WriteRefused, match="the notes store"):
+        stage_while_it_becomes_protected()
     assert not out.exists()

@@ -9,41 +9,24 @@ from __future__ import annotations
 
 import contextlib
 import csv
-import hashlib
-import io
 import json
-import os
 import sqlite3
 from collections import Counter
-from collections.abc import Iterator
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+from desk_helpers import cli, public_data, require_data, tree_digest
 
-from ai4hse_desk.launcher import main
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-DATA = Path(os.environ.get("AI4HSE_PUBLIC_DATA", ROOT.parent / "shared" / "data")) / "enviroexam"
-pytestmark = pytest.mark.skipif(not DATA.is_dir(), reason=f"no EnviroExam data at {DATA}")
-
-
-def cli(*args: str) -> tuple[int, str, str]:
-    """Run ``ai4hse-desk ARGS`` in-process; (exit status, stdout, stderr)."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(list(args))
-    return code, out.getvalue(), err.getvalue()
+DATA = public_data("enviroexam")
 
 
-def tree_digest(folder: Path) -> dict[str, tuple[str, int]]:
-    return {
-        path.relative_to(folder).as_posix(): (
-            hashlib.sha256(path.read_bytes()).hexdigest(),
-            path.stat().st_mtime_ns,
-        )
-        for path in sorted(folder.rglob("*"))
-        if path.is_file()
-    }
+@pytest.fixture(autouse=True, scope="module")
+def _data_present() -> None:
+    require_data(DATA)
 
 
 def source_rows(relative: str) -> list[list[str]]:
@@ -106,10 +89,13 @@ def test_meta_and_report(imported: tuple[Path, str, dict[str, object]]) -> None:
         meta = dict(conn.execute("SELECT key, value FROM audit_meta").fetchall())
     assert meta["created_by"] == "ai4hse-desk import enviroexam"
     assert meta["consistency_facet"] == "course"
-    assert meta["benchmark"] == "EnviroExam" and meta["source_license"] == "MIT"
-    assert report["questions"] == 936 and report["problems"] == []
+    assert meta["benchmark"] == "EnviroExam"
+    assert meta["source_license"] == "MIT"
+    assert report["questions"] == 936
+    assert report["problems"] == []
     assert report["labels"]["split"] == {"dev": 210, "test": 726}  # type: ignore[index]
-    assert "imported 936 questions" in stderr and "split: dev 210, test 726" in stderr
+    assert "imported 936 questions" in stderr
+    assert "split: dev 210, test 726" in stderr
 
 
 @pytest.mark.parametrize(

@@ -9,51 +9,34 @@ from __future__ import annotations
 
 import contextlib
 import csv
-import hashlib
-import io
 import json
-import os
 import sqlite3
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+from desk_helpers import cli, public_data, require_data, tree_digest
 
 from ai4hse_desk.audit import open_audit
-from ai4hse_desk.launcher import main
 
-ROOT = Path(__file__).resolve().parents[2]
-DATA = Path(os.environ.get("AI4HSE_PUBLIC_DATA", ROOT.parent / "shared" / "data")) / "hse-bench"
-pytestmark = pytest.mark.skipif(not DATA.is_dir(), reason=f"no HSE-Bench data at {DATA}")
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+
+DATA = public_data("hse-bench")
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _data_present() -> None:
+    require_data(DATA)
+
 
 FFFD_FILES = {
     "results/court_case/issue_spotting/m1.csv": 1,
     "results/court_case/rule_application/m1.csv": 4,
     "results/court_case/rule_conclusion/m1.csv": 2,
 }
-
-
-def cli(*args: str) -> tuple[int, str, str]:
-    """Run ``ai4hse-desk ARGS`` in-process; (exit status, stdout, stderr)."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(list(args))
-    return code, out.getvalue(), err.getvalue()
-
-
-def tree_digest(folder: Path) -> dict[str, tuple[str, int]]:
-    """Every file below ``folder``: relative path → (sha256, mtime_ns)."""
-    return {
-        path.relative_to(folder).as_posix(): (
-            hashlib.sha256(path.read_bytes()).hexdigest(),
-            path.stat().st_mtime_ns,
-        )
-        for path in sorted(folder.rglob("*"))
-        if path.is_file()
-    }
 
 
 def source_rows(relative: str) -> list[list[str]]:
@@ -186,13 +169,17 @@ def test_refuses_to_overwrite_out(imported: Imported) -> None:
     before = imported.path.read_bytes()
     code, out, err = cli("import", "hse-bench", str(DATA), "--out", str(imported.path))
     assert (code, out) == (2, "")
-    assert err.startswith("error: ") and err.count("\n") == 1 and "already exists" in err
+    assert err.startswith("error: ")
+    assert err.count("\n") == 1
+    assert "already exists" in err
     assert imported.path.read_bytes() == before
 
 
 def test_not_an_hse_bench_folder(tmp_path: Path) -> None:
     code, _, err = cli("import", "hse-bench", str(tmp_path), "--out", str(tmp_path / "x.sqlite"))
-    assert code == 2 and err.startswith("error: ") and err.count("\n") == 1
+    assert code == 2
+    assert err.startswith("error: ")
+    assert err.count("\n") == 1
     assert not (tmp_path / "x.sqlite").exists()
 
 
@@ -226,7 +213,8 @@ def test_problem_rows_are_imported_where_possible_and_reported(tmp_path: Path) -
     assert f"warning: {name}:4: empty_option: option D is empty" in err
     assert f"warning: {name}:5: answer_normalized: answer ' c ' read as C (imported)" in err
     assert f"warning: {name}:5: missing_reference" in err
-    assert "unexpected_file" in err and "results/video/extra/m1.csv" in err
+    assert "unexpected_file" in err
+    assert "results/video/extra/m1.csv" in err
     assert err.count(": missing_file: ") == 15
     with contextlib.closing(sqlite3.connect(out)) as conn:
         ids = [r[0] for r in conn.execute("SELECT question_id FROM questions ORDER BY ordinal")]

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import contextlib
-import io
 import json
 import sqlite3
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+from desk_helpers import cli
 
-from ai4hse_desk.launcher import main
+if TYPE_CHECKING:
+    from pathlib import Path
 
 GOOD = """\
 question_id,question,option,correct,topic,label:difficulty
@@ -38,13 +39,6 @@ Q5,Another text,B,FALSE,
 """
 
 
-def cli(*args: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(list(args))
-    return code, out.getvalue(), err.getvalue()
-
-
 def write(tmp_path: Path, text: str, name: str = "questions.csv") -> Path:
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
@@ -60,7 +54,8 @@ def test_valid_csv_groups_options_by_question_id(tmp_path: Path) -> None:
     out = tmp_path / "q.sqlite"
     code, _, err = cli("import", "questions", str(write(tmp_path, GOOD)), "--out", str(out))
     assert code == 0, err
-    assert "imported 2 questions" in err and "warning" not in err
+    assert "imported 2 questions" in err
+    assert "warning" not in err
     assert rows(out, "SELECT question_id, ordinal, text FROM questions ORDER BY ordinal") == [
         ("Q1", 1, "Which PPE protects the eyes?"),
         ("Q2", 2, "When is a permit needed?"),
@@ -80,7 +75,8 @@ def test_valid_csv_groups_options_by_question_id(tmp_path: Path) -> None:
     ]
     meta = dict(rows(out, "SELECT key, value FROM audit_meta"))  # type: ignore[arg-type]
     assert meta["created_by"] == "ai4hse-desk import questions"
-    assert meta["benchmark"] == "AI4HSE-Bench v1" and meta["consistency_facet"] == "topic"
+    assert meta["benchmark"] == "AI4HSE-Bench v1"
+    assert meta["consistency_facet"] == "topic"
     assert rows(out, "SELECT question_id, source_line FROM question_sources ORDER BY 1") == [
         ("Q1", 2),
         ("Q2", 4),
@@ -112,7 +108,8 @@ def test_bad_tokens_and_questions_without_options_are_reported_by_line(tmp_path:
         (12, "question_text_differs", "Q5"),
     }
     assert not any(p["imported"] for p in data["problems"])
-    assert data["written"] is True and data["questions"] == 1
+    assert data["written"] is True
+    assert data["questions"] == 1
     assert rows(out, "SELECT source_line, kind FROM import_problems ORDER BY 1") == [
         (4, "bad_token"), (6, "no_options"), (8, "empty_option"), (9, "missing_question_id"),
         (12, "question_text_differs"),
@@ -125,8 +122,10 @@ def test_nothing_valid_is_exit_2_with_line_numbers(tmp_path: Path) -> None:
     code, stdout, err = cli("import", "questions", str(write(tmp_path, text)), "--out", str(out),
                             "--report", str(report))  # fmt: skip
     assert (code, stdout) == (2, "")
-    assert err.startswith("error: nothing to import: ") and err.count("\n") == 1
-    assert "questions.csv:2: no_options" in err and "questions.csv:3: bad_token" in err
+    assert err.startswith("error: nothing to import: ")
+    assert err.count("\n") == 1
+    assert "questions.csv:2: no_options" in err
+    assert "questions.csv:3: bad_token" in err
     assert not out.exists()
     assert json.loads(report.read_text("utf-8"))["written"] is False
 
@@ -142,7 +141,9 @@ def test_nothing_valid_is_exit_2_with_line_numbers(tmp_path: Path) -> None:
 def test_bad_header_is_exit_2(tmp_path: Path, text: str, message: str) -> None:
     out = tmp_path / "q.sqlite"
     code, _, err = cli("import", "questions", str(write(tmp_path, text)), "--out", str(out))
-    assert code == 2 and err.startswith("error: ") and err.count("\n") == 1
+    assert code == 2
+    assert err.startswith("error: ")
+    assert err.count("\n") == 1
     assert message in err
     assert not out.exists()
 
@@ -161,9 +162,11 @@ def test_refuses_to_overwrite_out_or_report(tmp_path: Path) -> None:
     existing = tmp_path / "existing.sqlite"
     existing.write_bytes(b"keep me")
     code, _, err = cli("import", "questions", str(csv_path), "--out", str(existing))
-    assert code == 2 and "already exists" in err
+    assert code == 2
+    assert "already exists" in err
     code, _, err = cli("import", "questions", str(csv_path), "--out", str(tmp_path / "new.sqlite"),
                        "--report", str(existing))  # fmt: skip
-    assert code == 2 and "already exists" in err
+    assert code == 2
+    assert "already exists" in err
     assert existing.read_bytes() == b"keep me"
     assert not (tmp_path / "new.sqlite").exists()

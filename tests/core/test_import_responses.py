@@ -4,24 +4,20 @@ from __future__ import annotations
 
 import contextlib
 import csv
-import hashlib
-import io
 import json
 import math
-import os
 import shutil
 import sqlite3
-from collections.abc import Callable
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+from desk_helpers import cli, listing, public_data, require_data
 
-from ai4hse_desk.launcher import main
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-DATA = Path(os.environ.get("AI4HSE_PUBLIC_DATA", ROOT.parent / "shared" / "data"))
-needs_data = pytest.mark.skipif(not DATA.is_dir(), reason=f"no public data at {DATA}")
+ENVIROEXAM, HSE_BENCH = public_data("enviroexam"), public_data("hse-bench")
 
 #: Single-answer questions S1..S8 (4 options, key at the letter given).
 KEYS = {"S1": "B", "S2": "B", "S3": "C", "S4": "C", "S5": "A", "S6": "A", "S7": "B", "S8": "D"}
@@ -36,17 +32,6 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "S7": {"response": "B", "finish_reason": "length", "expect": ("incomplete", False, False)},
     "S8": {"response": None, "error": "HTTP 500", "expect": ("provider_error", False, False)},
 }
-
-
-def cli(*args: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(list(args))
-    return code, out.getvalue(), err.getvalue()
-
-
-def listing(folder: Path) -> dict[str, str]:
-    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
 
 
 def write_jsonl(path: Path, records: list[dict[str, Any]]) -> Path:
@@ -95,13 +80,15 @@ def test_single_choice_examples_end_to_end(sc_db: Path, tmp_path: Path) -> None:
                 **{k: v for k, v in spec.items() if k != "expect"}}
                for qid, spec in EXAMPLES.items()]  # fmt: skip
     err = add_run(sc_db, write_jsonl(tmp_path / "r.jsonl", records), "sc1")
-    assert "added run sc1" in err and "8 attempts, status complete" in err
+    assert "added run sc1" in err
+    assert "8 attempts, status complete" in err
     result = rescore(sc_db, "--per-attempt")
     (run,) = result["runs"]
     assert (run["track"], run["scored"], run["attempts"], run["disagreements"]) == (
         "single_choice", True, 8, 0,
     )  # fmt: skip
-    assert run["correct"] == 4 and run["exact_accuracy"] == 0.5
+    assert run["correct"] == 4
+    assert run["exact_accuracy"] == 0.5
     got = {
         a["question_id"]: (a["status"], a["strict_format"], a["correct"])
         for a in result["attempts"]
@@ -123,7 +110,8 @@ def test_csv_responses_missing_pairs_become_pending(sc_db: Path, tmp_path: Path)
         writer.writerow(["S1", "1", "B", "stop", "120"])
         writer.writerow(["S2", "2", "C", "", ""])
     err = add_run(sc_db, path, "partial", "--temperature", "0.2", "--max-tokens", "16")
-    assert "14 not in the file, recorded as pending" in err and "status unfinished" in err
+    assert "14 not in the file, recorded as pending" in err
+    assert "status unfinished" in err
     (run,) = rescore(sc_db)["runs"]
     assert (run["attempts"], run["scored"], run["exact_accuracy"]) == (16, False, None)
     with contextlib.closing(sqlite3.connect(sc_db)) as conn:
@@ -164,7 +152,8 @@ def test_bad_responses_are_exit_2_and_nothing_is_written(
     code, out, err = cli("import", "responses", str(sc_db), "--run-id", "x", "--model", "m",
                          "--track", "single_choice", *extra, str(path))  # fmt: skip
     assert (code, out) == (2, "")
-    assert err.startswith("error: ") and err.count("\n") == 1
+    assert err.startswith("error: ")
+    assert err.count("\n") == 1
     assert message in err
     assert listing(sc_db.parent) == before
 
@@ -175,7 +164,8 @@ def test_duplicate_run_id_is_refused(sc_db: Path, tmp_path: Path) -> None:
     before = listing(sc_db.parent)
     code, _, err = cli("import", "responses", str(sc_db), "--run-id", "dup", "--model", "m",
                        "--track", "answer_only", str(path))  # fmt: skip
-    assert code == 2 and "run 'dup' already exists" in err
+    assert code == 2
+    assert "run 'dup' already exists" in err
     assert listing(sc_db.parent) == before
 
 
@@ -190,7 +180,8 @@ def test_runner_and_demo_databases_are_refused(
         before = listing(db.parent)
         code, _, err = cli("import", "responses", str(db), "--run-id", "new", "--model", "m",
                            "--track", "answer_only", str(path))  # fmt: skip
-        assert code == 2 and err.count("\n") == 1
+        assert code == 2
+        assert err.count("\n") == 1
         assert "was not made by 'ai4hse-desk import'" in err
         assert listing(db.parent) == before
 
@@ -207,14 +198,16 @@ def test_a_failed_write_leaves_the_original_intact(
     monkeypatch.setattr("ai4hse_desk.filewrite.atomic.os.replace", broken_replace)
     code, _, err = cli("import", "responses", str(sc_db), "--run-id", "x", "--model", "m",
                        "--track", "single_choice", str(path))  # fmt: skip
-    assert code == 2 and "no space left" in err.lower()
+    assert code == 2
+    assert "no space left" in err.lower()
     assert listing(sc_db.parent) == before
 
 
 @pytest.fixture(scope="module")
 def enviroexam_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    require_data(ENVIROEXAM)
     out = tmp_path_factory.mktemp("ee") / "ee.sqlite"
-    code, _, err = cli("import", "enviroexam", str(DATA / "enviroexam"), "--out", str(out))
+    code, _, err = cli("import", "enviroexam", str(ENVIROEXAM), "--out", str(out))
     assert code == 0, err
     return out
 
@@ -241,17 +234,19 @@ def _answers(db: Path, split: str) -> list[dict[str, Any]]:
     return records
 
 
-@needs_data
 def test_enviroexam_runs_per_split_and_prompt_setting(enviroexam_db: Path, tmp_path: Path) -> None:
     db = shutil.copy(enviroexam_db, tmp_path / "ee.sqlite")
     dev = write_jsonl(tmp_path / "dev.jsonl", _answers(db, "dev"))
     test = write_jsonl(tmp_path / "test.jsonl", _answers(db, "test"))
     code, _, err = cli("import", "responses", str(db), "--run-id", "x", "--model", "m",
                        "--track", "single_choice", str(dev))  # fmt: skip
-    assert code == 2 and "give --split" in err
+    assert code == 2
+    assert "give --split" in err
     code, _, err = cli("import", "responses", str(db), "--run-id", "x", "--model", "m",
                        "--track", "single_choice", "--split", "test", str(dev))  # fmt: skip
-    assert code == 2 and "dev.jsonl:1: question 'dev/" in err and "a run covers one split" in err
+    assert code == 2
+    assert "dev.jsonl:1: question 'dev/" in err
+    assert "a run covers one split" in err
     add_run(db, dev, "dev-0", "--split", "dev")
     add_run(db, test, "test-5", "--split", "test", "--prompt-setting", "five_shot")
     runs = {run["run_id"]: run for run in rescore(db)["runs"]}
@@ -273,10 +268,10 @@ def test_enviroexam_runs_per_split_and_prompt_setting(enviroexam_db: Path, tmp_p
         ]
 
 
-@needs_data
 def test_hse_bench_run_slices_by_source_and_phase(tmp_path: Path) -> None:
+    require_data(HSE_BENCH)
     db = tmp_path / "hse.sqlite"
-    assert cli("import", "hse-bench", str(DATA / "hse-bench"), "--out", str(db))[0] == 0
+    assert cli("import", "hse-bench", str(HSE_BENCH), "--out", str(db))[0] == 0
     with contextlib.closing(sqlite3.connect(db)) as conn:
         keys = conn.execute(
             "SELECT question_id, position FROM options WHERE key = 1 ORDER BY question_id"

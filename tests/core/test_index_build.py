@@ -34,13 +34,6 @@ from ai4hse_desk.writer.demo import write_demo
 MakeDb = Callable[..., Path]
 
 
-@pytest.fixture(autouse=True)
-def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv(CACHE_ENV, str(folder))
-    return folder
-
-
 def _files(folder: Path) -> dict[str, str]:
     """Every file in ``folder`` (hidden ones too) with its SHA-256."""
     if not folder.exists():
@@ -56,7 +49,7 @@ def test_cache_dir_follows_the_environment(cache: Path, monkeypatch: pytest.Monk
     monkeypatch.setenv(CACHE_ENV, str(cache))
     assert index_path(fingerprint) == cache / f"index-{'ab' * 16}.sqlite"
     assert fts_path(fingerprint) == cache / f"index-{'ab' * 16}-fts.sqlite"
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="not a SHA-256 hex fingerprint"):
         index_path("../../etc/passwd")
 
 
@@ -91,7 +84,8 @@ def test_rows_equal_the_desk_verdicts(make_audit_db: MakeDb) -> None:
         assert meta["index_format"] == str(INDEX_FORMAT)
         assert meta["desk_version"] == __version__
         assert meta["audit_fingerprint"] == db.fingerprint()
-        assert meta["attempts"] == "30" and meta["built_at"].endswith("Z")
+        assert meta["attempts"] == "30"
+        assert meta["built_at"].endswith("Z")
         assert labels == {
             (qid, facet, value)
             for qid, facets in db.labels().items()
@@ -145,7 +139,8 @@ def test_another_fingerprint_gets_another_file(make_audit_db: MakeDb, cache: Pat
     ):
         assert first.fingerprint() != second.fingerprint()
         one, two = build_index(first), build_index(second)
-        assert one != two and one.parent == two.parent == cache
+        assert one != two
+        assert one.parent == two.parent == cache
         with ensure_index(first) as a, ensure_index(second) as b:
             assert (a.total(), b.total()) == (30, 36)
 
@@ -167,7 +162,8 @@ def test_a_cancelled_build_leaves_nothing(tmp_path: Path, cache: Path, stage: st
             build_index(db, progress=progress)
         total = db.count_attempts()
         if stage == "verdicts":
-            assert len(calls) == 1 and 0 < calls[0][0] < total
+            assert len(calls) == 1
+            assert 0 < calls[0][0] < total
         else:
             assert calls[-2:] == [(total, total), (total, total)]
         assert _files(cache) == {}

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
-from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -24,6 +24,9 @@ from ai4hse_desk.index import (
 )
 from ai4hse_desk.verdicts.rescore import iter_verdicts
 from ai4hse_desk.writer.demo import write_demo
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 
 @dataclass(frozen=True)
@@ -145,7 +148,8 @@ def test_the_filters_select_something(demo: Demo) -> None:
 def test_count_by_status_is_in_protocol_order(demo: Demo) -> None:
     counts = demo.index.count_by_status()
     assert list(counts)[:4] == ["pending", "provider_error", "incomplete", "valid"]
-    assert sum(counts.values()) == 2400 and len(counts) == 12
+    assert sum(counts.values()) == 2400
+    assert len(counts) == 12
 
 
 def _sort_value(ref: Ref, sort: str) -> Any:
@@ -178,7 +182,7 @@ def test_keyset_paging_visits_every_row_once_in_order(
 def test_keys_reject_unknown_sorts_and_bad_limits(demo: Demo) -> None:
     with pytest.raises(ValueError, match="cannot sort by"):
         demo.index.page_keys(None, "raw_response; DROP TABLE rows")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="limit must be positive"):
         demo.index.page_keys(None, limit=0)
 
 
@@ -238,10 +242,11 @@ def test_compare_grid_orders_by_run_then_repetition(demo: Demo) -> None:
 
 def test_attempt_query_normalises_and_validates() -> None:
     query = AttemptQuery(run_ids=["a", "b"], labels=[("topic", "PPE")])  # type: ignore[arg-type]
-    assert query.run_ids == ("a", "b") and query.labels == (("topic", "PPE"),)
-    with pytest.raises(ValueError):
+    assert query.run_ids == ("a", "b")
+    assert query.labels == (("topic", "PPE"),)
+    with pytest.raises(ValueError, match=r"\(facet, value\) pairs"):
         AttemptQuery(labels=(("topic",),))  # type: ignore[arg-type]
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="text_mode must be one of"):
         AttemptQuery(text="x", text_mode="regex")  # type: ignore[arg-type]
 
 
@@ -259,24 +264,16 @@ def test_user_values_are_never_sql(demo: Demo) -> None:
 
 
 def test_queries_from_worker_threads(demo: Demo) -> None:
-    results: list[int] = []
-    errors: list[BaseException] = []
-
-    def work(query: AttemptQuery) -> None:
-        try:
-            for _ in range(20):
-                results.append(demo.index.count(query))
-        except BaseException as exc:  # pragma: no cover - reported below
-            errors.append(exc)
-
     query = AttemptQuery(statuses=("valid",))
-    threads = [threading.Thread(target=work, args=(query,)) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert not errors
-    assert set(results) == {len(_expected(demo, query))} and len(results) == 80
+
+    def work() -> list[int]:
+        return [demo.index.count(query) for _ in range(20)]
+
+    with ThreadPoolExecutor(4) as pool:
+        futures = [pool.submit(work) for _ in range(4)]
+    results = [count for future in futures for count in future.result()]  # re-raises errors
+    assert set(results) == {len(_expected(demo, query))}
+    assert len(results) == 80
 
 
 def test_interrupt_stops_a_running_query(demo: Demo) -> None:
@@ -290,6 +287,7 @@ def test_interrupt_stops_a_running_query(demo: Demo) -> None:
             demo.index._all(endless)
     finally:
         timer.cancel()
+        timer.join()
     assert demo.index.count() == 2400  # the connection is still usable
 
 

@@ -4,18 +4,21 @@ from __future__ import annotations
 
 import sqlite3
 import string
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from ai4hse_desk.audit import AuditDB, open_audit
-from ai4hse_desk.index import CACHE_ENV, AttemptQuery, ReviewIndex, build_fts, ensure_index
+from ai4hse_desk.index import AttemptQuery, ReviewIndex, build_fts, ensure_index
 from ai4hse_desk.index.search import covering_trigrams, match_expression, search_terms
 
-Content = Any  # conftest.AuditContent
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from pathlib import Path
+
+    from audit_factory import AuditContent
+
 _ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 
 #: Responses written over the default content's (attempt id → text; run r2,
@@ -27,21 +30,15 @@ RESPONSES = {
 }
 
 
-@pytest.fixture(autouse=True)
-def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
-    return tmp_path / "cache"
-
-
 @dataclass
 class Searched:
     db: AuditDB
     index: ReviewIndex
-    content: Content
+    content: AuditContent
 
 
 @pytest.fixture
-def content(make_audit_content: Callable[..., Content]) -> Content:
+def content(make_audit_content: Callable[..., AuditContent]) -> AuditContent:
     base = make_audit_content()
     attempts = tuple(
         {**a, "raw_response": RESPONSES.get(a["attempt_id"], a["raw_response"])}
@@ -51,7 +48,7 @@ def content(make_audit_content: Callable[..., Content]) -> Content:
 
 
 @pytest.fixture
-def searched(make_audit_db: Callable[..., Path], content: Content) -> Iterator[Searched]:
+def searched(make_audit_db: Callable[..., Path], content: AuditContent) -> Iterator[Searched]:
     with open_audit(make_audit_db(content=content)) as db:
         build_fts(db)
         with ensure_index(db) as index:
@@ -63,7 +60,7 @@ def _lower(text: str) -> str:
     return text.translate(_ASCII_LOWER)
 
 
-def reference(content: Content, text: str) -> list[int]:
+def reference(content: AuditContent, text: str) -> list[int]:
     """The attempts a search must find, by brute force over the content."""
     terms = [_lower(term) for term in text.split()]
     question_text = {
@@ -86,7 +83,7 @@ def _found(index: ReviewIndex, text: str, mode: str, **more: Any) -> list[int]:
     return [attempt_id for _, attempt_id in keys]
 
 
-def _ids(content: Content, run: str, rep: int, question: str) -> list[int]:
+def _ids(content: AuditContent, run: str, rep: int, question: str) -> list[int]:
     return content.attempt_ids(
         lambda a: (a["run_id"], a["repetition"], a["question_id"]) == (run, rep, question)
     )
@@ -164,18 +161,20 @@ def test_text_combines_with_other_filters(searched: Searched) -> None:
 
 
 def test_search_mode_follows_the_full_text_index(
-    make_audit_db: Callable[..., Path], content: Content
+    make_audit_db: Callable[..., Path], content: AuditContent
 ) -> None:
     with open_audit(make_audit_db(content=content)) as db, ensure_index(db) as index:
         query = AttemptQuery(text="snake_case")
         assert index.search_mode(AttemptQuery()) is None
         assert index.search_mode(AttemptQuery(text="  ")) is None
-        assert index.search_mode(query) == "like" and not index.fts_ready
+        assert index.search_mode(query) == "like"
+        assert not index.fts_ready
         assert index.count(query) == 1
         with pytest.raises(ValueError, match="not built"):
             index.count(replace(query, text_mode="fts"))
         build_fts(db)
-        assert index.fts_ready and index.search_mode(query) == "fts"
+        assert index.fts_ready
+        assert index.search_mode(query) == "fts"
         assert index.search_mode(replace(query, text_mode="like")) == "like"
         assert index.count(query) == 1
         index.clear_search_cache()
@@ -201,7 +200,8 @@ def test_a_live_record_is_searched_in_its_snapshot(make_audit_db: Callable[..., 
 
 def test_fts_queries_are_quoted_trigrams() -> None:
     assert search_terms('  a"b  NEAR\tOR a"b ') == ['a"b', "NEAR", "OR"]
-    assert search_terms(None) == [] and search_terms("") == []
+    assert search_terms(None) == []
+    assert search_terms("") == []
     assert covering_trigrams("ventilation") == ["ven", "til", "ati", "ion"]
     assert covering_trigrams("ab") == []
     assert match_expression(["ab", "-x"]) is None

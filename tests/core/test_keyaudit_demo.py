@@ -3,33 +3,20 @@ and the scores do not move; bad input exits 2 with one ``error:`` line."""
 
 from __future__ import annotations
 
-import hashlib
 import json
-from collections.abc import Callable
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+from desk_helpers import listing, sha256
 
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.keyaudit import KeyAuditResult, compute_key_audit
 from ai4hse_desk.launcher import main
 from ai4hse_desk.verdicts.rescore import RescoreCancelled, rescore
-from ai4hse_desk.writer.demo import write_demo
 
-
-def sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def listing(directory: Path) -> dict[str, str]:
-    return {p.name: sha256(p) for p in sorted(directory.iterdir()) if p.is_file()}
-
-
-@pytest.fixture(scope="module")
-def demo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("keyaudit-demo") / "demo.sqlite"
-    write_demo(path)
-    return path
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +52,8 @@ def test_demo_tracks_are_kept_apart_in_the_numbers(demo_result: KeyAuditResult) 
     assert sum(t["attempts"] for t in by_track.values()) == q060.signals["difficulty"]["attempts"]
     assert set(q060.signals["discrimination"]["by_track"]) == set(by_track)
     skew = demo_result.corpus["position_skew"]
-    assert skew["method"] == "true_share" and skew["questions"] == 100
+    assert skew["method"] == "true_share"
+    assert skew["questions"] == 100
     tracks = [run["track"] for run in demo_result.corpus["runs"]]
     assert tracks == sorted(
         tracks, key=["answer_only", "reasoning_assisted", "structured_output"].index
@@ -99,9 +87,10 @@ def test_progress_is_reported_and_can_cancel(demo_db: Path) -> None:
 
     with open_audit(demo_db) as db:
         compute_key_audit(db, progress=progress)
-        assert seen and seen[-1] == (2400, 2400)
+        assert seen
+        assert seen[-1] == (2400, 2400)
         with pytest.raises(RescoreCancelled):
-            compute_key_audit(db, progress=lambda done, total: False)
+            compute_key_audit(db, progress=lambda _done, _total: False)
 
 
 def test_json_is_deterministic_and_top_is_a_prefix(
@@ -129,8 +118,10 @@ def test_bad_file_exits_2_with_one_error_line(
 ) -> None:
     code = main(["keyaudit", str(make_input(tmp_path))])
     out, err = capsys.readouterr()
-    assert code == 2 and out == ""
-    assert err.startswith("error: ") and err.count("\n") == 1
+    assert code == 2
+    assert out == ""
+    assert err.startswith("error: ")
+    assert err.count("\n") == 1
 
 
 def test_bad_top_exits_2(demo_db: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -138,4 +129,5 @@ def test_bad_top_exits_2(demo_db: Path, capsys: pytest.CaptureFixture[str]) -> N
         main(["keyaudit", str(demo_db), "--top", "0"])
     assert exc.value.code == 2
     err = capsys.readouterr().err
-    assert err.startswith("error: ") and err.count("\n") == 1
+    assert err.startswith("error: ")
+    assert err.count("\n") == 1

@@ -6,8 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -15,7 +14,11 @@ from ai4hse_desk.audit import open_audit
 from ai4hse_desk.keyaudit import KeyAuditResult, compute_key_audit
 from ai4hse_desk.launcher import main
 
-Content = Any  # conftest.AuditContent (conftest is not importable by name)
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from audit_factory import AuditContent
+
 Answer = Sequence[bool] | Sequence[Sequence[bool]]  # one selection, or one per repetition
 
 # Six runs, three per track, strong and weak mixed in each track.
@@ -45,13 +48,13 @@ def flip(selection: Sequence[bool], *positions: int) -> tuple[bool, ...]:
 
 
 def build(
-    base: Content,
+    base: AuditContent,
     questions: Sequence[tuple[str, int, str, Sequence[tuple[str, bool]]]],
     runs: Mapping[str, str],
     answers: Mapping[tuple[str, str], Answer],
     repetitions: int = 3,
-) -> Content:
-    """Content with ``questions`` (id, ordinal, text, options), ``runs`` (id → track)
+) -> AuditContent:
+    """AuditContent with ``questions`` (id, ordinal, text, options), ``runs`` (id → track)
     and ``answers[(run, question)]``; every attempt is answered."""
     template = dict(base.runs[0])
     run_rows = tuple(
@@ -99,7 +102,7 @@ def options(key: Sequence[bool], tag: str) -> list[tuple[str, bool]]:
     return [(f"Option {i} about {tag}", k) for i, k in enumerate(key)]
 
 
-def mixed_content(base: Content) -> Content:
+def mixed_content(base: AuditContent) -> AuditContent:
     """20 filler questions answered by skill, plus FLIP (key flipped at option 2;
     every run but the weakest, which says all TRUE, answers the original key),
     NEG (strong runs wrong in different ways, weak runs right) and HARD1/HARD2
@@ -130,7 +133,7 @@ def mixed_content(base: Content) -> Content:
 
 
 @pytest.fixture
-def mixed_db(make_audit_db: Callable[..., Path], audit_content: Content) -> Path:
+def mixed_db(make_audit_db: Callable[..., Path], audit_content: AuditContent) -> Path:
     return make_audit_db(content=mixed_content(audit_content))
 
 
@@ -150,7 +153,8 @@ def test_flipped_key_ranks_first_and_names_the_option(mixed_db: Path) -> None:
     assert top.option == 2
     assert top.reasons[0].startswith("5 of 6 runs select option 2 (C) as FALSE; the key says TRUE")
     consensus = top.signals["consensus"]
-    assert consensus["against"] == 5 and consensus["concentrated"] is True
+    assert consensus["against"] == 5
+    assert consensus["concentrated"] is True
     assert consensus["options"][2]["by_track"] == {
         "answer_only": {"runs": 3, "against": 3},
         "structured_output": {"runs": 3, "against": 2},
@@ -171,7 +175,7 @@ def test_negative_discrimination_ranks_above_ordinary_hard_questions(mixed_db: P
 
 
 def test_repetitions_are_one_vote_per_run(
-    make_audit_db: Callable[..., Path], audit_content: Content
+    make_audit_db: Callable[..., Path], audit_content: AuditContent
 ) -> None:
     key = (True, False, False, True)
     other = flip(key, 1)
@@ -190,7 +194,7 @@ def test_repetitions_are_one_vote_per_run(
 
 
 def test_single_choice_points_at_the_chosen_letter(
-    make_audit_db: Callable[..., Path], audit_content: Content
+    make_audit_db: Callable[..., Path], audit_content: AuditContent
 ) -> None:
     runs = {f"sc{i}": "single_choice" for i in range(5)}
     questions = []
@@ -217,7 +221,7 @@ def test_single_choice_points_at_the_chosen_letter(
 
 def test_ties_are_broken_by_ordinal_and_top_limits(
     make_audit_db: Callable[..., Path],
-    audit_content: Content,
+    audit_content: AuditContent,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     questions = [
@@ -250,7 +254,8 @@ def test_command_json_shape_and_order(mixed_db: Path, capsys: pytest.CaptureFixt
     for item in items:
         assert set(item) == {"question_id", "ordinal", "option", "score", "signals", "reasons"}
         assert item["option"] is None or isinstance(item["option"], int)
-        assert isinstance(item["score"], float) and 0.0 <= item["score"] <= 1.0
+        assert isinstance(item["score"], float)
+        assert 0.0 <= item["score"] <= 1.0
         assert set(item["signals"]) == {
             "consensus",
             "discrimination",
@@ -261,7 +266,8 @@ def test_command_json_shape_and_order(mixed_db: Path, capsys: pytest.CaptureFixt
         }
     order = [(-item["score"], item["ordinal"]) for item in items]
     assert order == sorted(order)
-    assert items[0]["question_id"] == "FLIP" and items[0]["option"] == 2
+    assert items[0]["question_id"] == "FLIP"
+    assert items[0]["option"] == 2
     assert {"position_skew", "hygiene", "runs", "score"} <= set(data["corpus"])
     assert main(["keyaudit", str(mixed_db), "--top", "3"]) == 0
     assert [q["question_id"] for q in json.loads(capsys.readouterr()[0])["questions"]] == [

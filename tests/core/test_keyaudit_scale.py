@@ -8,47 +8,31 @@ from __future__ import annotations
 import difflib
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pytest
+from desk_helpers import question as q
 
-from ai4hse_desk.audit import Option, Question, open_audit
+from ai4hse_desk.audit import Question, open_audit
 from ai4hse_desk.keyaudit import compute_key_audit, duplicates
 from ai4hse_desk.keyaudit.dupgroups import LISTED, DuplicateReport
 from ai4hse_desk.keyaudit.duplicates import MIN_JACCARD, NEAR_DUPLICATE, comparison_text, shingles
 from ai4hse_desk.keyaudit.hygiene import corpus_hygiene
 
-Content = Any  # conftest.AuditContent
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from pathlib import Path
+
+    from audit_factory import AuditContent
+
 STEM = "Which PPE is required when grinding metal on a bench grinder?"
 OPTS = ("Safety glasses", "Open-toe sandals", "Hearing protection", "Loose necktie")
 KEYS = ((True, False, True, False), (True, False, False, False), (False, True, True, True))
 
 
-def q(qid: str, text: str, opts: Sequence[str], key: Sequence[bool], ordinal: int) -> Question:
-    options = tuple(Option(i, t, k) for i, (t, k) in enumerate(zip(opts, key, strict=True)))
-    return Question(qid, ordinal, text, options)
-
-
 def words(rng: random.Random, count: int) -> list[str]:
     letters = "abcdefghijklmnopqrstuvwxyz"
     return ["".join(rng.choice(letters) for _ in range(rng.randint(4, 9))) for _ in range(count)]
-
-
-@pytest.fixture
-def compared(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Counts difflib ratios computed by the near-duplicate search (one item per call)."""
-    calls: list[int] = []
-    original = difflib.SequenceMatcher.ratio
-
-    def ratio(self: difflib.SequenceMatcher[str]) -> float:
-        calls.append(1)
-        return original(self)
-
-    monkeypatch.setattr(difflib.SequenceMatcher, "ratio", ratio)
-    return calls
 
 
 def test_20000_questions_sharing_one_text_are_one_group(compared: list[int]) -> None:
@@ -63,7 +47,8 @@ def test_20000_questions_sharing_one_text_are_one_group(compared: list[int]) -> 
     for i in (0, 1, 2, 12_345, n - 1):
         finding = found[i].finding
         assert finding.group == ("S00000", n)
-        assert finding.exact == n - 1 and finding.near == 0
+        assert finding.exact == n - 1
+        assert finding.near == 0
         assert finding.exact_different == n - per_key[questions[i].key]
         assert [d["question_id"] for d in found[i].duplicates] == [
             f"S{k:05d}" for k in range(LISTED + 1) if k != i
@@ -100,7 +85,9 @@ def test_many_small_groups_are_listed_as_before() -> None:
         finding = report.finding(i)
         first = i - i % 3
         assert finding.group == (questions[first].question_id, 3)
-        assert finding.exact == 2 and finding.near == 0 and finding.complete
+        assert finding.exact == 2
+        assert finding.near == 0
+        assert finding.complete
         others = [questions[k] for k in range(first, first + 3) if k != i]
         expected = [
             "duplicate of "
@@ -110,9 +97,11 @@ def test_many_small_groups_are_listed_as_before() -> None:
         ]
         assert finding.reasons() == expected
     counts = report.counts()
-    assert counts["duplicate_pairs"] == 9000 and counts["near_duplicate_pairs"] == 0
+    assert counts["duplicate_pairs"] == 9000
+    assert counts["near_duplicate_pairs"] == 0
     assert counts["duplicate_pairs_with_different_keys"] == 6000  # keys alternate by member
-    assert counts["duplicate_groups"] == 3000 and counts["near_duplicate_search_limited"] == 0
+    assert counts["duplicate_groups"] == 3000
+    assert counts["near_duplicate_search_limited"] == 0
 
 
 def test_near_duplicates_sharing_most_words_stay_within_the_budget(compared: list[int]) -> None:
@@ -187,7 +176,8 @@ def test_findings_agree_with_comparing_every_pair() -> None:
                 questions.append(q(qid, " ".join(text), OPTS, rng.choice(KEYS), len(questions)))
     rng.shuffle(questions)
     pairs = brute_force(questions)
-    assert sum(pairs.values()) >= 20 and sum(not v for v in pairs.values()) >= 20
+    assert sum(pairs.values()) >= 20
+    assert sum(not v for v in pairs.values()) >= 20
     report = DuplicateReport(questions)
     for i, question in enumerate(questions):
         partners = sorted(
@@ -230,14 +220,16 @@ def test_a_near_duplicate_inside_a_large_template_is_found() -> None:
     report = DuplicateReport(questions)
     assert report.counts()["near_duplicate_search_limited"] > 0  # template buckets were cut
     finding = report.finding(len(questions) - 1)
-    assert finding.near == 1 and finding.exact == 0
-    assert finding.listed[0]["question_id"] == "T1234" and finding.listed[0]["same_key"] is False
+    assert finding.near == 1
+    assert finding.exact == 0
+    assert finding.listed[0]["question_id"] == "T1234"
+    assert finding.listed[0]["same_key"] is False
     assert finding.reasons()[0].startswith("near-duplicate of T1234 (similarity 0.9")
     assert finding.reasons()[0].endswith(", with a different key)")
 
 
 def test_a_shared_text_reaches_the_ranking_as_one_group(
-    make_audit_db: Callable[..., Path], audit_content: Content
+    make_audit_db: Callable[..., Path], audit_content: AuditContent
 ) -> None:
     text = "Where must a fire blanket be kept?"  # no near-duplicate of the default five
     shared = [
@@ -270,4 +262,5 @@ def test_a_shared_text_reaches_the_ranking_as_one_group(
     assert items["Q001"]["signals"]["hygiene"]["duplicate_group"] is None
     corpus = data["corpus"]["hygiene"]
     assert corpus["duplicate_pairs"] == 400 * 399 // 2
-    assert corpus["duplicate_groups"] == 1 and corpus["largest_duplicate_group"] == 400
+    assert corpus["duplicate_groups"] == 1
+    assert corpus["largest_duplicate_group"] == 400

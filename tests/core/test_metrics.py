@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import given, settings
@@ -12,6 +12,9 @@ from hypothesis import strategies as st
 
 from ai4hse_desk.protocol.metrics import VOID, RunInfo, RunScorer, consistency_index, order_runs
 from ai4hse_desk.protocol.outcome import PARSE_ERRORS, Selection, Status
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 T, F = True, False
 RATES = (
@@ -79,8 +82,12 @@ LABELS = {
 def test_run_object_has_exactly_the_cli_keys() -> None:
     run = score(MIXED, LABELS)
     assert set(run) == RUN_KEYS
-    assert run["run_id"] == "r1" and run["model"] == "model-x" and run["track"] == "answer_only"
-    assert run["protocol_version"] == 10 and run["status"] == "complete" and run["scored"] is True
+    assert run["run_id"] == "r1"
+    assert run["model"] == "model-x"
+    assert run["track"] == "answer_only"
+    assert run["protocol_version"] == 10
+    assert run["status"] == "complete"
+    assert run["scored"] is True
     json.dumps(run)  # JSON-ready
 
 
@@ -205,7 +212,8 @@ def test_valid_accuracy_is_undefined_without_valid_attempts() -> None:
         ("Q2", 1, Status.PROVIDER_ERROR, None, False, (T, F), False),
     ]
     run = score(attempts)
-    assert run["exact_accuracy"] == 0.0 and run["coverage"] == 0.0
+    assert run["exact_accuracy"] == 0.0
+    assert run["coverage"] == 0.0
     for rate in ("valid_accuracy", "option_accuracy", "precision", "recall", "f1", "hamming_loss"):
         assert run[rate] is None, rate
 
@@ -215,7 +223,8 @@ def test_precision_undefined_when_nothing_predicted_true() -> None:
     assert run["precision"] is None
     assert run["recall"] == 0.0
     assert run["f1"] is None
-    assert run["option_accuracy"] == 2 / 3 and run["hamming_loss"] == 1 / 3
+    assert run["option_accuracy"] == 2 / 3
+    assert run["hamming_loss"] == 1 / 3
 
 
 def test_recall_undefined_when_no_key_is_true() -> None:
@@ -227,7 +236,8 @@ def test_recall_undefined_when_no_key_is_true() -> None:
 
 def test_f1_is_zero_when_precision_and_recall_are_zero() -> None:
     run = score([("Q1", 1, V, (T, F), False, (F, T), False)])
-    assert run["precision"] == 0.0 and run["recall"] == 0.0
+    assert run["precision"] == 0.0
+    assert run["recall"] == 0.0
     assert run["f1"] == 0.0
 
 
@@ -245,12 +255,15 @@ def assert_unscored(run: dict[str, object]) -> None:
     assert run["baselines"] == {"always_true": None, "always_false": None}
     assert run["consistency_index"] is None
     repetitions = run["repetitions"]
-    assert isinstance(repetitions, list) and repetitions
+    assert isinstance(repetitions, list)
+    assert repetitions
     for repetition in repetitions:
         assert repetition["exact_accuracy"] is None
-        assert repetition["wilson_low"] is None and repetition["wilson_high"] is None
+        assert repetition["wilson_low"] is None
+        assert repetition["wilson_high"] is None
     slices = run["slices"]
-    assert isinstance(slices, dict) and slices
+    assert isinstance(slices, dict)
+    assert slices
     assert all(v is None for values in slices.values() for v in values.values())
 
 
@@ -273,10 +286,12 @@ def test_pending_attempt_makes_the_run_unscored() -> None:
 
 def test_run_without_attempts_has_null_rates() -> None:
     run = score([])
-    assert run["scored"] is True and run["attempts"] == 0
+    assert run["scored"] is True
+    assert run["attempts"] == 0
     assert all(run[rate] is None for rate in RATES)
     assert run["baselines"] == {"always_true": None, "always_false": None}
-    assert run["repetitions"] == [] and run["slices"] == {}
+    assert run["repetitions"] == []
+    assert run["slices"] == {}
     assert run["consistency_index"] is None
 
 
@@ -347,7 +362,8 @@ def test_streamed_metrics_match_a_direct_count(
                 )
     run = scorer.result({f"Q{i}": {"topic": str(i % 2)} for i in range(len(keys))})
     n = sum(1 for d in draws if d[2] is not Status.PENDING)
-    assert run["attempts"] == n and run["correct"] == correct
+    assert run["attempts"] == n
+    assert run["correct"] == correct
     assert run["exact_accuracy"] == (correct / n if n else None)
     options = tp + fp + fn + tn
     assert run["option_accuracy"] == ((tp + tn) / options if options else None)

@@ -3,16 +3,16 @@ and the rating units taken from the flags."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-import notes_fixtures
 import pytest
 
-from ai4hse_desk.audit import AuditDB, open_audit
 from ai4hse_desk.notes import NotesStore, cohen_kappa, key_agreement, krippendorff_alpha
 
-_data_dir = notes_fixtures._data_dir
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from ai4hse_desk.audit import AuditDB
 
 
 def test_cohen_kappa_worked_example() -> None:
@@ -21,14 +21,17 @@ def test_cohen_kappa_worked_example() -> None:
     first = [1, 1, 1, 1, 0, 0, 0, 1, 1, 0]
     second = [1, 1, 1, 1, 0, 0, 0, 0, 0, 1]
     kappa, reason = cohen_kappa(first, second)
-    assert kappa == pytest.approx(0.4) and reason is None
+    assert kappa == pytest.approx(0.4)
+    assert reason is None
     assert cohen_kappa(first, first)[0] == pytest.approx(1.0)
 
 
 def test_kappa_undefined_cases() -> None:
     assert cohen_kappa([], []) == (None, "no question was rated by both reviewers")
     value, reason = cohen_kappa([1, 1, 1], [1, 1, 1])
-    assert value is None and reason is not None and "no variation" in reason
+    assert value is None
+    assert reason is not None
+    assert "no variation" in reason
     with pytest.raises(ValueError, match="same units"):
         cohen_kappa([1], [1, 0])
 
@@ -38,7 +41,8 @@ def test_krippendorff_alpha_worked_example() -> None:
     # Coincidences (÷ m_u − 1): o11 = 3 + 1 + 2 = 6, o00 = 2 + 3 = 5, o01 = o10 = 1; n = 13,
     # n0 = 6, n1 = 7. D_o = 2/13; D_e = 2·6·7 / (13·12) = 7/13; α = 1 − (2/13)/(7/13) = 5/7.
     alpha, reason = krippendorff_alpha([[1, 1, 1], [0, 0], [1, 0, 1], [0, 0, 0], [1, 1]])
-    assert alpha == pytest.approx(5 / 7) and reason is None
+    assert alpha == pytest.approx(5 / 7)
+    assert reason is None
 
 
 def test_krippendorff_alpha_published_example() -> None:
@@ -57,21 +61,17 @@ def test_krippendorff_alpha_published_example() -> None:
 
 def test_alpha_undefined_cases() -> None:
     value, reason = krippendorff_alpha([[1], [0]])
-    assert value is None and reason == "no question was rated by two or more reviewers"
+    assert value is None
+    assert reason == "no question was rated by two or more reviewers"
     value, reason = krippendorff_alpha([[1, 1], [1, 1, 1]])
-    assert value is None and reason == "no variation: every rating is the same"
+    assert value is None
+    assert reason == "no variation: every rating is the same"
 
 
 @pytest.fixture
-def audit(make_audit_db: Callable[..., Path]) -> Iterator[AuditDB]:
-    with open_audit(make_audit_db(extra_questions=2)) as db:
-        yield db
-
-
-@pytest.fixture
-def store(audit: AuditDB, tmp_path: Path) -> Iterator[NotesStore]:
-    with NotesStore.open(audit, str(tmp_path / "team.sqlite")) as notes:
-        yield notes
+def audit(open_db: Callable[..., AuditDB]) -> AuditDB:
+    """Two more questions than the default (seven to agree on)."""
+    return open_db(extra_questions=2)
 
 
 def flag(store: NotesStore, reviewer: str, question: str, category: str, **kw: object) -> str:
@@ -102,16 +102,20 @@ def test_two_reviewers_get_cohen_kappa_over_questions_both_flagged(store: NotesS
     result = key_agreement(store)
     # 6 units; p_o = 4/6; ann 1s = 4/6, bob 1s = 2/6; p_e = 4/6·2/6 + 2/6·4/6 = 4/9;
     # κ = (2/3 − 4/9) / (1 − 4/9) = 0.4
-    assert result.questions == 6 and result.reviewers == ("ann", "bob")
+    assert result.questions == 6
+    assert result.reviewers == ("ann", "bob")
     assert result.statistic == "cohen_kappa"
-    assert result.value == pytest.approx(0.4) and result.reason is None
+    assert result.value == pytest.approx(0.4)
+    assert result.reason is None
     assert result.units["Q004"] == {"ann": 0, "bob": 0}
     assert result.units["G0002"] == {"ann": 1, "bob": 0}
     assert "G0001" not in result.units
     (pair,) = result.pairs
-    assert pair.questions == 6 and pair.kappa == pytest.approx(0.4)
+    assert pair.questions == 6
+    assert pair.kappa == pytest.approx(0.4)
     data = result.to_json()
-    assert data["value"] == pytest.approx(0.4) and data["undefined_reason"] is None
+    assert data["value"] == pytest.approx(0.4)
+    assert data["undefined_reason"] is None
 
 
 def test_three_reviewers_get_krippendorff_alpha_and_pairwise_kappa(store: NotesStore) -> None:
@@ -129,7 +133,8 @@ def test_three_reviewers_get_krippendorff_alpha_and_pairwise_kappa(store: NotesS
     result = key_agreement(store)
     assert result.statistic == "krippendorff_alpha_nominal"
     assert result.value == pytest.approx(5 / 7)
-    assert result.reviewers == ("ann", "bob", "cat") and result.questions == 5
+    assert result.reviewers == ("ann", "bob", "cat")
+    assert result.questions == 5
     pairs = {pair.reviewers: pair for pair in result.pairs}
     # ann/bob on Q001–Q004: [1,0,1,0] vs [1,0,0,0]: p_o = 3/4, p_e = 1/2 → κ = 0.5
     ann_bob = pairs[("ann", "bob")]
@@ -146,6 +151,8 @@ def test_undefined_agreement_says_why(store: NotesStore) -> None:
     assert result.reason == "fewer than two reviewers flagged the same question"
     flag(store, "ann", "Q001", "key_incorrect"), flag(store, "bob", "Q001", "key_incorrect")
     result = key_agreement(store)
-    assert result.statistic == "cohen_kappa" and result.value is None
-    assert result.reason is not None and result.reason.startswith("no variation")
+    assert result.statistic == "cohen_kappa"
+    assert result.value is None
+    assert result.reason is not None
+    assert result.reason.startswith("no variation")
     assert result.to_json()["value"] is None

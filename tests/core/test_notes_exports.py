@@ -5,11 +5,8 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Callable, Iterator
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import notes_fixtures
 import openpyxl
 import pytest
 
@@ -24,24 +21,13 @@ from ai4hse_desk.notes import (
     import_notes,
 )
 
-_data_dir = notes_fixtures._data_dir
-store_url = notes_fixtures.store_url
-pg_url = notes_fixtures.pg_url
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+
 
 FORMULAS = ('=HYPERLINK("http://x")', "+1+2", "-3", "@SUM(A1)", "\tcmd", "\rcmd")
 PRIVATE_PUBLIC = ("question_text", "option_text", "answer_key", "raw_response")
-
-
-@pytest.fixture
-def audit(make_audit_db: Callable[..., Path]) -> Iterator[AuditDB]:
-    with open_audit(make_audit_db()) as db:
-        yield db
-
-
-@pytest.fixture
-def store(audit: AuditDB, tmp_path: Path) -> Iterator[NotesStore]:
-    with NotesStore.open(audit, str(tmp_path / "ann.sqlite")) as notes:
-        yield notes
 
 
 def read_csv(path: Path) -> list[dict[str, str]]:
@@ -98,9 +84,11 @@ def test_formula_cells_are_neutralised_in_csv_and_xlsx(store: NotesStore, tmp_pa
             for cell in row:
                 assert cell.data_type != "f", (ws.title, cell.coordinate, cell.value)
     book.close()
-    assert xlsx_rows[0]["option"] is None and xlsx_rows[0]["revisions"] == 1
+    assert xlsx_rows[0]["option"] is None
+    assert xlsx_rows[0]["revisions"] == 1
     history = read_xlsx(tmp_path / "n.xlsx", "history")
-    assert len(history) == len(FORMULAS) + 1 and history[0]["action"] == "create"
+    assert len(history) == len(FORMULAS) + 1
+    assert history[0]["action"] == "create"
     export_notes(store, "json", tmp_path / "n.json")
     doc = json.loads((tmp_path / "n.json").read_text(encoding="utf-8"))
     assert [f["note"] for f in doc["flags"]] == [*FORMULAS, "plain 1+1"]  # JSON stays exact
@@ -127,7 +115,8 @@ def test_private_texts_only_with_include_private(
     assert len(secrets) >= 3
     public, private = tmp_path / f"public.{fmt}", tmp_path / f"private.{fmt}"
     summary = export_notes(store, fmt, public)
-    assert summary["include_private"] is False and summary["flags"] == 1
+    assert summary["include_private"] is False
+    assert summary["flags"] == 1
     export_notes(store, fmt, private, include_private=True)
     public_text, private_text = all_text(public), all_text(private)
     for secret in secrets:
@@ -179,7 +168,8 @@ def test_json_export_carries_format_fingerprint_and_revisions(
     assert doc["audit"]["sha256"] == audit.fingerprint()
     assert doc["include_private"] is False
     (item,) = doc["flags"]
-    assert item["item_id"] == flag.flag_id and item["state"] == "resolved"
+    assert item["item_id"] == flag.flag_id
+    assert item["state"] == "resolved"
     assert [r["action"] for r in item["revisions"]] == ["create", "state"]
     assert item["revisions"][1]["changes"] == {"state": ["open", "resolved"]}
     assert doc["attempt_notes"][0]["attempt_id"] == 3
@@ -267,4 +257,5 @@ def test_import_from_another_audit_file_warns(
     with open_audit(make_audit_db()) as audit, NotesStore.open(audit) as notes:
         result = import_notes(notes, tmp_path / "other.json")
         assert result.items_added == 1
-        assert len(result.warnings) == 1 and "another audit file" in result.warnings[0]
+        assert len(result.warnings) == 1
+        assert "another audit file" in result.warnings[0]

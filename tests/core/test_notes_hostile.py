@@ -15,26 +15,21 @@ import sqlite3
 import stat
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import notes_fixtures
 import pytest
+from desk_helpers import cli, entry_names, sha256
 
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.filewrite import WriteRefused, write_bytes
 from ai4hse_desk.filewrite import atomic as filewrite_atomic
-from ai4hse_desk.launcher import main
 from ai4hse_desk.notes import NotesStore, ReviewError, backend, exports, location
 
-_data_dir = notes_fixtures._data_dir
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 SIDES = ("-wal", "-journal", "-shm")
-
-
-def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def flag_args(audit: Path, *extra: str) -> list[str]:
@@ -43,14 +38,11 @@ def flag_args(audit: Path, *extra: str) -> list[str]:
 
 
 def assert_one_error(code: int, out: str, err: str, *parts: str) -> None:
-    assert code == 2 and out == "", (code, out, err)
-    assert err.startswith("error: ") and err.count("\n") == 1, err
+    assert (code, out) == (2, ""), err
+    assert err.startswith("error: "), err
+    assert err.count("\n") == 1, err
     for part in parts:
         assert part in err, err
-
-
-def listing(folder: Path) -> list[str]:
-    return sorted(p.name for p in folder.iterdir())
 
 
 def run_process(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -67,54 +59,54 @@ def run_process(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.parametrize("suffix", SIDES)
 def test_notes_naming_a_side_file_of_the_audit_is_refused(
-    make_audit_db: Callable[..., Path], capsys: pytest.CaptureFixture[str], suffix: str
+    make_audit_db: Callable[..., Path], suffix: str
 ) -> None:
     audit = make_audit_db()
-    digest, names = notes_fixtures.sha256(audit), listing(audit.parent)
+    digest, names = sha256(audit), entry_names(audit.parent)
     elsewhere = audit.parent.parent / f"links{suffix}"
     elsewhere.mkdir()
     link = elsewhere / "innocent.sqlite"
     link.symlink_to(f"{audit}{suffix}")  # dangling: the side file does not exist
     for given in (f"{audit}{suffix}", str(link), f"sqlite:///{audit}{suffix}"):
-        code, out, err = cli(capsys, *flag_args(audit, "--notes", given))
+        code, out, err = cli(*flag_args(audit, "--notes", given))
         assert_one_error(code, out, err, f"{suffix[1:]} file of the audit database")
-    assert listing(audit.parent) == names and notes_fixtures.sha256(audit) == digest
+    assert entry_names(audit.parent) == names
+    assert sha256(audit) == digest
 
 
 def test_a_planted_symlink_at_the_default_store_is_refused(
-    make_audit_db: Callable[..., Path], capsys: pytest.CaptureFixture[str], tmp_path: Path
+    make_audit_db: Callable[..., Path], tmp_path: Path
 ) -> None:
     audit = make_audit_db()
     victim = tmp_path / "victim"
     victim.mkdir()
     other_audit = make_audit_db(directory=victim)
-    assert cli(capsys, *flag_args(other_audit))[0] == 0  # someone else's notes
+    assert cli(*flag_args(other_audit))[0] == 0  # someone else's notes
     theirs = Path(f"{other_audit}.review.sqlite")
     before = theirs.read_bytes()
     planted = Path(f"{audit}.review.sqlite")
     for target in (theirs, victim / "new.sqlite"):
         planted.unlink(missing_ok=True)
         planted.symlink_to(target)
-        code, out, err = cli(capsys, *flag_args(audit))
+        code, out, err = cli(*flag_args(audit))
         assert_one_error(code, out, err, "is a symbolic link", "planted")
     assert theirs.read_bytes() == before
-    assert listing(victim) == ["audit.sqlite", "audit.sqlite.review.sqlite"]
+    assert entry_names(victim) == ["audit.sqlite", "audit.sqlite.review.sqlite"]
 
 
 def test_a_planted_symlink_in_the_data_dir_is_refused(
     make_audit_db: Callable[..., Path],
-    capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
-    _data_dir: Path,
+    data_dir: Path,
 ) -> None:
     audit = make_audit_db()
     monkeypatch.setattr(location, "folder_writable", lambda _folder: False)
     fallback = location.default_store_path(audit)
-    assert fallback.parent == _data_dir
-    _data_dir.mkdir()
+    assert fallback.parent == data_dir
+    data_dir.mkdir()
     fallback.symlink_to(tmp_path / "redirected.sqlite")
-    code, out, err = cli(capsys, *flag_args(audit))
+    code, out, err = cli(*flag_args(audit))
     assert_one_error(code, out, err, "is a symbolic link")
     assert not (tmp_path / "redirected.sqlite").exists()
 
@@ -125,8 +117,10 @@ def test_a_fifo_at_the_default_store_is_refused_without_blocking(
     audit = make_audit_db()
     os.mkfifo(f"{audit}.review.sqlite")
     done = run_process(tmp_path, *flag_args(audit))
-    assert done.returncode == 2 and done.stdout == ""
-    assert done.stderr.count("\n") == 1 and "is not a regular file" in done.stderr
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.count("\n") == 1
+    assert "is not a regular file" in done.stderr
     assert stat.S_ISFIFO(os.stat(f"{audit}.review.sqlite").st_mode)
 
 
@@ -186,19 +180,19 @@ def test_a_store_left_after_a_full_disk_opens_with_its_wal(
     with sqlite3.connect(f"file:{left}?mode=ro", uri=True) as reader:
         assert reader.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
     reader.close()
-    names, digest = listing(audit.parent), notes_fixtures.sha256(audit)
+    names, digest = entry_names(audit.parent), sha256(audit)
     with open_audit(audit) as db, NotesStore.open(db, str(left)) as notes:
         assert len(notes.flags()) == 31
-    assert listing(audit.parent) == names and notes_fixtures.sha256(audit) == digest
+    assert entry_names(audit.parent) == names
+    assert sha256(audit) == digest
 
 
 def test_a_store_on_a_full_disk_is_exit_2(
     make_audit_db: Callable[..., Path],
-    capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     audit = make_audit_db()
-    assert cli(capsys, *flag_args(audit))[0] == 0
+    assert cli(*flag_args(audit))[0] == 0
     store = Path(f"{audit}.review.sqlite")
     with sqlite3.connect(store) as conn:
         pages = conn.execute("PRAGMA page_count").fetchone()[0]
@@ -212,16 +206,16 @@ def test_a_store_on_a_full_disk_is_exit_2(
     monkeypatch.setattr(backend, "_sqlite_connect", full_disk)
     args = flag_args(audit)
     args[args.index("--note") + 1] = "x" * 20_000
-    code, out, err = cli(capsys, *args)
+    code, out, err = cli(*args)
     assert_one_error(code, out, err, "database or disk is full")
 
 
 @pytest.mark.parametrize("option", ["--notes", "--question", "--reviewer", "--note"])
 def test_undecodable_bytes_in_an_argument_are_exit_2(
-    make_audit_db: Callable[..., Path], capsys: pytest.CaptureFixture[str], option: str
+    make_audit_db: Callable[..., Path], option: str
 ) -> None:
     audit = make_audit_db()
-    names = listing(audit.parent)
+    names = entry_names(audit.parent)
     bad = os.fsdecode(b"\xff")  # how Python hands an invalid-UTF-8 argv byte over
     args = flag_args(audit)
     value = str(audit.parent / f"{bad}.sqlite") if option == "--notes" else bad
@@ -229,10 +223,10 @@ def test_undecodable_bytes_in_an_argument_are_exit_2(
         args[args.index(option) + 1] = value
     else:
         args += [option, value]
-    code, out, err = cli(capsys, *args)
+    code, out, err = cli(*args)
     assert_one_error(code, out, err)
     if option == "--notes":
-        assert listing(audit.parent) == names  # no store made under a name SQLite can't open
+        assert entry_names(audit.parent) == names  # no store made under a name SQLite can't open
 
 
 # -- export targets ----------------------------------------------------------------------
@@ -255,12 +249,11 @@ TARGETS = ("audit", *(f"audit{s}" for s in SIDES), "store", "store-wal", "store-
 @pytest.mark.parametrize("target", TARGETS)
 def test_export_to_a_protected_or_special_target_is_refused(
     make_audit_db: Callable[..., Path],
-    capsys: pytest.CaptureFixture[str],
     tmp_path: Path,
     target: str,
 ) -> None:
     audit = make_audit_db()
-    assert cli(capsys, *flag_args(audit))[0] == 0
+    assert cli(*flag_args(audit))[0] == 0
     store = Path(f"{audit}.review.sqlite")
     other = make_audit_db("other.sqlite", directory=tmp_path)
     paths = {
@@ -281,28 +274,27 @@ def test_export_to_a_protected_or_special_target_is_refused(
     watched = [audit, store, other, out_path]
     before = {p: (os.lstat(p).st_mode, p.read_bytes() if p.is_file() else None)
               for p in watched if os.path.lexists(p)}  # fmt: skip
-    names = {folder: listing(folder) for folder in (audit.parent, tmp_path)}
+    names = {folder: entry_names(folder) for folder in (audit.parent, tmp_path)}
     args = ["notes", "export", str(audit), "--format", "json", "--out", str(out_path)]
-    code, out, err = cli(capsys, *args)
+    code, out, err = cli(*args)
     assert_one_error(code, out, err)
     after = {p: (os.lstat(p).st_mode, p.read_bytes() if p.is_file() else None)
              for p in watched if os.path.lexists(p)}  # fmt: skip
     assert after == before
-    assert {folder: listing(folder) for folder in names} == names
+    assert {folder: entry_names(folder) for folder in names} == names
 
 
 def test_export_on_a_full_disk_is_exit_2_and_keeps_the_old_file(
     make_audit_db: Callable[..., Path],
-    capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
 ) -> None:
     audit = make_audit_db()
-    assert cli(capsys, *flag_args(audit))[0] == 0
+    assert cli(*flag_args(audit))[0] == 0
     out_file = tmp_path / "out" / "notes.csv"
     out_file.parent.mkdir()
     args = ["notes", "export", str(audit), "--format", "csv", "--out", str(out_file)]
-    assert cli(capsys, *args)[0] == 0
+    assert cli(*args)[0] == 0
     before = out_file.read_bytes()
 
     def no_space(path: Path, *_: object) -> None:
@@ -310,19 +302,19 @@ def test_export_on_a_full_disk_is_exit_2_and_keeps_the_old_file(
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
     monkeypatch.setattr(exports, "_write_csv", no_space)
-    code, out, err = cli(capsys, *args)
+    code, out, err = cli(*args)
     assert_one_error(code, out, err, "no space left on the device")
-    assert out_file.read_bytes() == before and listing(out_file.parent) == ["notes.csv"]
+    assert out_file.read_bytes() == before
+    assert entry_names(out_file.parent) == ["notes.csv"]
 
 
 def test_export_into_a_read_only_folder_is_exit_2(
     make_audit_db: Callable[..., Path],
-    capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
 ) -> None:
     audit = make_audit_db()
-    assert cli(capsys, *flag_args(audit))[0] == 0
+    assert cli(*flag_args(audit))[0] == 0
     locked = tmp_path / "locked"
     locked.mkdir()
     real_open = os.open
@@ -336,11 +328,11 @@ def test_export_into_a_read_only_folder_is_exit_2(
     locked.chmod(0o555)
     try:
         args = ["notes", "export", str(audit), "--format", "xlsx"]
-        code, out, err = cli(capsys, *args, "--out", str(locked / "notes.xlsx"))
+        code, out, err = cli(*args, "--out", str(locked / "notes.xlsx"))
     finally:
         locked.chmod(0o755)
     assert_one_error(code, out, err, "Read-only file system")
-    assert listing(locked) == []
+    assert entry_names(locked) == []
 
 
 def test_export_api_refuses_with_a_review_error(

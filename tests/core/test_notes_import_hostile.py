@@ -11,21 +11,20 @@ import sqlite3
 import subprocess
 import sys
 import uuid
-from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import notes_fixtures
 import pytest
 
-from ai4hse_desk.audit import AuditDB, open_audit
 from ai4hse_desk.launcher import main
 from ai4hse_desk.notes import NotesStore, ReviewError, export_notes, import_notes
 
-_data_dir = notes_fixtures._data_dir
-store_url = notes_fixtures.store_url
-pg_url = notes_fixtures.pg_url
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+
+    from ai4hse_desk.audit import AuditDB
+
 FAR_FUTURE = "9999-12-31T23:59:59.999999Z"
 IMPOSSIBLE = "2026-13-45T25:61:61.000000Z"
 #: An impossible time that sorts after any real one (a damaged store's latest revision).
@@ -35,12 +34,6 @@ DAMAGED = "2999-13-45T25:61:61.000000Z"
 def soon(minutes: int) -> str:
     later = datetime.now(UTC) + timedelta(minutes=minutes)
     return later.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-
-
-@pytest.fixture
-def audit(make_audit_db: Callable[..., Path]) -> Iterator[AuditDB]:
-    with open_audit(make_audit_db()) as db:
-        yield db
 
 
 @pytest.fixture
@@ -188,7 +181,8 @@ def test_json_nested_100000_deep_is_exit_2(
     deep.write_text('{"flags": ' + "[" * 100_000 + "]" * 100_000 + "}", encoding="utf-8")
     assert main(["notes", "import", str(audit), str(deep)]) == 2
     out, err = capsys.readouterr()
-    assert out == "" and err == "error: deep.json: not a notes export (JSON nested too deeply)\n"
+    assert out == ""
+    assert err == "error: deep.json: not a notes export (JSON nested too deeply)\n"
 
 
 def test_a_fifo_or_a_folder_is_refused_at_once(
@@ -204,8 +198,9 @@ def test_a_fifo_or_a_folder_is_refused_at_once(
             [sys.executable, "-m", "ai4hse_desk", "notes", "import", str(audit), str(source)],
             capture_output=True, text=True, check=False, env=env, timeout=60,
         )  # fmt: skip
-        assert done.returncode == 2 and done.stdout == "", done.stderr
-        assert done.stderr.count("\n") == 1 and words in done.stderr
+        assert (done.returncode, done.stdout) == (2, ""), done.stderr
+        assert done.stderr.count("\n") == 1
+        assert words in done.stderr
 
 
 def test_a_far_future_revision_cannot_withdraw_another_reviewers_flag(
@@ -227,7 +222,8 @@ def test_a_far_future_revision_cannot_withdraw_another_reviewers_flag(
     args = ["notes", "import", str(audit.path), str(path), "--notes", str(store)]
     assert main(args) == 2
     out, err = capsys.readouterr()
-    assert out == "" and err.count("\n") == 1
+    assert out == ""
+    assert err.count("\n") == 1
     assert err.startswith("error: mallory.json: flags[0].revisions[1].at: 9999-12-31")
     with NotesStore.open(audit, str(store)) as ann:
         assert [f.state for f in ann.flags()] == ["open"]

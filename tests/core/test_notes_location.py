@@ -5,21 +5,21 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-import notes_fixtures
 import pytest
 
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.notes import NotesStore, ReviewError, location
 from ai4hse_desk.notes.location import SUFFIX, folder_writable, probe_write, resolve_location
 
-_data_dir = notes_fixtures._data_dir
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from pathlib import Path
 
 
 def test_default_store_is_beside_the_audit_file(
-    make_audit_db: Callable[..., Path], _data_dir: Path
+    make_audit_db: Callable[..., Path], data_dir: Path
 ) -> None:
     audit_path = make_audit_db("bench run.sqlite")
     with open_audit(audit_path) as audit, NotesStore.open(audit) as notes:
@@ -28,7 +28,7 @@ def test_default_store_is_beside_the_audit_file(
         notes.add_flag(question_id="Q001", category="other", note="", reviewer="ann")
     names = sorted(p.name for p in audit_path.parent.iterdir())
     assert names == ["bench run.sqlite", "bench run.sqlite.review.sqlite"]  # no probe left
-    assert not _data_dir.exists()
+    assert not data_dir.exists()
 
 
 @pytest.fixture
@@ -48,12 +48,12 @@ def read_only_folder(
 
 
 def test_read_only_audit_folder_falls_back_to_the_data_dir(
-    read_only_folder: Path, _data_dir: Path
+    read_only_folder: Path, data_dir: Path
 ) -> None:
     audit_path = read_only_folder
     with open_audit(audit_path) as audit, NotesStore.open(audit) as notes:
         assert notes.location.path is not None
-        assert notes.location.path.parent == _data_dir
+        assert notes.location.path.parent == data_dir
         assert notes.location.path.name.startswith("audit.sqlite-")
         assert notes.location.path.name.endswith(SUFFIX)
         flag = notes.add_flag(question_id="Q002", category="other", note="", reviewer="ann")
@@ -63,7 +63,8 @@ def test_read_only_audit_folder_falls_back_to_the_data_dir(
 
 
 def test_writability_uses_access_and_a_real_probe(tmp_path: Path) -> None:
-    assert probe_write(tmp_path) and folder_writable(tmp_path)
+    assert probe_write(tmp_path)
+    assert folder_writable(tmp_path)
     assert list(tmp_path.iterdir()) == []  # the probe file is gone
     assert not probe_write(tmp_path / "missing")
     locked = tmp_path / "locked"
@@ -78,13 +79,15 @@ def test_writability_uses_access_and_a_real_probe(tmp_path: Path) -> None:
 def test_paths_and_urls(tmp_path: Path) -> None:
     audit_path = tmp_path / "a.sqlite"
     file_store = resolve_location(audit_path, str(tmp_path / "n.sqlite"))
-    assert file_store.path == tmp_path / "n.sqlite" and file_store.backend == "sqlite"
+    assert file_store.path == tmp_path / "n.sqlite"
+    assert file_store.backend == "sqlite"
     url_store = resolve_location(audit_path, f"sqlite:///{tmp_path}/u.sqlite")
     assert url_store.path == tmp_path / "u.sqlite"
     for scheme in ("postgres", "postgresql", "postgresql+psycopg"):
         given = f"{scheme}://u:pw@h/db"
         pg = resolve_location(audit_path, given)
-        assert pg.path is None and pg.url.drivername == "postgresql+psycopg"
+        assert pg.path is None
+        assert pg.url.drivername == "postgresql+psycopg"
         assert pg.shown == "postgresql+psycopg://u:***@h/db"
 
 

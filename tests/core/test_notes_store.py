@@ -7,8 +7,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import notes_fixtures
 import pytest
@@ -19,15 +18,9 @@ from ai4hse_desk.notes import NotesStore, ReviewError
 from ai4hse_desk.notes.location import resolve_location
 from ai4hse_desk.notes.schema import SCHEMA_HEAD, VERSION_TABLE, metadata
 
-store_url = notes_fixtures.store_url
-pg_url = notes_fixtures.pg_url
-_data_dir = notes_fixtures._data_dir
-
-
-@pytest.fixture
-def audit(make_audit_db: Callable[..., Path]) -> Iterator[AuditDB]:
-    with open_audit(make_audit_db()) as db:
-        yield db
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from pathlib import Path
 
 
 @pytest.fixture
@@ -81,7 +74,8 @@ def test_flag_revisions_history_and_undo(store: NotesStore) -> None:
         question_id="Q003", category="key_incorrect", option=2, note="Gasoline?", reviewer="ann"
     )
     assert (flag.state, flag.severity, flag.option, flag.reviewer) == ("open", "medium", 2, "ann")
-    assert flag.created_at.endswith("Z") and len(flag.flag_id) == 36
+    assert flag.created_at.endswith("Z")
+    assert len(flag.flag_id) == 36
     edited = store.edit_flag(flag.flag_id, reviewer="bob", note="Gasoline!", severity="high")
     assert (edited.note, edited.severity, edited.updated_by) == ("Gasoline!", "high", "bob")
     assert edited.reviewer == "ann"
@@ -105,16 +99,20 @@ def test_flag_revisions_history_and_undo(store: NotesStore) -> None:
     assert len({r.at for r in history}) == len(history)
 
     undo = store.undo_last("ann")  # the state change
-    assert undo is not None and undo.reverts == history[3].revision_id
+    assert undo is not None
+    assert undo.reverts == history[3].revision_id
     assert store.flags()[0].state == "open"
     undo = store.undo_last("ann")  # the option edit
-    assert undo is not None and dict(undo.changes) == {"option": (None, 2)}
+    assert undo is not None
+    assert dict(undo.changes) == {"option": (None, 2)}
     undo = store.undo_last("ann")  # the creation: withdrawn, not deleted
-    assert undo is not None and store.flags()[0].state == "withdrawn"
+    assert undo is not None
+    assert store.flags()[0].state == "withdrawn"
     assert store.undo_last("ann") is None
     assert store.flags()[0].note == "Gasoline!"  # bob's edit is his, not undone
     bob_undo = store.undo_last("bob")
-    assert bob_undo is not None and store.flags()[0].note == "Gasoline?"
+    assert bob_undo is not None
+    assert store.flags()[0].note == "Gasoline?"
     actions = [r.action for r in store.history(flag.flag_id)]
     assert actions == ["create", "edit", "edit", "state", "undo", "undo", "undo", "undo"]
 
@@ -204,7 +202,8 @@ def test_another_audit_file_opens_with_a_warning(
     ):
         assert notes.warning is not None
         assert "notes were recorded for another audit file" in notes.warning
-        assert recorded[:16] in notes.warning and other.fingerprint()[:16] in notes.warning
+        assert recorded[:16] in notes.warning
+        assert other.fingerprint()[:16] in notes.warning
         assert len(notes.flags()) == 1
 
 
@@ -231,7 +230,8 @@ def test_two_writer_processes_lose_no_flag(audit: AuditDB, store_url: str) -> No
         assert sorted(f.reviewer for f in flags).count("a") == 500
         assert {f.note for f in flags} == {f"{r} {i}" for r in "ab" for i in range(500)}
         times = {r: [f.created_at for f in flags if f.reviewer == r] for r in "ab"}
-        assert min(times["a"]) < max(times["b"]) and min(times["b"]) < max(times["a"])
+        assert min(times["a"]) < max(times["b"])
+        assert min(times["b"]) < max(times["a"])
 
 
 OPENER = """

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -11,14 +10,10 @@ from ai4hse_desk.audit import AuditError, open_audit
 from ai4hse_desk.protocol.metrics import RunScorer
 from ai4hse_desk.verdicts.parallel import score_in_parallel
 from ai4hse_desk.verdicts.rescore import rescore, run_results, selected_runs
-from ai4hse_desk.writer.demo import write_demo
 
-
-@pytest.fixture(scope="module")
-def demo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("parallel") / "demo.sqlite"
-    write_demo(path)
-    return path
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
 
 
 @pytest.mark.parametrize("workers", [2, 3])

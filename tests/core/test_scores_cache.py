@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -14,29 +14,17 @@ from ai4hse_desk.index import CACHE_ENV
 from ai4hse_desk.scores import compute_scores, read_cached, scores_cache_path
 from ai4hse_desk.scores.cache import CACHE_FORMAT, load_scores, write_cached
 from ai4hse_desk.verdicts.rescore import RescoreCancelled, rescore
-from ai4hse_desk.writer.demo import write_demo
 
-
-@pytest.fixture
-def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv(CACHE_ENV, str(folder))
-    return folder
-
-
-@pytest.fixture(scope="module")
-def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("demo") / "demo.sqlite"
-    write_demo(path)
-    return path
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def test_scores_equal_the_rescore_json_to_the_last_digit(
-    demo: Path, cache: Path, capsys: pytest.CaptureFixture[str]
+    demo_db: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert cli_main(["rescore", str(demo)]) == 0
+    assert cli_main(["rescore", str(demo_db)]) == 0
     printed = json.loads(capsys.readouterr().out)["runs"]
-    with open_audit(demo) as db:
+    with open_audit(demo_db) as db:
         fresh = compute_scores(db)
         cached = compute_scores(db)
     assert fresh.runs == printed
@@ -52,7 +40,8 @@ def test_cache_file_lives_in_the_cache_folder_keyed_by_fingerprint(
         fingerprint = db.fingerprint()
         first = compute_scores(db)
         path = scores_cache_path(fingerprint)
-        assert path.parent == cache and path.name == f"scores-{fingerprint[:32]}.json"
+        assert path.parent == cache
+        assert path.name == f"scores-{fingerprint[:32]}.json"
         stored = json.loads(path.read_text())
         assert stored["format"] == CACHE_FORMAT
         assert stored["fingerprint"] == fingerprint
@@ -88,16 +77,14 @@ def test_another_desk_version_or_a_damaged_file_recomputes(
         scores_cache_path("../../etc/passwd")
 
 
-def test_a_cancelled_computation_caches_nothing(audit_db: Path, cache: Path) -> None:
+def test_a_cancelled_computation_caches_nothing(audit_db: Path) -> None:
     with open_audit(audit_db) as db:
         with pytest.raises(RescoreCancelled):
-            compute_scores(db, progress=lambda done, total: False)
+            compute_scores(db, progress=lambda _done, _total: False)
         assert read_cached(db.fingerprint()) is None
 
 
-def test_load_scores_brings_settings_questions_and_the_consistency_facet(
-    audit_db: Path, cache: Path
-) -> None:
+def test_load_scores_brings_settings_questions_and_the_consistency_facet(audit_db: Path) -> None:
     with open_audit(audit_db) as db:
         data = load_scores(db)
         assert data.result.runs == rescore(db).runs
@@ -117,12 +104,15 @@ def test_rescore_without_questions_skips_their_attempts(audit_db: Path) -> None:
         official = {run["run_id"]: run for run in rescore(db).runs}
         same = rescore(db, exclude_questions=())
         without = rescore(db, exclude_questions={"Q001", "Q004"})
-        with_progress = rescore(db, exclude_questions=["Q001", "Q004"], progress=lambda d, t: True)
+        with_progress = rescore(
+            db, exclude_questions=["Q001", "Q004"], progress=lambda _d, _t: True
+        )
         seen: list[str] = []
         rescore(db, exclude_questions={"Q001"}, on_attempt=lambda v: seen.append(v.question_id))
     assert same.runs == list(official.values())
     assert with_progress.runs == without.runs
-    assert "Q001" not in seen and len(seen) == 30 - 6
+    assert "Q001" not in seen
+    assert len(seen) == 30 - 6
     assert without.attempts == 30 - 12
     by_id = {run["run_id"]: run for run in without.runs}
     r1 = by_id["r1"]

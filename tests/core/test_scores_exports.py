@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import csv
 import html
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -26,6 +25,9 @@ from ai4hse_desk.scores.report_html import (
     excluded_questions,
 )
 from ai4hse_desk.verdicts.rescore import rescore
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 EVIL_MODEL = '=HYPERLINK("http://x","<b>m</b>")'
 
@@ -106,16 +108,21 @@ def test_report_holds_aggregates_but_no_question_text(
     report = SensitivityReport("key flagged", excluded_questions({"Q001"}, records, False), rows)
     page = build_report(audit={"file": "audit.sqlite"}, tables=tables, sensitivity=report)
     assert page.startswith("<!DOCTYPE html>")
-    assert "<script" not in page.lower() and "<b>m</b>" not in page
+    assert "<script" not in page.lower()
+    assert "<b>m</b>" not in page
     assert html.escape(EVIL_MODEL, quote=True) in page
     for question in questions:
         assert question.text not in page
         assert html.escape(question.text, quote=True) not in page
         for option in question.options:
             assert html.escape(option.text, quote=True) not in page
-    assert "Answer only" in page and "Reasoning assisted" in page
-    assert "95% Wilson" in page and "no pooled interval" in page
-    assert "not official" in page and "Q001" in page and "key flagged" in page
+    assert "Answer only" in page
+    assert "Reasoning assisted" in page
+    assert "95% Wilson" in page
+    assert "no pooled interval" in page
+    assert "not official" in page
+    assert "Q001" in page
+    assert "key flagged" in page
     assert "unfinished — no aggregate score" in page
     run1 = next(run for run in extra["runs"] if run["run_id"] == "r1")
     assert f'title="{run1["valid_accuracy"]!r}' in page  # exact value beside the rounded one
@@ -139,7 +146,8 @@ def test_report_shows_the_excluded_questions_text_only_when_asked(
     assert html.escape(q1.options[0].text, quote=True) in page
     assert "includes private question text" in page
     hidden = excluded_questions({"Q001"}, records, False)
-    assert hidden[0].text is None and hidden[0].options == ()
+    assert hidden[0].text is None
+    assert hidden[0].options == ()
 
 
 def test_report_embeds_plots_as_data_uris_and_rejects_other_types(
@@ -148,7 +156,8 @@ def test_report_embeds_plots_as_data_uris_and_rejects_other_types(
     tables = scored[0]
     svg = ReportPlot("a <plot>", "image/svg+xml", b"<svg xmlns='http://www.w3.org/2000/svg'/>")
     page = build_report(audit={}, tables=tables, plots=[svg])
-    assert 'src="data:image/svg+xml;base64,' in page and "a &lt;plot&gt;" in page
+    assert 'src="data:image/svg+xml;base64,' in page
+    assert "a &lt;plot&gt;" in page
     assert "<svg xmlns" not in page  # never inline markup
     with pytest.raises(ValueError, match="unsupported"):
         build_report(audit={}, tables=tables, plots=[ReportPlot("x", "text/html", b"<p>")])

@@ -10,13 +10,13 @@ and a write that fails half-way keeps the old file.
 from __future__ import annotations
 
 import errno
-import hashlib
 import os
 import sqlite3
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 import pytest
+from desk_helpers import entry_names, sha256
 
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.filewrite import WriteRefused, protect
@@ -25,14 +25,6 @@ from ai4hse_desk.verdicts.rescore import rescore
 
 Writer = Callable[[Path, Mapping[str, Sequence[ScoreRow]]], Path]
 WRITERS: dict[str, Writer] = {"csv": write_csv, "xlsx": write_xlsx}
-
-
-def sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def listing(folder: Path) -> list[str]:
-    return sorted(p.name for p in folder.iterdir())
 
 
 @pytest.fixture
@@ -58,11 +50,11 @@ def test_the_audit_file_and_its_side_names_are_refused(
         os.link(audit, target)
     else:
         target = Path(f"{audit}{name}")
-    files = listing(audit.parent)
+    files = entry_names(audit.parent)
     with pytest.raises(WriteRefused):
         WRITERS[kind](target, tables)
     assert sha256(audit) == before
-    assert listing(audit.parent) == files  # no side file, no temporary file left
+    assert entry_names(audit.parent) == files  # no side file, no temporary file left
 
 
 @pytest.mark.parametrize("kind", sorted(WRITERS))
@@ -80,7 +72,7 @@ def test_the_notes_store_folders_fifos_devices_and_databases_are_refused(
     fifo = tmp_path / "pipe.csv"
     os.mkfifo(fifo)
     sums = {path: sha256(path) for path in (store, other)}
-    files = listing(tmp_path)
+    files = entry_names(tmp_path)
     targets = [store, Path(f"{store}-wal"), other, folder, fifo]
     if Path("/dev/null").exists():
         targets.append(Path("/dev/null"))
@@ -88,7 +80,8 @@ def test_the_notes_store_folders_fifos_devices_and_databases_are_refused(
         with pytest.raises(WriteRefused):
             WRITERS[kind](target, tables)
     assert {path: sha256(path) for path in sums} == sums
-    assert listing(tmp_path) == files and not list(folder.iterdir())
+    assert entry_names(tmp_path) == files
+    assert not list(folder.iterdir())
 
 
 @pytest.mark.parametrize("kind", sorted(WRITERS))
@@ -102,7 +95,7 @@ def test_an_allowed_export_is_renamed_into_place(
     assert WRITERS[kind](target, tables) == target
     assert target.read_bytes() != b"old export\n"
     assert target.stat().st_ino != old_inode  # a new file renamed over the old one
-    assert listing(tmp_path) == [target.name]
+    assert entry_names(tmp_path) == [target.name]
 
 
 def test_a_failed_write_keeps_the_old_file(
@@ -124,4 +117,4 @@ def test_a_failed_write_keeps_the_old_file(
     with pytest.raises(WriteRefused, match="no space left"):
         write_csv(target, tables)
     assert target.read_text() == "old export\n"
-    assert listing(tmp_path) == [target.name]
+    assert entry_names(tmp_path) == [target.name]

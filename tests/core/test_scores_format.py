@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -28,6 +26,10 @@ from ai4hse_desk.scores import (
 from ai4hse_desk.scores.sensitivity import SENSITIVITY_COLUMNS
 from ai4hse_desk.scores.table_rows import PENDING
 from ai4hse_desk.verdicts.rescore import rescore
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
 
 
 def _scored(**changes: Any) -> dict[str, Any]:

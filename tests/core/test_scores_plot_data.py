@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -19,6 +18,9 @@ from ai4hse_desk.scores.plot_data import (
     statuses_plot,
 )
 from ai4hse_desk.verdicts.rescore import rescore
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 @pytest.fixture
@@ -48,7 +50,8 @@ def test_unscored_runs_get_a_note_and_no_point(runs: list[dict[str, Any]]) -> No
     r3 = [run for run in runs if run["run_id"] == "r3"]
     assert not r3[0]["scored"]
     data = repetitions_plot(r3)
-    assert data.points is not None and data.points.y == ()
+    assert data.points is not None
+    assert data.points.y == ()
     assert data.notes == ((0.0, 0.5, "no aggregate score"),)
     assert data.hits == ()
     assert slices_plot(r3, "topic").bars == ()
@@ -82,7 +85,8 @@ def test_slices_split_each_bar_into_correct_and_incorrect(runs: list[dict[str, A
     assert rest.y0 == correct.height
     ppe = next(h for h in data.hits if h.key == ("r1", "topic", "PPE", False))
     assert ppe.query == AttemptQuery(run_ids=("r1",), labels=(("topic", "PPE"),), correct=False)
-    assert ppe.y0 == track[0]["slices"]["topic"]["PPE"] and ppe.y1 == 1.0
+    assert ppe.y0 == track[0]["slices"]["topic"]["PPE"]
+    assert ppe.y1 == 1.0
     assert "Consistency index over topic" in data.caption
     assert facets(track) == ["source", "topic"]
     source = slices_plot(track, "source")

@@ -8,9 +8,8 @@ gives, exactly.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -22,6 +21,10 @@ from ai4hse_desk.verdicts.attempt_detail import build_detail
 from ai4hse_desk.verdicts.rescore import AttemptVerdict, RescoreCancelled, iter_verdicts, rescore
 from ai4hse_desk.verdicts.scoring import score_verdicts, with_progress
 from ai4hse_desk.writer.demo import write_demo
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
 
 
 @dataclass
@@ -90,8 +93,9 @@ def test_reading_the_index_reports_progress_and_can_be_cancelled(demo: Demo) -> 
         demo.index.verdict_batches(batch=500), total, lambda d, t: seen.append((d, t)) or True
     )
     score_verdicts(demo.db, batches)
-    assert seen[-1] == (total, total) and len(seen) == -(-total // 500)
-    stop = with_progress(demo.index.verdict_batches(batch=500), total, lambda d, t: d < 1000)
+    assert seen[-1] == (total, total)
+    assert len(seen) == -(-total // 500)
+    stop = with_progress(demo.index.verdict_batches(batch=500), total, lambda d, _t: d < 1000)
     with pytest.raises(RescoreCancelled):
         score_verdicts(demo.db, stop)
 
@@ -112,12 +116,13 @@ def test_the_detail_from_a_stored_verdict_equals_a_full_derivation(demo: Demo) -
         stored = demo.index.verdict(attempt.attempt_id)
         assert build_detail(attempt, question, run, stored) == full
     other = demo.index.verdict(ids[1])
+    first = demo.db.attempts_by_ids(ids[:1])[0]
     with pytest.raises(ValueError, match="is not attempt"):
-        first = demo.db.attempts_by_ids(ids[:1])[0]
         build_detail(first, questions[first.question_id], runs[first.run_id], other)
 
 
 def test_compare_grid_rows_carry_the_selection(demo: Demo) -> None:
     by_id = {v.attempt_id: v for v in demo.derived}
     grid = demo.index.compare_grid("Q060")
-    assert grid and all(row.selection == by_id[row.attempt_id].outcome.selection for row in grid)
+    assert grid
+    assert all(row.selection == by_id[row.attempt_id].outcome.selection for row in grid)

@@ -63,7 +63,8 @@ def test_no_interval_without_attempts() -> None:
 @pytest.mark.parametrize("m", [1, 10, 21751, 10**6])
 def test_edges_are_exactly_zero_and_one(m: int) -> None:
     none_right, all_right = wilson_interval(0, m), wilson_interval(m, m)
-    assert none_right is not None and all_right is not None
+    assert none_right is not None
+    assert all_right is not None
     assert none_right[0] == 0.0
     assert all_right[1] == 1.0
 
@@ -97,6 +98,7 @@ def test_interval_contains_the_estimate_within_unit_range(km: tuple[int, int]) -
 def test_interval_is_symmetric_under_swapping_correct_and_wrong(km: tuple[int, int]) -> None:
     k, m = km
     interval, mirrored = wilson_interval(k, m), wilson_interval(m - k, m)
-    assert interval is not None and mirrored is not None
+    assert interval is not None
+    assert mirrored is not None
     assert interval[0] == pytest.approx(1 - mirrored[1], abs=1e-12)
     assert interval[1] == pytest.approx(1 - mirrored[0], abs=1e-12)

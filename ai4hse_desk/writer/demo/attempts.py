@@ -19,9 +19,9 @@ from __future__ import annotations
 import random
 import time
 from bisect import bisect_right
-from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import accumulate
+from typing import TYPE_CHECKING
 
 from ai4hse_desk.protocol import Track
 from ai4hse_desk.writer.demo.corpus import DemoQuestion, render_prompt
@@ -36,8 +36,12 @@ from ai4hse_desk.writer.demo.pool import (
     token_count,
 )
 from ai4hse_desk.writer.demo.replies import VARIANTS
-from ai4hse_desk.writer.demo.runs import RunSpec
 from ai4hse_desk.writer.demo.specials import DISAGREEMENT_RATE, Special, disagreement
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping
+
+    from ai4hse_desk.writer.demo.runs import RunSpec
 
 COLUMNS: tuple[str, ...] = (
     "attempt_id", "run_id", "question_id", "repetition", "state", "raw_response",
@@ -143,9 +147,7 @@ class AttemptWriter:
         p_ok = [self._chance(run, q, i) for i, q in enumerate(qs)]
         prompt = [token_count(render_prompt(run.template, q)) for q in qs]
         usual: list[int | None] = [None] * len(qs)
-        model, provider, clock = run.model, run.provider, _Clock(run)
-        cap = run.max_tokens or DEFAULT_CAP
-        effort = EFFORT_TOKENS.get(run.reasoning_effort or "", 800)
+        provider, clock = run.provider, _Clock(run)
         for rep in range(1, run.repetitions + 1):
             last = run.unfinished and rep == run.repetitions
             for i, q in enumerate(qs):
@@ -181,23 +183,31 @@ class AttemptWriter:
                 tally.count(desk.status)
                 if recorded != desk or correct != desk.correct(q.key_bits):
                     tally.disagreements += 1
-                reasoning = None
-                if model.reasoner:
-                    reasoning = int(effort * (0.4 + 1.2 * r()))
-                elif run.track is Track.REASONING_ASSISTED:
-                    reasoning = 0
-                completion = visible + (reasoning or 0)
-                if reason == provider.cut_reason:
-                    completion = cap
-                    reasoning = None if reasoning is None else max(0, min(reasoning, cap - visible))
-                latency = int(
-                    model.first_token_ms + completion * model.ms_per_token * (0.75 + r() / 2)
-                )
+                completion, reasoning, latency = self._usage(run, visible, reason)
                 yield (*head, "answered", text, reason, None, recorded.status, recorded.extracted,
                        recorded.strict, correct, prompt[i], completion, reasoning, latency,
                        clock.advance(latency / run.concurrency))  # fmt: skip
         if not run.unfinished:
             tally.finished_at[run.run_id] = clock.advance(0)
+
+    def _usage(
+        self, run: RunSpec, visible: int, finish_reason: str | None
+    ) -> tuple[int, int | None, int]:
+        """Completion tokens, reasoning tokens and latency of one answered attempt."""
+        r = self.rng.random
+        model, cap = run.model, run.max_tokens or DEFAULT_CAP
+        reasoning = None
+        if model.reasoner:
+            effort = EFFORT_TOKENS.get(run.reasoning_effort or "", 800)
+            reasoning = int(effort * (0.4 + 1.2 * r()))
+        elif run.track is Track.REASONING_ASSISTED:
+            reasoning = 0
+        completion = visible + (reasoning or 0)
+        if finish_reason == run.provider.cut_reason:
+            completion = cap
+            reasoning = None if reasoning is None else max(0, min(reasoning, cap - visible))
+        latency = int(model.first_token_ms + completion * model.ms_per_token * (0.75 + r() / 2))
+        return completion, reasoning, latency
 
     def _special(
         self,

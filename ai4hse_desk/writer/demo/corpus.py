@@ -8,12 +8,14 @@ benchmark. Each has 4 to 6 options, a Boolean key, a ``topic`` and a
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ai4hse_desk.writer.new_db import WriterError, read_resource
+
+if TYPE_CHECKING:
+    import sqlite3
 
 #: Label facets written for every question, in this order.
 FACETS: tuple[str, ...] = ("topic", "difficulty")

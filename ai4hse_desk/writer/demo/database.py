@@ -14,17 +14,20 @@ from ``random.Random(seed)`` and every timestamp is fixed.
 
 from __future__ import annotations
 
-import os
-import sqlite3
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ai4hse_desk.writer.demo.attempts import INSERT_ATTEMPT, AttemptWriter
 from ai4hse_desk.writer.demo.corpus import insert_corpus, load_corpus
 from ai4hse_desk.writer.demo.runs import RunSpec, default_runs, scaled_runs
 from ai4hse_desk.writer.demo.specials import plan_specials
 from ai4hse_desk.writer.new_db import WriterError, new_audit_db
+
+if TYPE_CHECKING:
+    import os
+    import sqlite3
+    from collections.abc import Mapping
 
 DEFAULT_SEED = 20261001
 BENCHMARK = "AI4HSE-Bench v1"

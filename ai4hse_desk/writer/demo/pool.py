@@ -8,14 +8,17 @@ deliberate disagreements of :mod:`ai4hse_desk.writer.demo.specials` differ.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from ai4hse_desk.protocol import Extraction, Track, derive
 from ai4hse_desk.writer.demo import replies_answer_only, replies_reasoning, replies_structured
-from ai4hse_desk.writer.demo.corpus import DemoQuestion
 from ai4hse_desk.writer.demo.replies import Behaviour, Kind, Rendered, Selection
-from ai4hse_desk.writer.demo.runs import RunSpec
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ai4hse_desk.writer.demo.corpus import DemoQuestion
+    from ai4hse_desk.writer.demo.runs import RunSpec
 
 BEHAVIOURS: dict[Track, tuple[Behaviour, ...]] = {
     Track.ANSWER_ONLY: replies_answer_only.BEHAVIOURS,

@@ -9,7 +9,7 @@ generations cut off at a small token cap.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ai4hse_desk.writer.demo.replies import (
     Behaviour,
@@ -23,6 +23,9 @@ from ai4hse_desk.writer.demo.replies import (
     tokens,
     truncate,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 
 def _strict(sel: Selection, _opts: Sequence[str], v: int) -> Rendered:

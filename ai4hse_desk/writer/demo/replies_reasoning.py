@@ -9,7 +9,7 @@ length, a malformed item, and explanations cut off by the token cap.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ai4hse_desk.writer.demo.replies import (
     Behaviour,
@@ -24,6 +24,9 @@ from ai4hse_desk.writer.demo.replies import (
     tokens,
     truncate,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 FIELD = "FINAL_ANSWER:"
 

@@ -10,7 +10,7 @@ numbers instead of Booleans, Python-style literals, and truncated JSON.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ai4hse_desk.writer.demo.replies import (
     Behaviour,
@@ -21,6 +21,9 @@ from ai4hse_desk.writer.demo.replies import (
     resized,
     truncate,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 
 def _array(sel: Selection) -> str:

@@ -21,11 +21,10 @@ runaway generation.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ai4hse_desk.protocol import Track, derive
-from ai4hse_desk.writer.demo.corpus import DemoQuestion
 from ai4hse_desk.writer.demo.pool import (
     BEHAVIOURS,
     Verdict,
@@ -46,7 +45,12 @@ from ai4hse_desk.writer.demo.replies import (
 from ai4hse_desk.writer.demo.replies_answer_only import prose_answer
 from ai4hse_desk.writer.demo.replies_reasoning import FIELD, final_answer, not_final
 from ai4hse_desk.writer.demo.replies_structured import clean_json, string_booleans
-from ai4hse_desk.writer.demo.runs import RunSpec
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ai4hse_desk.writer.demo.corpus import DemoQuestion
+    from ai4hse_desk.writer.demo.runs import RunSpec
 
 #: Share of answered attempts given a deliberately wrong recorded verdict.
 DISAGREEMENT_RATE = 0.005

@@ -24,11 +24,14 @@ index is.
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ai4hse_desk.writer.imports.hse_bench import single_choice_question
 from ai4hse_desk.writer.imports.report import Problem, SourceImport, csv_records, digest_id
 from ai4hse_desk.writer.new_db import WriterError
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 BENCHMARK = "EnviroExam"
 LICENSE = "MIT"

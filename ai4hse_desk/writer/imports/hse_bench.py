@@ -29,8 +29,7 @@ single-answer record, :func:`single_choice_question`, is shared with EnviroExam.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ai4hse_desk.writer.imports.report import (
     ImportedQuestion,
@@ -41,6 +40,10 @@ from ai4hse_desk.writer.imports.report import (
     replacement_problem,
 )
 from ai4hse_desk.writer.new_db import WriterError
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+    from pathlib import Path
 
 BENCHMARK = "HSE-Bench"
 LICENSE = "CC BY-NC 4.0"

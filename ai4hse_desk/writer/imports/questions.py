@@ -21,7 +21,7 @@ alone. Unknown columns are reported and ignored. Nothing valid → WriterError.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ai4hse_desk.writer.imports.report import (
     ImportedQuestion,
@@ -31,6 +31,9 @@ from ai4hse_desk.writer.imports.report import (
     digest_id,
 )
 from ai4hse_desk.writer.new_db import WriterError
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 REQUIRED: tuple[str, ...] = ("question_id", "question", "option", "correct")
 LABEL_PREFIX = "label:"

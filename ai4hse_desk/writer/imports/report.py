@@ -25,13 +25,16 @@ import dataclasses
 import hashlib
 import io
 from collections import Counter
-from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ai4hse_desk import __version__
 from ai4hse_desk.writer.new_db import WriterError, new_audit_db
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping
+    from pathlib import Path
 
 #: ``audit_meta.created_by`` of a desk-made database starts with this.
 CREATED_BY_PREFIX = "ai4hse-desk import "

@@ -20,9 +20,8 @@ import re
 import shutil
 import sqlite3
 from collections import Counter
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass, fields
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ai4hse_desk.audit import AuditError, open_audit, sha256_file
 from ai4hse_desk.filewrite import StagedFile
@@ -33,6 +32,10 @@ from ai4hse_desk.protocol import STATE_PROVIDER_ERROR as PROVIDER_ERROR
 from ai4hse_desk.writer.demo.attempts import INSERT_ATTEMPT
 from ai4hse_desk.writer.imports.report import CREATED_BY_PREFIX, utc_now
 from ai4hse_desk.writer.new_db import WriterError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from pathlib import Path
 
 JSON_SUFFIXES = (".jsonl", ".ndjson", ".json")
 RUN_IMPORTS_SQL = """CREATE TABLE IF NOT EXISTS run_imports (
