@@ -7,7 +7,9 @@ format and schema version, required tables and columns) and returns an
 streaming rescoring reader (:data:`RESCORE_COLUMNS` tuples). Listing, filtering and
 sorting attempts is the review index's job (:mod:`ai4hse_desk.index`).
 Every problem with the input is an :class:`AuditError` with a one-line message.
-Nothing here ever writes to, locks or creates a file beside an audit database.
+Nothing here ever writes to an audit database or creates a file beside it; while a
+rollback-journal file is open the desk holds SQLite's shared (read) lock on it, so
+that no writer commits in the middle of a read (:mod:`.pin`).
 """
 
 from ai4hse_desk.audit.errors import AuditError

@@ -1,4 +1,5 @@
-"""Headless command line: ``ai4hse-desk demo | rescore | extract``.
+"""Headless command line: ``ai4hse-desk demo | rescore | extract | import | flag | notes |
+keyaudit`` (cli.md), one ``cmd_*`` module per sub-command.
 
 Every command here runs without Qt. Exit status follows cli.md: 0 success,
 2 a problem with the input (one ``error:`` line on stderr, no traceback),

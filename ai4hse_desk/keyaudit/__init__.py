@@ -1,11 +1,12 @@
 """Key-audit signals: which answer keys most likely need a reviewer's look.
 
-:func:`compute_key_audit` re-derives every attempt (the desk's own outcomes),
-combines per-question signals — consensus against the key, discrimination,
-difficulty, instability and data hygiene — into one suspicion score per
-question (:class:`QuestionSuspicion`, ranked in a :class:`KeyAuditResult`) and
-reports corpus-level signals such as answer-key position skew. Suggestions
-only: nothing here changes a key or a score, and nothing imports Qt.
+:func:`compute_key_audit` takes the desk's own verdict on every attempt
+(re-derived, or read from the review index that stored it), combines
+per-question signals — consensus against the key, discrimination, difficulty,
+instability and data hygiene — into one suspicion score per question
+(:class:`QuestionSuspicion`, ranked in a :class:`KeyAuditResult`) and reports
+corpus-level signals such as answer-key position skew. Suggestions only:
+nothing here changes a key or a score, and nothing imports Qt.
 """
 
 from ai4hse_desk.keyaudit.compute import compute_key_audit

@@ -1,7 +1,7 @@
 """``compute_key_audit``: read an audit database once and rank every question.
 
-The audit database is only read (through :class:`~ai4hse_desk.audit.AuditDB`,
-read-only and immutable); keys, attempts and scores are never changed.
+The audit database is only read (through the read-only
+:class:`~ai4hse_desk.audit.AuditDB`); keys, attempts and scores are never changed.
 """
 
 from __future__ import annotations

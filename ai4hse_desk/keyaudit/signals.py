@@ -1,6 +1,6 @@
 """Response-based signals of one question: consensus, discrimination, difficulty, instability.
 
-Every signal is computed from the desk's re-derived outcomes (see :mod:`.tally`),
+Every signal is computed from the desk's own outcomes (see :mod:`.tally`),
 with **one vote per run**: a run's answer to a question is the majority of its
 valid repetitions (no vote on a tie), so repetitions never count as independent
 evidence. Numbers are kept per track (``by_track``) and combined only for the

@@ -1,4 +1,4 @@
-"""The one exception of the review layer.
+"""The one exception of the notes layer.
 
 Every problem a reviewer can fix — an unknown question, attempt or option, a
 bad category or state, a notes store that cannot be opened, a malformed
