@@ -3,23 +3,17 @@
 Open a store with :meth:`NotesStore.open` (an SQLite file beside the audit
 database by default, or any ``--notes`` path or SQLAlchemy URL, PostgreSQL
 included); record :class:`Flag` and :class:`AttemptNote` items, each change a
-:class:`Revision`. :func:`export_notes` writes CSV, JSON or XLSX,
-:func:`import_notes` merges another reviewer's JSON export, and
-:func:`key_agreement` measures agreement on ``key_incorrect``. The audit
+:class:`Revision`. :func:`export_notes` writes CSV, JSON or XLSX (columns declared
+once, in :mod:`.frames`), :func:`import_notes` merges another reviewer's JSON
+export, and :func:`key_agreement` measures agreement on ``key_incorrect``. The audit
 database is never written, and no score ever depends on a note (protocol §7).
 Every problem a reviewer can fix is a :class:`ReviewError` (a ``ValueError``).
 """
 
 from ai4hse_desk.notes.agreement import Agreement, cohen_kappa, key_agreement, krippendorff_alpha
 from ai4hse_desk.notes.errors import ReviewError
-from ai4hse_desk.notes.exports import (
-    EXPORT_COLUMNS,
-    EXPORT_FORMAT,
-    EXPORT_VERSION,
-    FORMATS,
-    ExportColumn,
-    export_notes,
-)
+from ai4hse_desk.notes.exports import EXPORT_FORMAT, EXPORT_VERSION, FORMATS, export_notes
+from ai4hse_desk.notes.frames import EXPORT_COLUMNS, HISTORY_COLUMNS, NOTE_COLUMNS
 from ai4hse_desk.notes.import_json import ImportResult, import_notes
 from ai4hse_desk.notes.location import DATA_ENV, StoreLocation, data_dir, resolve_location
 from ai4hse_desk.notes.model import (
@@ -40,11 +34,12 @@ __all__ = [
     "EXPORT_FORMAT",
     "EXPORT_VERSION",
     "FORMATS",
+    "HISTORY_COLUMNS",
+    "NOTE_COLUMNS",
     "SEVERITIES",
     "STATES",
     "Agreement",
     "AttemptNote",
-    "ExportColumn",
     "Flag",
     "ImportResult",
     "ItemRecord",

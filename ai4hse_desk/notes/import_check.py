@@ -20,7 +20,8 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
 from ai4hse_desk.notes import import_fields as f
-from ai4hse_desk.notes.exports import EXPORT_COLUMNS, EXPORT_FORMAT, EXPORT_VERSION
+from ai4hse_desk.notes.exports import EXPORT_FORMAT, EXPORT_VERSION
+from ai4hse_desk.notes.frames import EXPORT_COLUMNS
 from ai4hse_desk.notes.model import (
     ACTIONS,
     ItemRecord,

@@ -8,6 +8,8 @@
   (not official; an exploration).
 * :mod:`.plot_data` — what each plot draws and the attempts behind each mark.
 * :mod:`.svg_bake` — plot SVGs that every viewer draws alike.
+* :mod:`.frames` — the scores as pandas frames: the exports' tables and one row per
+  run with every figure of ``rescore`` (``ai4hse_desk.analysis.runs_df``).
 * :mod:`.export_tables` — CSV / XLSX exports with a formula guard.
 * :mod:`.report_html` — the self-contained HTML review report.
 
@@ -21,11 +23,8 @@ from ai4hse_desk.scores.cache import (
     scores_cache_path,
     write_cached,
 )
-from ai4hse_desk.scores.export_tables import (
-    export_value,
-    write_csv,
-    write_xlsx,
-)
+from ai4hse_desk.scores.export_tables import write_csv, write_xlsx
+from ai4hse_desk.scores.frames import RUN_COLUMNS, export_value, runs_frame, table_frame
 from ai4hse_desk.scores.report_html import (
     ExcludedQuestion,
     ReportPlot,
@@ -53,6 +52,7 @@ __all__ = [
     "CACHE_FORMAT",
     "COLUMNS",
     "NO_SCORE_CELL",
+    "RUN_COLUMNS",
     "SENSITIVITY_COLUMNS",
     "UNDEFINED",
     "UNFINISHED",
@@ -70,8 +70,10 @@ __all__ = [
     "export_value",
     "percent_text",
     "read_cached",
+    "runs_frame",
     "scores_cache_path",
     "sensitivity_rows",
+    "table_frame",
     "track_tables",
     "track_title",
     "unscored_text",

@@ -1,7 +1,8 @@
 """The scores tables as CSV or XLSX files (pandas, imported only when exporting).
 
 Columns are those of :data:`~ai4hse_desk.scores.table_rows.COLUMNS`, headed by
-their stable keys (the rescore JSON names). Numbers are written exactly as
+their stable keys (the rescore JSON names); each table is the frame
+:func:`~ai4hse_desk.scores.frames.table_frame` builds. Numbers are written exactly as
 rescore reported them (full precision); a rate without a value is written as
 text, ``"undefined"`` or why the run has no aggregate score, never as 0 or an
 empty cell. The tracks are never combined: XLSX has one sheet per track; CSV,
@@ -22,55 +23,18 @@ model name or label value can never run as a formula when the file is opened.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from ai4hse_desk.display.cells import guard_cell
-from ai4hse_desk.display.format import setting_text
 from ai4hse_desk.filewrite import write_atomic
-from ai4hse_desk.scores.table_rows import (
-    COLUMNS,
-    RATE_KINDS,
-    Column,
-    R,
-    ScoreRow,
-    track_title,
-    unscored_text,
-)
+from ai4hse_desk.scores.frames import table_frame
+from ai4hse_desk.scores.table_rows import track_title
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
+    from ai4hse_desk.scores.table_rows import ScoreRow
+
 _SHEET_NAME_LIMIT = 31
-
-
-def export_value(column: Column[R], row: R) -> object:
-    """A cell as written to a file: the exact number, or explanatory text."""
-    value = column.raw(row)
-    if column.kind in RATE_KINDS:
-        run = column.run(row)
-        if run is None or not run.get("scored"):
-            return "no aggregate score" if run is None else unscored_text(run)
-        if value is None:
-            return "undefined"
-    elif column.kind == "setting" and value is None:
-        return setting_text(column.key, None)
-    return guard_cell(value)
-
-
-def records(
-    rows: Sequence[R], columns: Sequence[Column[R]], extra: Mapping[str, object] | None = None
-) -> list[dict[str, object]]:
-    """One ``{column key: exported value}`` per row (``extra`` keys first)."""
-    head = {key: guard_cell(value) for key, value in (extra or {}).items()}
-    return [{**head, **{col.key: export_value(col, row) for col in columns}} for row in rows]
-
-
-def _csv_records(tables: Mapping[str, Sequence[ScoreRow]]) -> list[dict[str, object]]:
-    out: list[dict[str, object]] = []
-    for track, rows in tables.items():
-        for rank, row in enumerate(rows, start=1):
-            out += records([row], COLUMNS, {"track": track, "rank_in_track": rank})
-    return out
 
 
 def write_csv(path: str | Path, tables: Mapping[str, Sequence[ScoreRow]]) -> Path:
@@ -81,10 +45,10 @@ def write_csv(path: str | Path, tables: Mapping[str, Sequence[ScoreRow]]) -> Pat
             writing it failed.
     """
     target = Path(path)
-    import pandas as pd
-
-    keys = ["track", "rank_in_track", *(col.key for col in COLUMNS)]
-    frame = pd.DataFrame(_csv_records(tables), columns=keys, dtype=object)
+    rows = [row for track_rows in tables.values() for row in track_rows]
+    tracks = [track for track, track_rows in tables.items() for _ in track_rows]
+    ranks = [rank for track_rows in tables.values() for rank in range(1, len(track_rows) + 1)]
+    frame = table_frame(rows, {"track": tracks, "rank_in_track": ranks})
 
     def write(temp: Path) -> None:
         frame.to_csv(temp, index=False, encoding="utf-8", lineterminator="\n")
@@ -116,13 +80,11 @@ def write_xlsx(path: str | Path, tables: Mapping[str, Sequence[ScoreRow]]) -> Pa
     target = Path(path)
     import pandas as pd
 
-    keys = [col.key for col in COLUMNS]
-
     def write(temp: Path) -> None:
         used: set[str] = set()
         with pd.ExcelWriter(temp, engine="openpyxl") as writer:
             for track, rows in tables.items():
-                frame: Any = pd.DataFrame(records(rows, COLUMNS), columns=keys, dtype=object)
+                frame = table_frame(rows)
                 frame.to_excel(writer, sheet_name=sheet_name(track, used), index=False)
             if not tables:
                 note = pd.DataFrame({"note": ["no runs"]})

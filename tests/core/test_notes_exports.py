@@ -62,7 +62,8 @@ def test_columns_are_declared_once_with_privacy() -> None:
     names = [c.name for c in EXPORT_COLUMNS]
     assert len(names) == len(set(names))
     assert [c.name for c in EXPORT_COLUMNS if c.private] == list(PRIVATE_PUBLIC)
-    assert {c.type for c in EXPORT_COLUMNS} == {str, int}
+    assert {c.dtype for c in EXPORT_COLUMNS} == {"string", "Int64"}
+    assert all(c.doc for c in EXPORT_COLUMNS)
 
 
 def test_formula_cells_are_neutralised_in_csv_and_xlsx(store: NotesStore, tmp_path: Path) -> None:
