@@ -1,22 +1,23 @@
-"""A readable, per-track table of rescored runs (``rescore --table``)."""
+"""A readable, per-track table of rescored runs (``rescore --table``).
+
+Cells read as in the window's scores table (:func:`ai4hse_desk.scores.table_rows.display`):
+the same percentages, F1 to three decimals, "undefined", protocol ``10``.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from ai4hse_desk.display.terminal import terminal_safe
+from ai4hse_desk.scores.table_rows import ScoreRow, column, display
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
 
-def _pct(value: object) -> str:
-    if value is None:
-        return "undefined"
-    if isinstance(value, str):
-        return value
-    assert isinstance(value, (int, float))
-    return f"{100 * value:5.1f}%"
+def _cell(key: str, run: dict[str, object]) -> str:
+    """The cell as the window's scores table writes it."""
+    return display(column(key), ScoreRow(run, None))
 
 
 def _row(run: dict[str, object]) -> list[str]:
@@ -26,15 +27,15 @@ def _row(run: dict[str, object]) -> list[str]:
         scores = ["unfinished*", "—", "—", "—"]
     else:
         scores = [
-            _pct(run["exact_accuracy"]),
-            f"{_pct(run['valid_accuracy'])} @ {_pct(run['coverage'])}",
-            _pct(run["strict_format_rate"]),
-            _pct(run["f1"]),
+            _cell("exact_accuracy", run),
+            f"{_cell('valid_accuracy', run)} @ {_cell('coverage', run)}",
+            _cell("strict_format_rate", run),
+            _cell("f1", run),
         ]
     return [
         terminal_safe(str(run["run_id"])),
         terminal_safe(str(run["model"])),
-        f"v{run['protocol_version']}",
+        _cell("protocol_version", run),
         str(run["attempts"]),
         *scores,
         f"{errors['provider_error']}/{errors['parse_error']}/{errors['incomplete']}",
@@ -43,7 +44,7 @@ def _row(run: dict[str, object]) -> list[str]:
 
 
 HEADER = [
-    "run", "model", "proto", "attempts", "exact acc", "valid acc @ coverage",
+    "run", "model", "protocol", "attempts", "exact acc", "valid acc @ coverage",
     "strict", "F1", "prov/parse/incompl", "disagree",
 ]  # fmt: skip
 

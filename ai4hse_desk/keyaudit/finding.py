@@ -11,9 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-
-def _others(count: int) -> str:
-    return f"{count:,} other" if count == 1 else f"{count:,} others"
+from ai4hse_desk.display.format import plural
 
 
 def _different(count: int, total: int, first: str | None) -> str:
@@ -88,7 +86,7 @@ class DuplicateFinding:
             return [_listed_reason(entry) for entry in self.listed]
         reasons: list[str] = []
         if self.exact:
-            tail = f" and {_others(self.exact - 1)}" if self.exact > 1 else ""
+            tail = f" and {plural(self.exact - 1, 'other')}" if self.exact > 1 else ""
             different = _different(self.exact_different, self.exact, self.first_exact_different)
             reasons.append(f"duplicate of {self.first_exact}{tail}{different}")
         if self.near and self.nearest is not None:
@@ -101,7 +99,7 @@ class DuplicateFinding:
                 different = _different(self.near_different, self.near, self.first_near_different)
                 reasons.append(
                     f"near-duplicate of {other} (similarity {similarity:.2f}) and {more}"
-                    f"{_others(self.near - 1)}{different}"
+                    f"{plural(self.near - 1, 'other')}{different}"
                 )
         return reasons
 

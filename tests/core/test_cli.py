@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -14,6 +15,7 @@ import pytest
 from desk_helpers import listing, sha256
 
 from ai4hse_desk.launcher import main
+from ai4hse_desk.scores.table_rows import ScoreRow, column, display
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -244,6 +246,17 @@ def test_rescore_table_is_per_track(capsys: pytest.CaptureFixture[str], audit_db
     assert code == 0
     assert out.count("== ") == 3
     assert "unfinished — no aggregate score" in out
+    header, _, first = out.split("== answer_only", 1)[1].splitlines()[1:4]
+    cells = dict(zip(re.split(r"\s{2,}", header), re.split(r"\s{2,}", first), strict=True))
+    code, printed, _ = run_cli(capsys, "rescore", str(audit_db))
+    run = json.loads(printed)["runs"][0]
+    row = ScoreRow(run, None)
+    assert cells["run"] == "r1"
+    for header_text, key in (("protocol", "protocol_version"), ("exact acc", "exact_accuracy"),
+                             ("strict", "strict_format_rate"), ("F1", "f1")):  # fmt: skip
+        assert cells[header_text] == display(column(key), row)  # as the scores table writes it
+    assert cells["protocol"] == "10"
+    assert re.fullmatch(r"0\.\d{3}", cells["F1"])
 
 
 # --- bad input: exit 2, one error line, nothing changed, nothing created ------------------

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ai4hse_desk.display.format import option_letter
 from ai4hse_desk.writer.demo.replies import (
     Behaviour,
     Kind,
@@ -38,7 +39,7 @@ def _mixed_case(sel: Selection, _opts: Sequence[str], v: int) -> Rendered:
 
 
 def _letters(sel: Selection) -> str:
-    return ", ".join(chr(65 + i) for i, value in enumerate(sel) if value) or "none"
+    return ", ".join(option_letter(i) for i, value in enumerate(sel) if value) or "none"
 
 
 def _prose(sel: Selection, _opts: Sequence[str], v: int) -> Rendered:
