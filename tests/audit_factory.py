@@ -38,6 +38,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ai4hse_desk.display.format import option_letter
+
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping, Sequence
 
@@ -132,12 +134,15 @@ class AuditContent:
         return [a["attempt_id"] for a in self.attempts if where(a)]
 
 
-def _render(track: str, selection: Sequence[bool]) -> str:
+def render_response(track: str, selection: Sequence[bool]) -> str:
+    """A strict, valid response of ``track`` that selects ``selection``."""
     words = ", ".join("TRUE" if value else "FALSE" for value in selection)
     if track == "reasoning_assisted":
         return f"The options were checked one by one.\nFINAL_ANSWER: [{words}]"
     if track == "structured_output":
         return json.dumps({"answers": list(selection)})
+    if track == "single_choice":
+        return option_letter(list(selection).index(True))
     return f"[{words}]"
 
 
@@ -168,7 +173,8 @@ def build_content(extra_questions: int = 0) -> AuditContent:
                 row: dict[str, Any] = {
                     "attempt_id": attempt_id, "run_id": run["run_id"],
                     "question_id": q["question_id"], "repetition": rep, "state": "answered",
-                    "raw_response": _render(run["track"], selection), "finish_reason": "stop",
+                    "raw_response": render_response(run["track"], selection),
+                    "finish_reason": "stop",
                     "error": None, "parse_status": "valid", "extracted": json.dumps(selection),
                     "strict_format": 1, "correct": int(selection == key),
                     "prompt_tokens": 100 + q["ordinal"], "completion_tokens": 10 + rep,

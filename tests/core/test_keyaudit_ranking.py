@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from audit_factory import render_response
 
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.keyaudit import KeyAuditResult, compute_key_audit
@@ -32,15 +33,6 @@ TRACKS = {
     "w3": "structured_output",
 }
 KEY4 = (True, False, False, True)
-
-
-def render(track: str, selection: Sequence[bool]) -> str:
-    if track == "structured_output":
-        return json.dumps({"answers": list(selection)})
-    if track == "single_choice":
-        return "ABCDEFGH"[list(selection).index(True)]
-    words = "[" + ", ".join("TRUE" if v else "FALSE" for v in selection) + "]"
-    return f"Checked.\nFINAL_ANSWER: {words}" if track == "reasoning_assisted" else words
 
 
 def flip(selection: Sequence[bool], *positions: int) -> tuple[bool, ...]:
@@ -81,7 +73,7 @@ def build(
                         "question_id": qid,
                         "repetition": rep,
                         "state": "answered",
-                        "raw_response": render(track, chosen),
+                        "raw_response": render_response(track, chosen),
                         "finish_reason": "stop",
                     }
                 )
