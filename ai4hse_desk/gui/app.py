@@ -1,18 +1,21 @@
 """``ai4hse-desk [AUDIT_DB | --demo] [--screenshot OUT.png [--view V]]``: the window.
 
-The headless screenshot is :mod:`ai4hse_desk.gui.screenshot`.
+The headless screenshot is :mod:`ai4hse_desk.gui.screenshot`; the application
+object is made by :mod:`ai4hse_desk.gui.application`. Qt is imported only
+once the arguments are understood.
 """
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
+
     from ai4hse_desk.gui.main_window import MainWindow
 
 SCREENSHOT_SIZE = (1600, 1000)
@@ -83,44 +86,6 @@ def _refused(out: Path) -> str | None:
     return None
 
 
-def _quiet_platform_messages() -> None:
-    """Drop the offscreen platform's harmless size-hint notice; pass on the rest."""
-    from PySide6.QtCore import QtMsgType, qInstallMessageHandler
-
-    def handler(kind: QtMsgType, _context: object, message: str) -> None:
-        if "does not support propagateSizeHints" in message:
-            return
-        sys.stderr.write(f"{message}\n")
-
-    qInstallMessageHandler(handler)
-
-
-def application() -> object:
-    """The one QApplication (made on first use, with the desk's names and icon)."""
-    from PySide6.QtCore import Qt
-    from PySide6.QtGui import QGuiApplication
-    from PySide6.QtWidgets import QApplication
-
-    from ai4hse_desk.gui.settings import APPLICATION, ORGANISATION
-
-    existing = QApplication.instance()
-    if existing is not None:
-        return existing
-    QGuiApplication.setHighDpiScaleFactorRoundingPolicy(
-        Qt.HighDpiScaleFactorRoundingPolicy.PassThrough
-    )
-    _quiet_platform_messages()
-    app = QApplication([sys.argv[0] if sys.argv else "ai4hse-desk"])
-    app.setOrganizationName(ORGANISATION)
-    app.setApplicationName(APPLICATION)
-    app.setApplicationDisplayName(APPLICATION)
-    app.setDesktopFileName("org.ai4hse.Desk")
-    from ai4hse_desk.gui.app_icon import app_icon
-
-    app.setWindowIcon(app_icon())
-    return app
-
-
 def start_window(path: Path | None) -> MainWindow:
     """The shown main window; it opens ``path`` (else the last file) once the event
     loop runs. A file that fails shows its reason, plain, and is not remembered."""
@@ -142,11 +107,12 @@ def start_window(path: Path | None) -> MainWindow:
 
 
 def _interactive(path: Path | None) -> int:
+    from ai4hse_desk.gui.application import application
     from ai4hse_desk.gui.qt_guard import install_excepthook
 
     app = application()
     install_excepthook()
     window = start_window(path)
-    status = int(app.exec())  # type: ignore[attr-defined]
+    status = app.exec()
     del window
     return status

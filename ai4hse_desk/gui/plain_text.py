@@ -15,7 +15,7 @@ line instead of itself. Everything the window shows goes through these helpers:
 * :func:`title_text` and :func:`menu_text` keep ``[*]`` in a window title and
   ``&`` in a menu entry from being read as markers.
 
-Labels are made plain with :func:`~ai4hse_desk.gui.widget_style.plain_label`.
+Labels are made plain with :func:`~ai4hse_desk.gui.widgets.labels.plain_label`.
 """
 
 from __future__ import annotations

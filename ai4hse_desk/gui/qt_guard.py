@@ -20,20 +20,40 @@ from __future__ import annotations
 
 import functools
 import os
+import sqlite3
 import sys
 import traceback
-from collections.abc import Callable
-from types import TracebackType
-from typing import ParamSpec, TypeVar
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 from ai4hse_desk.errors import InputProblem, one_line
 from ai4hse_desk.gui.plain_text import Icon, plain_message
+from ai4hse_desk.index import QueryInterrupted
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from types import TracebackType
 
 P = ParamSpec("P")
 T = TypeVar("T")
+
+#: What reading an audit file, its review index or the notes store raises on a file
+#: it cannot use: a problem it names (:class:`~ai4hse_desk.errors.InputProblem`,
+#: ``OSError``), SQLite refusing, a value the schema forbids (``ValueError``,
+#: ``TypeError``, ``KeyError`` for an unknown run …), a closed or interrupted index.
+READ_ERRORS: tuple[type[Exception], ...] = (
+    InputProblem,
+    OSError,
+    sqlite3.Error,
+    ValueError,
+    TypeError,
+    KeyError,
+    IndexError,
+    RuntimeError,
+    QueryInterrupted,
+)
 
 _pending: list[tuple[str, str]] = []
 _seen: set[tuple[str, str]] = set()
@@ -89,7 +109,7 @@ def guarded(default: T, title: str = "The window could not show this") -> Callab
         def wrapper(*args: P.args, **kwargs: P.kwargs) -> T:
             try:
                 return method(*args, **kwargs)
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - nothing may be raised back into Qt (C++)
                 report_problem(title, problem_text(exc))
                 return default
 
@@ -113,6 +133,7 @@ def install_excepthook() -> None:
 
 
 __all__ = [
+    "READ_ERRORS",
     "flush_problems",
     "forget_problems",
     "guarded",

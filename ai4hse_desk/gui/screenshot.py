@@ -10,7 +10,8 @@ guarded writer (:mod:`ai4hse_desk.filewrite`), and only when nothing went wrong:
    is one ``error:`` line. Opening it protects it and its ``-wal``, ``-journal``
    and ``-shm`` names, so ``OUT`` is checked again, together with the names of
    its default notes store (which may not exist yet).
-3. The window opens the file, builds the review index and the view asked for.
+3. The window opens the file, builds the review index and the view asked for,
+   and waits until every background task of the window has delivered.
    Every message the window would show goes to a sink instead: the first error
    (the file did not open, the index or the scores failed, a row could not be
    read) is printed as ``error: …`` and the command exits 2 without writing.
@@ -23,11 +24,15 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ai4hse_desk.errors import one_line
 from ai4hse_desk.filewrite import SIDE_SUFFIXES, WriteRefused, check_target, write_atomic
 from ai4hse_desk.gui.plain_text import Icon, set_message_sink
-from ai4hse_desk.gui.qt_guard import flush_problems, install_excepthook, problem_text
+from ai4hse_desk.gui.qt_guard import READ_ERRORS, flush_problems, install_excepthook, problem_text
+
+if TYPE_CHECKING:
+    from PySide6.QtGui import QImage
 
 #: Rounds of event processing before the grab (deferred layouts, queued reports).
 SETTLE_ROUNDS = 5
@@ -64,7 +69,7 @@ def screenshot(path: Path, out: Path, view: str, size: tuple[int, int]) -> int:
 
     try:  # fail with one line before any window exists
         open_audit(path).close()
-    except Exception as exc:  # AuditError, or a value the schema forbids
+    except READ_ERRORS as exc:  # AuditError, or a value the schema forbids
         return _error(problem_text(exc))
     try:
         check_target(out)  # again: the audit file and its side names are protected now
@@ -74,7 +79,7 @@ def screenshot(path: Path, out: Path, view: str, size: tuple[int, int]) -> int:
     if refusal is not None:
         return _error(refusal)
 
-    from ai4hse_desk.gui.app import application
+    from ai4hse_desk.gui.application import application
 
     application()
     install_excepthook()
@@ -92,10 +97,9 @@ def screenshot(path: Path, out: Path, view: str, size: tuple[int, int]) -> int:
 
 
 def _render(path: Path, out: Path, view: str, size: tuple[int, int], errors: list[str]) -> int:
-    from PySide6.QtGui import QImage
     from PySide6.QtWidgets import QApplication
 
-    from ai4hse_desk.gui.main_window import TAB_COMPARE, MainWindow
+    from ai4hse_desk.gui.main_window import MainWindow
 
     window = MainWindow()
     window.scores.failed.connect(errors.append)
@@ -105,13 +109,14 @@ def _render(path: Path, out: Path, view: str, size: tuple[int, int], errors: lis
         window.resize(*size)
         window.show()
         if window.open_path(path, wait=True) and not errors:
-            window.next_parse_error()
+            window.navigator.next_parse_error()
             if view == "compare":
-                window.tabs.setCurrentIndex(TAB_COMPARE)
+                window.switcher.show_compare()
             elif view == "scores":
-                window.show_scores(wait=True)
+                window.switcher.show_scores()
             elif view == "keyaudit":
-                window.show_keyaudit(wait=True)
+                window.switcher.show_keyaudit()
+            window.tasks.wait_idle()
             for _ in range(SETTLE_ROUNDS):
                 QApplication.processEvents()
             image = window.grab().toImage()

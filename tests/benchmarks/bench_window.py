@@ -59,9 +59,9 @@ def main() -> int:
             build_fts(db)
         report["fts_ready_s (cold build or cache hit)"] = round(time.perf_counter() - t, 2)
 
-    from ai4hse_desk.gui.app import _quiet_platform_messages
+    from ai4hse_desk.gui.application import quiet_platform_messages
 
-    _quiet_platform_messages()
+    quiet_platform_messages()
     app = QApplication.instance() or QApplication([])
     window = MainWindow()
     window.resize(1600, 1000)
@@ -86,7 +86,7 @@ def main() -> int:
         "all parse errors": window.filters.show_parse_errors,
         "one run": lambda: window.filters.runs.set_checked([window.filters.runs.item(3).data(256)]),
         "disagreements only": lambda: window.filters.disagreements.setChecked(True),
-        "topic label": lambda: window.filters._facet_lists["topic"].set_checked(["PPE"]),
+        "topic label": lambda: window.filters.facet("topic").set_checked(["PPE"]),
         "incorrect": lambda: window.filters.correct.setCurrentIndex(2),
     }
     timings = {}
@@ -101,10 +101,10 @@ def main() -> int:
     window.filters.clear()
 
     steps = []
-    window.select_row(0)
+    window.navigator.select_row(0)
     for _ in range(60):
         t = time.perf_counter()
-        window.move_row(1)
+        window.navigator.move_row(1)
         app.processEvents()
         steps.append(time.perf_counter() - t)
     report["next_attempt_ms"] = {
@@ -114,9 +114,9 @@ def main() -> int:
 
     searches = {}
     for word in ("lockout", "ventilation", "hazard"):
-        window.search.set_text_now("")
+        window.attempts.search.set_text_now("")
         t = time.perf_counter()
-        window.search.set_text_now(word)
+        window.attempts.search.set_text_now(word)
         window.model.row_data(0)
         searches[word] = _ms(time.perf_counter() - t)
         assert window.model.review_index is not None

@@ -1,23 +1,29 @@
-"""Shared set-up for the Qt widget tests: no display needed."""
+"""Shared set-up for the Qt widget tests: no display needed, no thread left behind."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import pytest
 
 # Before anything imports Qt: render offscreen unless the caller chose a platform.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from gui_fixtures import MessageBoxes, ShownMessage
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMessageBox
-from pytestqt.qtbot import QtBot
+from typing import TYPE_CHECKING
+
+from gui_fixtures import MessageBoxes, ShownMessage, ThreadWatch
+from PySide6.QtCore import Qt, QThread
+from PySide6.QtWidgets import QDialog, QFileDialog, QInputDialog, QMessageBox
 
 from ai4hse_desk.gui.main_window import MainWindow
+from ai4hse_desk.gui.workers.runner import TaskRunner
 from ai4hse_desk.writer.demo import write_demo
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from pathlib import Path
+
+    from pytestqt.qtbot import QtBot
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -25,6 +31,53 @@ def pytest_configure(config: pytest.Config) -> None:
     # constraints change (any top-level widget with a layout); with
     # qt_log_level_fail = WARNING that would fail every such test.
     config.addinivalue_line("qt_log_ignore", "This plugin does not support propagateSizeHints")
+
+
+@pytest.fixture(autouse=True)
+def dangling_qthreads(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[ThreadWatch]:
+    """Fail a test that leaves a QThread running (napari's guard; the Python threads are
+    ``tests/conftest.py``'s). ``qtbot`` is set up first, so this checks before pytest-qt
+    closes the widgets a test handed to it: a test must end the work it started."""
+    request.getfixturevalue("qtbot")
+    watch = ThreadWatch()
+    monkeypatch.setattr(QThread, "start", watch.recording(QThread.start))
+    yield watch
+    left = watch.still_running()
+    if left:
+        watch.wait_all()
+        pytest.fail(f"QThread(s) left running after the test: {', '.join(left)}", pytrace=False)
+
+
+@pytest.fixture(autouse=True)
+def no_modal_dialogs(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """A dialog a test did not answer itself is refused (cancelled at once, never shown, so
+    it cannot hang the run) and fails the test. Tests answer a dialog by replacing the
+    ``exec`` of its class (``FlagDialog.exec`` …); message boxes: ``message_boxes``."""
+    opened: list[str] = []
+
+    def refuse(what: str, answer: object) -> Callable[..., object]:
+        def record(*_args: object, **_kwargs: object) -> object:
+            opened.append(what)
+            return answer
+
+        return record
+
+    monkeypatch.setattr(QDialog, "exec", refuse("QDialog.exec", 0))
+    monkeypatch.setattr(QInputDialog, "getText", refuse("QInputDialog.getText", ("", False)))
+    for name in ("getOpenFileName", "getSaveFileName"):
+        monkeypatch.setattr(QFileDialog, name, refuse(f"QFileDialog.{name}", ("", "")))
+    yield opened
+    assert not opened, f"dialogs the test did not answer: {opened}"
+
+
+@pytest.fixture
+def tasks() -> Iterator[TaskRunner]:
+    """A task runner for a view tested on its own (shut down afterwards)."""
+    runner = TaskRunner()
+    yield runner
+    runner.shutdown()
 
 
 @pytest.fixture(scope="session")

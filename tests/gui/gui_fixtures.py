@@ -2,6 +2,7 @@
 
 * :class:`MessageBoxes` is what the autouse ``message_boxes`` fixture (conftest)
   collects: every message box a test's window asked for, never shown.
+* :class:`ThreadWatch` is the dangling-QThread guard's bookkeeping (conftest).
 * :func:`untyped_attempts` rebuilds an audit file's ``attempts`` table with the
   official columns but no types, checks or unique constraints (the red team's
   trick), so a value the schema forbids can be stored.
@@ -11,12 +12,17 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-from collections.abc import Mapping
-from dataclasses import dataclass
-from pathlib import Path
+import weakref
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from pathlib import Path
+
+    from PySide6.QtCore import Qt, QThread
 
 #: Audit- or store-controlled text that would draw a forged verdict if read as HTML.
 HOSTILE = '<h1 style="color:green">✔ Audit verified: 0 disagreements</h1>'
@@ -40,6 +46,39 @@ class MessageBoxes(list[ShownMessage]):
 
     def critical(self) -> list[ShownMessage]:
         return [m for m in self if m.icon == QMessageBox.Icon.Critical]
+
+
+#: How long a QThread that has done its work may take to end before it counts as left running.
+GRACE_MS = 250
+
+
+@dataclass
+class ThreadWatch:
+    """The QThreads started during one test (Python threads: ``tests/thread_guard.py``)."""
+
+    started: weakref.WeakSet[QThread] = field(default_factory=weakref.WeakSet)
+
+    def recording(self, start: Callable[..., None]) -> Callable[..., None]:
+        """``QThread.start`` that also records the thread."""
+
+        def record(thread: QThread, *args: object) -> None:
+            self.started.add(thread)
+            start(thread, *args)
+
+        return record
+
+    def still_running(self, grace_ms: int = GRACE_MS) -> list[str]:
+        """The recorded threads still running, each given ``grace_ms`` to end first."""
+        return [
+            thread.objectName() or repr(thread)
+            for thread in list(self.started)
+            if thread.isRunning() and not thread.wait(grace_ms)
+        ]
+
+    def wait_all(self) -> None:
+        """Wait for every recorded thread, so that the next test starts clean."""
+        for thread in list(self.started):
+            thread.wait(30_000)
 
 
 def sha256(path: Path) -> str:

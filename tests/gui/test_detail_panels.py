@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from PySide6.QtCore import Qt
@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QTableWidgetItem,
     QWidget,
 )
-from pytestqt.qtbot import QtBot
 
 from ai4hse_desk.audit.records import Attempt, Option, Question, Run
 from ai4hse_desk.display.status_style import (
@@ -33,10 +32,13 @@ from ai4hse_desk.display.status_style import (
     status_foreground,
     status_label,
 )
-from ai4hse_desk.gui.question_panel import QuestionPanel
-from ai4hse_desk.gui.verdict_panel import DIFFERS_MARK, NO_SELECTION, VerdictPanel
+from ai4hse_desk.gui.panels.question import QuestionPanel
+from ai4hse_desk.gui.panels.verdict import DIFFERS_MARK, NO_SELECTION, VerdictPanel
 from ai4hse_desk.protocol.outcome import Status, Track
 from ai4hse_desk.verdicts.attempt_detail import NONE, AttemptDetail, build_detail
+
+if TYPE_CHECKING:
+    from pytestqt.qtbot import QtBot
 
 T, F = True, False
 LIGHT_WINDOW, DARK_WINDOW = "#ffffff", "#1e1e1e"
@@ -230,10 +232,12 @@ def test_verdict_panel_fills_every_field(verdict_panel: VerdictPanel) -> None:
     assert verdict_panel.fact_texts() == shown.facts
     assert verdict_panel.setting_texts() == shown.settings
     facts = dict(verdict_panel.fact_texts())
-    assert facts["Latency"] == "2,345 ms" and facts["Prompt tokens"] == "1,500"
+    assert facts["Latency"] == "2,345 ms"
+    assert facts["Prompt tokens"] == "1,500"
     settings = dict(verdict_panel.setting_texts())
     assert settings["Temperature"] == "provider default"
-    assert settings["Routing"] == "cheapest" and settings["Token cap"] == "4,096"
+    assert settings["Routing"] == "cheapest"
+    assert settings["Token cap"] == "4,096"
     assert not verdict_panel.banner().isVisibleTo(verdict_panel)
 
 
@@ -305,7 +309,8 @@ def test_panels_live_in_a_splitter(qtbot: QtBot) -> None:
     shown = detail(parse_status="malformed")
     question.set_detail(shown)
     verdict.set_detail(shown)
-    assert question.width() > 0 and verdict.width() > 0
+    assert question.width() > 0
+    assert verdict.width() > 0
     assert verdict.banner().isVisibleTo(verdict)
 
 
@@ -348,5 +353,6 @@ def test_value_match_and_banner_colours_are_readable() -> None:
 
 def test_chip_style_sheet_sets_both_colours() -> None:
     sheet = chip_style_sheet("#123456", "#000000")
-    assert "background-color: #123456" in sheet and "color: #000000" in sheet
+    assert "background-color: #123456" in sheet
+    assert "color: #000000" in sheet
     assert CHIP_BORDER in sheet

@@ -14,19 +14,25 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from gui_fixtures import MessageBoxes, sha256
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication, QImage
-from pytestqt.qtbot import QtBot
 
 from ai4hse_desk.audit import AuditDB, open_audit
 from ai4hse_desk.cli.main import main as cli_main
 from ai4hse_desk.filewrite import WriteRefused
-from ai4hse_desk.gui.scores_view import ScoresView
+from ai4hse_desk.gui.views.scores import ScoresView
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from pytestqt.qtbot import QtBot
+
+    from ai4hse_desk.gui.workers.runner import TaskRunner
 
 
 @pytest.fixture
@@ -46,7 +52,8 @@ def _screenshot(audit: Path, out: str | Path) -> subprocess.CompletedProcess[str
 def _one_error_line(result: subprocess.CompletedProcess[str]) -> str:
     assert result.returncode == 2, result.stderr
     lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: "), result.stderr
     assert result.stdout == ""
     return lines[0]
 
@@ -101,7 +108,8 @@ def test_screenshot_of_the_demo_writes_only_the_png(tmp_path: Path) -> None:
         capture_output=True, text=True, check=False, timeout=300,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
-    assert result.stderr == "" and result.stdout == f"screenshot written to {out}\n"
+    assert result.stderr == ""
+    assert result.stdout == f"screenshot written to {out}\n"
     image = QImage(str(out))
     assert (image.width(), image.height()) == (1600, 1000)
     assert os.listdir(tmp_path) == ["demo.png"]  # the temporary file was renamed
@@ -117,8 +125,8 @@ def db(audit: Path) -> Iterator[AuditDB]:
 
 
 @pytest.fixture
-def view(qtbot: QtBot, db: AuditDB) -> Iterator[ScoresView]:
-    widget = ScoresView()
+def view(qtbot: QtBot, db: AuditDB, tasks: TaskRunner) -> Iterator[ScoresView]:
+    widget = ScoresView(tasks)
     qtbot.addWidget(widget)
     widget.resize(1400, 1000)
     widget.show()
@@ -161,11 +169,13 @@ def test_a_refused_export_shows_a_plain_error_and_writes_nothing(
 ) -> None:
     chosen = _chosen(kind, audit, tmp_path)
     before, files = sha256(audit), sorted(os.listdir(tmp_path))
-    monkeypatch.setattr(view, "_ask_save_path", lambda *args: chosen)
+    monkeypatch.setattr(view.exports, "ask_save_path", lambda *_args: chosen)
     view.action_map[kind].trigger()
     (shown,) = message_boxes
-    assert shown.title == "Could not export" and shown.text_format == Qt.TextFormat.PlainText
-    assert shown.text and view.status.text() == f"Could not export: {shown.text}"
+    assert shown.title == "Could not export"
+    assert shown.text_format == Qt.TextFormat.PlainText
+    assert shown.text
+    assert view.status.text() == f"Could not export: {shown.text}"
     assert sha256(audit) == before
     assert sorted(os.listdir(tmp_path)) == files
     assert not Path(f"{audit}-wal").exists()
@@ -176,16 +186,17 @@ def test_a_refused_export_shows_a_plain_error_and_writes_nothing(
 def test_the_export_methods_refuse_protected_targets(view: ScoresView, audit: Path) -> None:
     before = sha256(audit)
     for export in (
-        lambda: view.export_report(audit),
-        lambda: view.export_tables(audit),
-        lambda: view.export_tables(Path(f"{audit}-journal")),
-        lambda: view.export_plot(Path(f"{audit}-shm")),
-        lambda: view.export_plot(audit.parent),
+        lambda: view.exports.export_report(audit),
+        lambda: view.exports.export_tables(audit),
+        lambda: view.exports.export_tables(Path(f"{audit}-journal")),
+        lambda: view.exports.export_plot(Path(f"{audit}-shm")),
+        lambda: view.exports.export_plot(audit.parent),
     ):
         with pytest.raises(WriteRefused):
             export()
     assert sha256(audit) == before
-    assert not Path(f"{audit}-journal").exists() and not Path(f"{audit}-shm").exists()
+    assert not Path(f"{audit}-journal").exists()
+    assert not Path(f"{audit}-shm").exists()
 
 
 def test_an_allowed_export_replaces_the_old_file_by_a_rename(
@@ -196,12 +207,13 @@ def test_an_allowed_export_replaces_the_old_file_by_a_rename(
         target.write_text("old\n")
         inode = target.stat().st_ino
         if name.startswith("report"):
-            view.export_report(target)
+            view.exports.export_report(target)
         elif name.startswith("scores"):
-            view.export_tables(target)
+            view.exports.export_tables(target)
         else:
-            view.export_plot(target)
-        assert target.read_bytes() != b"old\n" and target.stat().st_ino != inode
+            view.exports.export_plot(target)
+        assert target.read_bytes() != b"old\n"
+        assert target.stat().st_ino != inode
     assert sorted(os.listdir(tmp_path)) == sorted(
         ["audit.sqlite", "report.html", "scores.csv", "scores.xlsx", "plot.png", "plot.svg"]
     )

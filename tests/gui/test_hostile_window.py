@@ -15,21 +15,25 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from gui_fixtures import HOSTILE, MessageBoxes, sha256, untyped_attempts
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
-from pytestqt.qtbot import QtBot
 
 from ai4hse_desk.gui.app import start_window
-from ai4hse_desk.gui.main_window import MainWindow
 from ai4hse_desk.gui.qt_guard import flush_problems
-from ai4hse_desk.gui.qt_tasks import QtTask
 from ai4hse_desk.gui.settings import app_settings, recent_files
 from ai4hse_desk.index import ReviewIndex
 from ai4hse_desk.index.session import AuditSession
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from pytestqt.qtbot import QtBot
+
+    from ai4hse_desk.gui.main_window import MainWindow
 
 FIRST_THREE = "attempt_id IN (SELECT attempt_id FROM attempts ORDER BY attempt_id LIMIT 3)"
 
@@ -49,12 +53,12 @@ def _names_the_problem(text: str) -> bool:
 
 def _exercise(win: MainWindow) -> None:
     """Everything that read rows when the window crashed: measuring, painting, selecting."""
-    win.table.resizeColumnsToContents()
+    win.attempts.table.resizeColumnsToContents()
     win.grab()
     for row in range(4):
-        win.select_row(row)
-    win.show_scores(wait=True)
-    win.show_keyaudit(wait=True)
+        win.navigator.select_row(row)
+    win.switcher.show_scores(wait=True)
+    win.switcher.show_keyaudit(wait=True)
     win.grab()
     QApplication.processEvents()
     flush_problems()
@@ -68,7 +72,8 @@ def test_text_in_an_integer_column_is_a_plain_error_not_a_crash(
     if opened:
         _exercise(window)
     errors = message_boxes.critical()
-    assert errors and any(_names_the_problem(m.text) for m in errors)
+    assert errors
+    assert any(_names_the_problem(m.text) for m in errors)
     assert all(m.text_format == Qt.TextFormat.PlainText for m in errors)
     settings = window.settings
     assert settings.value("last_file") is None
@@ -76,7 +81,8 @@ def test_text_in_an_integer_column_is_a_plain_error_not_a_crash(
     assert sha256(hostile) == before
     # The window is still there and opens a good file as usual.
     assert window.open_path(pristine, wait=True)
-    assert window.model.rowCount() > 0 and window.model.read_problem is None
+    assert window.model.rowCount() > 0
+    assert window.model.read_problem is None
     assert window.settings.value("last_file") == str(pristine.resolve())
 
 
@@ -113,7 +119,7 @@ def test_an_exception_inside_data_is_reported_in_plain_text(
 
     monkeypatch.setattr(ReviewIndex, "rows", broken)
     window.model.set_flagged(())  # empties the row cache: every row is read again
-    window.table.resizeColumnsToContents()
+    window.attempts.table.resizeColumnsToContents()
     window.grab()
     QApplication.processEvents()
     flush_problems()
@@ -128,14 +134,14 @@ def test_an_attempt_that_cannot_be_read_is_said_once_and_the_file_forgotten(
     window: MainWindow, pristine: Path, message_boxes: MessageBoxes, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     assert window.open_path(pristine, wait=True)
-    shown = window.current_attempt
+    shown = window.selection.attempt_id
 
     def unreadable(_session: object, _attempt_id: int) -> None:
         raise ValueError("invalid literal for int() with base 10: 'x'")
 
     monkeypatch.setattr(AuditSession, "attempt", unreadable)
     for row in (1, 2, 3):
-        window.select_row(row)
+        window.navigator.select_row(row)
     QApplication.processEvents()
     flush_problems()
     (error,) = message_boxes.critical()  # one box for three attempts
@@ -143,23 +149,8 @@ def test_an_attempt_that_cannot_be_read_is_said_once_and_the_file_forgotten(
     assert error.text_format == Qt.TextFormat.PlainText
     attempt = window.model.attempt_id_at(3)
     assert window.statusBar().currentMessage().startswith(f"Attempt {attempt} cannot be shown")
-    assert window.current_attempt == shown  # the panels keep the last attempt shown
+    assert window.selection.attempt_id == shown  # the panels keep the last attempt shown
     assert window.settings.value("last_file") is None
-
-
-class _Abort(BaseException):
-    """Not an ``Exception``: what ``except Exception`` in a worker would let through."""
-
-
-def test_a_background_task_that_raises_anything_reports_failed(qtbot: QtBot) -> None:
-    def work(_progress: object) -> None:
-        raise _Abort(HOSTILE)
-
-    task = QtTask(work, "hostile")  # type: ignore[arg-type]
-    with qtbot.waitSignal(task.failed, timeout=10_000) as failed:
-        task.start()
-    assert task.wait()
-    assert failed.args == [f"_Abort: {HOSTILE}"]
 
 
 def test_screenshot_of_a_hostile_file_exits_2_with_one_error_line(
@@ -173,6 +164,8 @@ def test_screenshot_of_a_hostile_file_exits_2_with_one_error_line(
     )  # fmt: skip
     assert result.returncode == 2, result.stderr  # not -11 (SIGSEGV), not 0
     lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: "), result.stderr
     assert _names_the_problem(lines[0])
-    assert not out.exists() and sha256(hostile) == before
+    assert not out.exists()
+    assert sha256(hostile) == before

@@ -5,22 +5,27 @@ from __future__ import annotations
 import hashlib
 import subprocess
 import sys
-from collections.abc import Iterator
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
-from gui_fixtures import MessageBoxes
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QMessageBox
-from pytestqt.qtbot import QtBot
 
 from ai4hse_desk.audit import open_audit
-from ai4hse_desk.gui.main_window import TAB_COMPARE, MainWindow
+from ai4hse_desk.gui.controllers.views import TAB_COMPARE, VIEW_ATTEMPTS, VIEW_SCORES
+from ai4hse_desk.gui.main_window import MainWindow
 from ai4hse_desk.index import PARSE_ERROR_STATUSES, build_fts
 from ai4hse_desk.protocol.extract import derive
 from ai4hse_desk.verdicts.rescore import iter_verdicts
 from ai4hse_desk.writer.demo import write_demo
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+
+    from gui_fixtures import MessageBoxes
+    from pytestqt.qtbot import QtBot
 
 
 def sha256(path: Path) -> str:
@@ -56,8 +61,8 @@ def window(qtbot: QtBot, demo_path: Path) -> Iterator[MainWindow]:
 
 
 def fetch_all(win: MainWindow) -> int:
-    while win.model.canFetchMore(win.table.rootIndex()):
-        win.model.fetchMore(win.table.rootIndex())
+    while win.model.canFetchMore(win.attempts.table.rootIndex()):
+        win.model.fetchMore(win.attempts.table.rootIndex())
     return win.model.rowCount()
 
 
@@ -73,12 +78,12 @@ def test_row_counts_under_each_filter_equal_sql(
     window.filters.show_parse_errors()
     expected = sum(v[3] in PARSE_ERROR_STATUSES for v in verdicts)
     assert 0 < window.model.matching == expected == fetch_all(window)
-    assert f"Showing {expected:,} of {len(verdicts):,} attempts" in window.counts.text()
+    assert f"Showing {expected:,} of {len(verdicts):,} attempts" in window.attempts.counts.text()
     # The per-status part is counted off the GUI thread and follows the first rows.
     errors = f"parse errors {expected:,}"
-    qtbot.waitUntil(lambda: errors in window.counts.text(), timeout=10_000)
+    qtbot.waitUntil(lambda: errors in window.attempts.counts.text(), timeout=10_000)
     malformed = sum(v[3] == "malformed" for v in verdicts)
-    assert f"Malformed {malformed:,}" in window.counts.text()
+    assert f"Malformed {malformed:,}" in window.attempts.counts.text()
 
     window.filters.clear()
     run_id = verdicts[0][1]
@@ -100,22 +105,22 @@ def test_label_filter_counts(window: MainWindow, demo_path: Path, verdicts: list
     with open_audit(demo_path) as db:
         labels = db.labels()
     topic = labels[verdicts[0][2]]["topic"]
-    window.filters._facet_lists["topic"].set_checked([topic])
+    window.filters.facet("topic").set_checked([topic])
     expected = sum(labels[v[2]].get("topic") == topic for v in verdicts)
     assert window.model.matching == expected
 
 
 def test_selecting_a_row_fills_every_panel(window: MainWindow, demo_path: Path) -> None:
-    window.select_row(3)
+    window.navigator.select_row(3)
     attempt_id = window.model.attempt_id_at(3)
-    assert window.current_attempt == attempt_id
+    assert window.selection.attempt_id == attempt_id
     with open_audit(demo_path) as db:
         attempt = db.attempts_by_ids([attempt_id])[0]
         question = db.question(attempt.question_id)
-    assert attempt.question_id in window.question_panel.heading_text()
-    assert len(window.question_panel.row_texts()) == len(question.options)
-    assert window.verdict_panel.status_text()
-    assert window.response_view.raw_text() == attempt.raw_response
+    assert attempt.question_id in window.attempts.question_panel.heading_text()
+    assert len(window.attempts.question_panel.row_texts()) == len(question.options)
+    assert window.attempts.verdict_panel.status_text()
+    assert window.attempts.response_view.raw_text() == attempt.raw_response
 
 
 def _attempt_where(demo_path: Path, predicate: object) -> int:
@@ -140,78 +145,87 @@ def test_highlight_matches_the_extraction(window: MainWindow, demo_path: Path) -
     attempt_id = _attempt_where(
         demo_path, lambda raw, o: o.spans and len(raw) > 60 and o.status.value == "valid"
     )
-    window.show_attempt(attempt_id)
-    assert window.current_attempt == attempt_id
-    raw = window.response_view.raw_text()
+    window.navigator.show_attempt(attempt_id)
+    assert window.selection.attempt_id == attempt_id
+    raw = window.attempts.response_view.raw_text()
     with open_audit(demo_path) as db:
         attempt = db.attempts_by_ids([attempt_id])[0]
         run = db.run(attempt.run_id)
         n = len(db.question(attempt.question_id).options)
     outcome = derive(run.track, raw, n, protocol_version=run.protocol_version,
                      state=attempt.state, finish_reason=attempt.finish_reason)  # fmt: skip
-    assert window.response_view.highlighted_text() == [raw[a:b] for a, b in outcome.spans]
+    assert window.attempts.response_view.highlighted_text() == [raw[a:b] for a, b in outcome.spans]
 
 
 def test_html_in_a_response_shows_literally(window: MainWindow, demo_path: Path) -> None:
     attempt_id = _attempt_where(demo_path, lambda raw, _o: "<script>" in raw)
-    window.show_attempt(attempt_id)
-    shown = window.response_view.plain_text()
+    window.navigator.show_attempt(attempt_id)
+    shown = window.attempts.response_view.plain_text()
     assert "<b>bold</b><img src=x onerror=alert(1)>" in shown
     assert "<script>alert('xss')</script>" in shown
 
 
 def test_keyboard_navigation(window: MainWindow, qtbot: QtBot, verdicts: list) -> None:
-    window.table.setFocus()
-    window.select_row(0)
-    first = window.current_attempt
-    qtbot.keyClick(window.table, Qt.Key.Key_J)
-    assert window.table.currentIndex().row() == 1
-    qtbot.keyClick(window.table, Qt.Key.Key_K)
-    assert window.current_attempt == first
+    window.attempts.table.setFocus()
+    window.navigator.select_row(0)
+    first = window.selection.attempt_id
+    qtbot.keyClick(window.attempts.table, Qt.Key.Key_J)
+    assert window.attempts.table.currentIndex().row() == 1
+    qtbot.keyClick(window.attempts.table, Qt.Key.Key_K)
+    assert window.selection.attempt_id == first
 
     status_of = {v[0]: v[3] for v in verdicts}
-    qtbot.keyClick(window.table, Qt.Key.Key_E)
-    assert status_of[window.current_attempt] in PARSE_ERROR_STATUSES
-    first_error = window.current_attempt
-    qtbot.keyClick(window.table, Qt.Key.Key_E)
-    assert status_of[window.current_attempt] in PARSE_ERROR_STATUSES
-    assert window.current_attempt > first_error  # list order is attempt_id order
+    qtbot.keyClick(window.attempts.table, Qt.Key.Key_E)
+    assert status_of[window.selection.attempt_id] in PARSE_ERROR_STATUSES
+    first_error = window.selection.attempt_id
+    qtbot.keyClick(window.attempts.table, Qt.Key.Key_E)
+    assert status_of[window.selection.attempt_id] in PARSE_ERROR_STATUSES
+    assert window.selection.attempt_id > first_error  # list order is attempt_id order
 
     question_of = {v[0]: v[2] for v in verdicts}
-    before = question_of[window.current_attempt]
-    qtbot.keyClick(window.table, Qt.Key.Key_N)
-    after = question_of[window.current_attempt]
+    before = question_of[window.selection.attempt_id]
+    qtbot.keyClick(window.attempts.table, Qt.Key.Key_N)
+    after = question_of[window.selection.attempt_id]
     assert after != before
-    qtbot.keyClick(window.table, Qt.Key.Key_P)
-    assert question_of[window.current_attempt] == before
+    qtbot.keyClick(window.attempts.table, Qt.Key.Key_P)
+    assert question_of[window.selection.attempt_id] == before
 
 
-def test_search_like_then_full_text(window: MainWindow, demo_path: Path) -> None:
+def test_search_like_then_full_text(window: MainWindow, demo_path: Path, qtbot: QtBot) -> None:
     word = "eyewash"
-    window.search.set_text_now(word)
+    before = window.model.matching
+    with qtbot.waitSignal(window.attempt_list.searching, check_params_cb=lambda on: on):
+        window.attempts.search.set_text_now(word)
+    # A plain search is found off the GUI thread: the list keeps its rows meanwhile.
+    assert window.model.matching == before
+    assert "Searching every response" in window.attempts.counts.text()
+    assert window.tasks.wait_idle()
     like_count = window.model.matching
-    assert like_count > 0
-    assert "plain search (slower)" in window.counts.text()
+    assert 0 < like_count < before
+    assert "plain search (slower)" in window.attempts.counts.text()
+    session = window.opening.session
+    assert session is not None
     for row in range(min(5, window.model.rowCount())):
-        attempt = window.session.attempt(window.model.attempt_id_at(row))  # type: ignore[union-attr]
-        question = window.session.questions[attempt.question_id]  # type: ignore[union-attr]
+        attempt_id = window.model.attempt_id_at(row)
+        assert attempt_id is not None
+        attempt = session.attempt(attempt_id)
+        assert attempt is not None
+        question = session.questions[attempt.question_id]
         assert (
             word in (attempt.raw_response or "").lower()
             or word in (question.text + " ".join(o.text for o in question.options)).lower()
         )
     with open_audit(demo_path) as db:
         build_fts(db)
-    window.search.set_text_now("")
-    window.search.set_text_now(word)
-    assert window.model.review_index.search_mode(window.model.query) == "fts"
+    window.attempts.search.set_text_now("")
+    window.attempts.search.set_text_now(word)  # full text: at once, on the GUI thread
+    index = window.model.review_index
+    assert index is not None
+    assert index.search_mode(window.model.query) == "fts"
     assert window.model.matching == like_count
-    qtbot_escape(window)
-    assert window.model.matching == window.model.review_index.total()
-
-
-def qtbot_escape(window: MainWindow) -> None:
-    window.clear_all()
-    assert window.search.text() == ""
+    window.attempt_list.clear_all()  # Esc
+    assert window.attempts.search.text() == ""
+    assert window.model.matching == index.total()
 
 
 def test_bad_file_shows_dialog_and_keeps_the_open_database(
@@ -221,55 +235,59 @@ def test_bad_file_shows_dialog_and_keeps_the_open_database(
     bad.write_text("not a database at all\n" * 10)
     before = sha256(bad)
     title = window.windowTitle()
-    current = window.current_attempt
+    current = window.selection.attempt_id
     assert not window.open_path(bad)
     (shown,) = message_boxes
     assert shown.icon == QMessageBox.Icon.Critical
     assert shown.text_format == Qt.TextFormat.PlainText
-    assert "\n" not in shown.text and "not a database" in shown.text
-    assert window.session is not None and window.session.path == demo_path.resolve()
-    assert window.windowTitle() == title and window.current_attempt == current
+    assert "\n" not in shown.text
+    assert "not a database" in shown.text
+    assert window.opening.session is not None
+    assert window.opening.session.path == demo_path.resolve()
+    assert window.windowTitle() == title
+    assert window.selection.attempt_id == current
     assert window.model.rowCount() > 0
     assert sha256(bad) == before
 
 
 def test_compare_grid_click_jumps_to_attempt(window: MainWindow, verdicts: list) -> None:
-    window.select_row(0)
-    window.tabs.setCurrentIndex(TAB_COMPARE)
-    question = {v[0]: v[2] for v in verdicts}[window.current_attempt]
-    grid = window.compare.table
+    window.navigator.select_row(0)
+    window.attempts.tabs.setCurrentIndex(TAB_COMPARE)
+    question = {v[0]: v[2] for v in verdicts}[window.selection.attempt_id]
+    grid = window.attempts.compare.table
     expected = sum(v[2] == question for v in verdicts)
     cells = [
-        window.compare.cell_attempt(r, c)
+        window.attempts.compare.cell_attempt(r, c)
         for r in range(grid.rowCount())
         for c in range(grid.columnCount())
     ]
     assert len([c for c in cells if c is not None]) == expected
     target_row, target_col = grid.rowCount() - 1, grid.columnCount() - 1
-    target = window.compare.cell_attempt(target_row, target_col)
+    target = window.attempts.compare.cell_attempt(target_row, target_col)
     grid.cellClicked.emit(target_row, target_col)
-    assert window.current_attempt == target
+    assert window.selection.attempt_id == target
 
 
 def test_layout_and_last_file_persist(window: MainWindow, qtbot: QtBot, demo_path: Path) -> None:
-    window.table.setColumnWidth(1, 222)
+    window.attempts.table.setColumnWidth(1, 222)
     window.close()
     again = MainWindow()
     qtbot.addWidget(again)
     assert again.settings.value("last_file") == str(demo_path.resolve())
-    assert again.table.horizontalHeader().sectionSize(1) == 222
+    assert again.attempts.table.horizontalHeader().sectionSize(1) == 222
     assert again.settings.value("main_splitter") is not None
 
 
-def test_the_audit_file_stays_byte_identical(qtbot: QtBot, demo_path: Path, tmp_path: Path) -> None:
+def test_the_audit_file_stays_byte_identical(qtbot: QtBot, demo_path: Path) -> None:
     before = sha256(demo_path)
     siblings = sorted(p.name for p in demo_path.parent.iterdir())
     win = MainWindow()
     qtbot.addWidget(win)
     assert win.open_path(demo_path, wait=True)
     win.filters.show_parse_errors()
-    win.next_parse_error()
-    win.search.set_text_now("ventilation")
+    win.navigator.next_parse_error()
+    win.attempts.search.set_text_now("ventilation")
+    win.tasks.wait_idle()
     win.close()
     assert sha256(demo_path) == before
     assert sorted(p.name for p in demo_path.parent.iterdir()) == siblings
@@ -294,7 +312,8 @@ def test_screenshot_of_a_bad_file_is_one_error_line(tmp_path: Path) -> None:
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert result.returncode == 2
-    assert result.stderr.startswith("error: ") and len(result.stderr.splitlines()) == 1
+    assert result.stderr.startswith("error: ")
+    assert len(result.stderr.splitlines()) == 1
     assert not (tmp_path / "x.png").exists()
 
 
@@ -317,16 +336,19 @@ def test_about_names_version_qt_licence_and_format(
 
     from ai4hse_desk import __version__
 
-    window.show_about()
+    window.actions["about"].trigger()
     (shown,) = message_boxes
     assert shown.text_format == Qt.TextFormat.PlainText
     text = shown.text
     assert f"AI4HSE Desk {__version__}" in text
-    assert f"Qt {qVersion()}" in text and f"PySide6 {PySide6.__version__}" in text
-    assert "Licence: MIT" in text and "schema version 1" in text
+    assert f"Qt {qVersion()}" in text
+    assert f"PySide6 {PySide6.__version__}" in text
+    assert "Licence: MIT" in text
+    assert "schema version 1" in text
 
 
-def test_window_icon_is_set(window: MainWindow) -> None:
+@pytest.mark.usefixtures("window")
+def test_window_icon_is_set() -> None:
     from PySide6.QtWidgets import QApplication
 
     from ai4hse_desk.gui.app_icon import app_icon
@@ -350,8 +372,9 @@ def test_dropping_a_file_opens_it(qtbot: QtBot, demo_path: Path) -> None:
         Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
     )  # fmt: skip
     win.dropEvent(event)
-    assert win.session is not None and win.session.path == demo_path.resolve()
-    assert win.loader.busy() or win.session.index is not None
+    assert win.opening.session is not None
+    assert win.opening.session.path == demo_path.resolve()
+    assert win.opening.loader.busy() or win.opening.session.index is not None
     qtbot.waitUntil(lambda: win.model.rowCount() > 0, timeout=20_000)
     win.close()
 
@@ -359,12 +382,11 @@ def test_dropping_a_file_opens_it(qtbot: QtBot, demo_path: Path) -> None:
 def test_a_click_on_a_scores_bar_filters_the_attempt_list(
     window: MainWindow, verdicts: list
 ) -> None:
-    from ai4hse_desk.gui.main_window import VIEW_ATTEMPTS, VIEW_SCORES
-
-    window.show_scores(wait=True)
+    window.switcher.show_scores(wait=True)
     assert window.views.currentIndex() == VIEW_SCORES
     query = window.scores.query_for("answer_only/statuses", 0)
-    assert query.run_ids is not None and query.statuses is not None
+    assert query.run_ids is not None
+    assert query.statuses is not None
     window.scores.filter_requested.emit(query)
     assert window.views.currentIndex() == VIEW_ATTEMPTS
     assert window.filters.query() == query
@@ -384,7 +406,7 @@ def test_screenshot_of_the_scores_view(demo_path: Path, tmp_path: Path) -> None:
 
 
 def test_sorting_happens_in_sql_with_stable_pages(window: MainWindow, verdicts: list) -> None:
-    from ai4hse_desk.gui.attempt_table_model import COL_STATUS
+    from ai4hse_desk.gui.models.attempt_table import COL_STATUS
 
     window.model.sort(COL_STATUS, Qt.SortOrder.DescendingOrder)
     rows = fetch_all(window)
@@ -419,11 +441,15 @@ def test_the_window_follows_the_system_palette(qtbot: QtBot, demo_path: Path) ->
         win = MainWindow()
         qtbot.addWidget(win)
         assert win.open_path(demo_path, wait=True)
-        for widget in (win, win.table, win.response_view.text_edit(), win.verdict_panel):
+        for widget in (
+            win,
+            win.attempts.table,
+            win.attempts.response_view.text_edit(),
+            win.attempts.verdict_panel,
+        ):
             assert widget.palette().color(QPalette.ColorRole.Window) == QColor("#202020")
-        assert win.response_view.text_edit().palette().color(QPalette.ColorRole.Base) == QColor(
-            "#181818"
-        )
+        editor = win.attempts.response_view.text_edit()
+        assert editor.palette().color(QPalette.ColorRole.Base) == QColor("#181818")
         # Status chips carry their own dark text on a light tint, readable on either palette.
         for status in Status:
             assert QColor(status_foreground(status)).lightness() < 100

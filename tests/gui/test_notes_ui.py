@@ -7,54 +7,63 @@ their widgets (``exec`` replaced); message boxes are collected, never shown.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import shutil
 import sqlite3
-from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+from gui_fixtures import sha256
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog
-from pytestqt.qtbot import QtBot
 from sqlalchemy.exc import OperationalError
 
 from ai4hse_desk.audit import open_audit
-from ai4hse_desk.gui import notes_controller, reviewer_identity
-from ai4hse_desk.gui.attempt_table_model import COLUMNS
-from ai4hse_desk.gui.flag_dialog import FlagDialog, FlagValues, HistoryDialog, NoteDialog
+from ai4hse_desk.gui.controllers import notes as notes_controller
+from ai4hse_desk.gui.controllers.views import TAB_COMPARE, VIEW_ATTEMPTS
+from ai4hse_desk.gui.dialogs import reviewer_name
+from ai4hse_desk.gui.dialogs.flag import FlagDialog, FlagValues
+from ai4hse_desk.gui.dialogs.history import HistoryDialog
+from ai4hse_desk.gui.dialogs.note import NoteDialog
 from ai4hse_desk.gui.main_window import MainWindow
+from ai4hse_desk.gui.models.attempt_table import COLUMNS
 from ai4hse_desk.notes import NotesStore, ReviewError
 from ai4hse_desk.verdicts.rescore import iter_verdicts, rescore
-from ai4hse_desk.writer.demo import write_demo
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from pytestqt.qtbot import QtBot
 
 FLAG_COLUMN = len(COLUMNS) - 1
 NOTE_HTML = "<b>x</b> & <i>y</i>"
 
 
 @pytest.fixture(scope="module")
-def pristine_demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("demo") / "demo.sqlite"
-    write_demo(path)
-    return path
-
-
-@pytest.fixture(scope="module")
-def attempts_by_question(pristine_demo: Path) -> dict[str, set[int]]:
+def attempts_by_question(pristine: Path) -> dict[str, set[int]]:
     found: dict[str, set[int]] = {}
-    with open_audit(pristine_demo) as db:
+    with open_audit(pristine) as db:
         for verdict in iter_verdicts(db):
             found.setdefault(verdict.question_id, set()).add(verdict.attempt_id)
     return found
 
 
 @pytest.fixture
-def audit(pristine_demo: Path, tmp_path: Path) -> Path:
+def audit(pristine: Path, tmp_path: Path) -> Path:
     """A private copy of the demo (same bytes), in a folder of its own."""
     folder = tmp_path / "audit"
     folder.mkdir()
-    return Path(shutil.copyfile(pristine_demo, folder / "audit.sqlite"))
+    return Path(shutil.copyfile(pristine, folder / "audit.sqlite"))
+
+
+@dataclass(frozen=True)
+class ShownHistory:
+    """What a history dialog showed (the dialog itself is deleted once closed)."""
+
+    rows: list[tuple[str, ...]]
+    details: str
 
 
 class Recorder:
@@ -64,7 +73,7 @@ class Recorder:
         self.name = name
         self.asked = 0
         self.messages: list[tuple[str, str]] = []
-        self.histories: list[HistoryDialog] = []
+        self.histories: list[ShownHistory] = []
 
     def ask_name(self, _parent: object, _current: str) -> str | None:
         self.asked += 1
@@ -77,11 +86,11 @@ class Recorder:
 @pytest.fixture
 def reviewer(monkeypatch: pytest.MonkeyPatch) -> Recorder:
     recorder = Recorder()
-    monkeypatch.setattr(reviewer_identity, "ask_name", recorder.ask_name)
+    monkeypatch.setattr(reviewer_name, "ask_name", recorder.ask_name)
     monkeypatch.setattr(notes_controller, "show_message", recorder.show_message)
 
     def history_exec(dialog: HistoryDialog) -> int:
-        recorder.histories.append(dialog)
+        recorder.histories.append(ShownHistory(dialog.row_texts(), dialog.details.toPlainText()))
         return int(QDialog.DialogCode.Accepted)
 
     monkeypatch.setattr(HistoryDialog, "exec", history_exec)
@@ -97,8 +106,14 @@ def open_window(qtbot: QtBot, path: Path) -> MainWindow:
     return win
 
 
+def settle(win: MainWindow) -> None:
+    """Let every background read and write of the window deliver (the store is off-thread)."""
+    assert win.tasks.wait_idle()
+
+
 @pytest.fixture
-def window(qtbot: QtBot, audit: Path, reviewer: Recorder) -> Iterator[MainWindow]:
+def window(qtbot: QtBot, audit: Path, request: pytest.FixtureRequest) -> Iterator[MainWindow]:
+    request.getfixturevalue("reviewer")  # the reviewer answers before the window asks
     win = open_window(qtbot, audit)
     yield win
     win.close()
@@ -129,8 +144,8 @@ def note_dialog_answers(monkeypatch: pytest.MonkeyPatch, text: str) -> None:
 def listed_rows(win: MainWindow) -> list[tuple[str, str]]:
     """(question, flag mark) of every attempt in the list (all pages)."""
     model = win.model
-    while model.canFetchMore(win.table.rootIndex()):
-        model.fetchMore(win.table.rootIndex())
+    while model.canFetchMore(win.attempts.table.rootIndex()):
+        model.fetchMore(win.attempts.table.rootIndex())
     return [
         (model.data(model.index(row, 0)), model.data(model.index(row, FLAG_COLUMN)))
         for row in range(model.rowCount())
@@ -138,14 +153,12 @@ def listed_rows(win: MainWindow) -> list[tuple[str, str]]:
 
 
 def current_question(win: MainWindow) -> str:
-    assert win.session is not None and win.current_attempt is not None
-    attempt = win.session.attempt(win.current_attempt)
+    session, attempt_id = win.opening.session, win.selection.attempt_id
+    assert session is not None
+    assert attempt_id is not None
+    attempt = session.attempt(attempt_id)
     assert attempt is not None
     return attempt.question_id
-
-
-def sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def rescore_json(path: Path) -> str:
@@ -163,10 +176,11 @@ def test_added_flag_is_listed_marked_and_filterable(
 ) -> None:
     question = current_question(window)
     titles = flag_dialog_answers(monkeypatch, FlagValues("key_incorrect", 2, "high", NOTE_HTML))
-    window.notes.add_flag_action.trigger()
+    window.actions["add_flag"].trigger()
+    settle(window)
 
     assert titles == [f"Add a flag to {question}"]
-    panel = window.flags_panel
+    panel = window.attempts.flags_panel
     assert panel.flag_rows() == [("key_incorrect", "C", "high", "open", "ann", NOTE_HTML)]
     assert panel.tab_titles()[0] == f"Flags on {question}: 1 (1 open)"
     rows = listed_rows(window)
@@ -174,13 +188,14 @@ def test_added_flag_is_listed_marked_and_filterable(
     assert all(mark == "" for q, mark in rows if q != question)
     assert sum(q == question for q, _mark in rows) == len(attempts_by_question[question])
 
-    window.notes.flagged_only_action.trigger()
+    window.actions["flagged_only"].trigger()
+    settle(window)
     assert window.filters.query().flagged_question_ids == (question,)
     assert window.model.matching == len(attempts_by_question[question])
     assert {q for q, _mark in listed_rows(window)} == {question}
 
-    window.clear_all()  # Esc drops every filter, the flagged-only one included
-    assert not window.notes.flagged_only_action.isChecked()
+    window.attempt_list.clear_all()  # Esc drops every filter, the flagged-only one included
+    assert not window.actions["flagged_only"].isChecked()
     assert window.model.matching == sum(len(ids) for ids in attempts_by_question.values())
 
 
@@ -189,25 +204,31 @@ def test_resolve_withdraw_reopen_only_open_flags_mark(
 ) -> None:
     question = current_question(window)
     flag_dialog_answers(monkeypatch, FlagValues("ambiguous_wording", None, "medium", "vague"))
-    window.flags_panel.add_flag_button.click()
-    window.notes.flagged_only_action.trigger()
-    panel = window.flags_panel
+    window.attempts.flags_panel.add_flag_button.click()
+    settle(window)
+    window.actions["flagged_only"].trigger()
+    settle(window)
+    panel = window.attempts.flags_panel
     assert window.model.matching > 0
 
     panel.flag_state_button.click()  # Resolve
+    settle(window)
     assert panel.flag_rows()[0][3] == "resolved"
     assert panel.flag_state_button.text() == "Reopen"
     assert not panel.withdraw_flag_button.isEnabled()
     assert window.model.matching == 0  # no open flag: the flagged-only list is empty
-    assert window.notes.flagged_only_action.isChecked()
+    assert window.actions["flagged_only"].isChecked()
 
     panel.flag_state_button.click()  # Reopen
+    settle(window)
     assert panel.flag_rows()[0][3] == "open"
     assert {q for q, _mark in listed_rows(window)} == {question}
 
     panel.withdraw_flag_button.click()
+    settle(window)
     assert panel.flag_rows()[0][1:4] == ("whole question", "medium", "withdrawn")
-    window.notes.flagged_only_action.trigger()  # off again
+    window.actions["flagged_only"].trigger()
+    settle(window)  # off again
     assert all(mark == "" for _q, mark in listed_rows(window))
     assert panel.tab_titles()[0] == f"Flags on {question}: 1 (0 open)"
 
@@ -217,17 +238,20 @@ def test_edit_keeps_history_and_undo_reverts_it(
 ) -> None:
     question = current_question(window)
     flag_dialog_answers(monkeypatch, FlagValues("key_incorrect", 0, "low", "first"))
-    window.notes.add_flag()
+    window.changes.add_flag()
+    settle(window)
     titles = flag_dialog_answers(monkeypatch, FlagValues("option_overlap", 1, "high", "second"))
-    window.flags_panel.edit_flag_button.click()
+    window.attempts.flags_panel.edit_flag_button.click()
+    settle(window)
     assert titles == [f"Edit the flag on {question}"]
-    assert window.flags_panel.flag_rows() == [
+    assert window.attempts.flags_panel.flag_rows() == [
         ("option_overlap", "B", "high", "open", "ann", "second")
     ]
 
-    window.flags_panel.flag_history_button.click()
+    window.attempts.flags_panel.flag_history_button.click()
+    settle(window)
     history = reviewer.histories[-1]
-    rows = history.row_texts()
+    rows = history.rows
     assert len(rows) == 2
     assert [row[2] for row in rows] == ["created", "edited"]
     assert rows[1][3] == (
@@ -235,10 +259,14 @@ def test_edit_keeps_history_and_undo_reverts_it(
         "note: “first” → “second”"
     )
 
-    window.notes.undo_action.trigger()
-    assert window.flags_panel.flag_rows() == [("key_incorrect", "A", "low", "open", "ann", "first")]
-    window.flags_panel.flag_history_button.click()
-    rows = reviewer.histories[-1].row_texts()
+    window.actions["undo"].trigger()
+    settle(window)
+    assert window.attempts.flags_panel.flag_rows() == [
+        ("key_incorrect", "A", "low", "open", "ann", "first")
+    ]
+    window.attempts.flags_panel.flag_history_button.click()
+    settle(window)
+    rows = reviewer.histories[-1].rows
     assert len(rows) == 3
     assert rows[2][2] == f"undo of the change at {rows[1][0]}"
     assert f"Undone: ann's last change on {question}" in window.statusBar().currentMessage()
@@ -248,10 +276,12 @@ def test_undo_of_a_new_flag_withdraws_it(
     window: MainWindow, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     flag_dialog_answers(monkeypatch, FlagValues("other", None, "medium", "see the source"))
-    window.notes.add_flag()
+    window.changes.add_flag()
+    settle(window)
     assert any(mark == "⚑" for _q, mark in listed_rows(window))
-    window.notes.undo_action.trigger()
-    assert window.flags_panel.flag_rows()[0][3] == "withdrawn"
+    window.actions["undo"].trigger()
+    settle(window)
+    assert window.attempts.flags_panel.flag_rows()[0][3] == "withdrawn"
     assert all(mark == "" for _q, mark in listed_rows(window))
 
 
@@ -259,23 +289,27 @@ def test_reviewer_name_is_asked_once_and_remembered(
     window: MainWindow, monkeypatch: pytest.MonkeyPatch, reviewer: Recorder
 ) -> None:
     flag_dialog_answers(monkeypatch, FlagValues("key_incorrect", None, "medium", ""))
-    window.notes.add_flag()
-    window.notes.add_flag()
+    window.changes.add_flag()
+    settle(window)
+    window.changes.add_flag()
+    settle(window)
     assert reviewer.asked == 1
     assert window.settings.value("reviewer") == "ann"
-    assert len(window.flags_panel.flag_rows()) == 2
+    assert len(window.attempts.flags_panel.flag_rows()) == 2
 
     reviewer.name = "  bob  "
-    window.notes.reviewer_action.trigger()
+    window.actions["reviewer"].trigger()
     assert reviewer.asked == 2
     assert window.settings.value("reviewer") == "bob"
-    window.notes.add_flag()
-    assert window.flags_panel.flag_rows()[-1][4] == "bob"
-    selected = window.flags_panel.selected_flag()  # the new flag, ready for Resolve, History …
-    assert selected is not None and selected.reviewer == "bob"
+    window.changes.add_flag()
+    settle(window)
+    assert window.attempts.flags_panel.flag_rows()[-1][4] == "bob"
+    selected = window.attempts.flags_panel.selected_flag()  # the new flag, ready for Resolve …
+    assert selected is not None
+    assert selected.reviewer == "bob"
 
     reviewer.name = "\x1b[31m"
-    window.notes.reviewer_action.trigger()
+    window.actions["reviewer"].trigger()
     assert reviewer.messages[-1][0] == "Reviewer name"
     assert window.settings.value("reviewer") == "bob"
 
@@ -285,11 +319,13 @@ def test_cancelled_name_or_dialog_records_nothing(
 ) -> None:
     reviewer.name = None
     flag_dialog_answers(monkeypatch, FlagValues("key_incorrect", None, "medium", ""))
-    window.notes.add_flag()
+    window.changes.add_flag()
+    settle(window)
     monkeypatch.setattr(FlagDialog, "exec", lambda _d: int(QDialog.DialogCode.Rejected))
     reviewer.name = "ann"
-    window.notes.add_flag()
-    assert window.flags_panel.flag_rows() == []
+    window.changes.add_flag()
+    settle(window)
+    assert window.attempts.flags_panel.flag_rows() == []
     assert reviewer.asked == 2  # cancelled the first time, so asked again
     assert not audit.with_name("audit.sqlite.review.sqlite").exists()
 
@@ -300,35 +336,41 @@ def test_cancelled_name_or_dialog_records_nothing(
 def test_attempt_note_is_added_listed_and_jumped_to(
     window: MainWindow, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    attempt = window.current_attempt
+    attempt = window.selection.attempt_id
     assert attempt is not None
     note_dialog_answers(monkeypatch, "the extraction looks wrong\n<script>")
-    window.flags_panel.add_note_button.click()
-    panel = window.flags_panel
+    window.attempts.flags_panel.add_note_button.click()
+    settle(window)
+    panel = window.attempts.flags_panel
     assert [row[::3] for row in panel.note_rows()] == [
         ("open", "the extraction looks wrong ⏎ <script>")
     ]
     assert panel.tab_titles()[1] == f"Notes on attempt #{attempt}: 1"
     assert all(mark == "" for _q, mark in listed_rows(window))  # notes do not flag questions
 
-    window.notes.list_action.trigger()
-    notes = window.notes.dock.list
+    window.actions["notes_list"].trigger()
+    settle(window)
+    notes = window.notes_dock.list
     assert [row[0] for row in notes.row_texts()] == ["attempt note"]
     assert notes.row_texts()[0][2] == str(attempt)
 
-    window.move_row(5)
-    assert window.current_attempt != attempt
+    window.navigator.move_row(5)
+    settle(window)
+    assert window.selection.attempt_id != attempt
     assert panel.note_rows() == []
     notes.activate_row(0)
-    assert window.current_attempt == attempt
+    settle(window)
+    assert window.selection.attempt_id == attempt
     assert len(panel.note_rows()) == 1
 
     panel.withdraw_note_button.click()
+    settle(window)
     assert panel.note_rows()[0][0] == "withdrawn"
 
 
+@pytest.mark.usefixtures("reviewer")
 def test_notes_list_filters_by_state_category_reviewer_and_kind(
-    qtbot: QtBot, audit: Path, reviewer: Recorder, attempts_by_question: dict[str, set[int]]
+    qtbot: QtBot, audit: Path, attempts_by_question: dict[str, set[int]]
 ) -> None:
     with open_audit(audit) as db, NotesStore.open(db) as store:
         keep = store.add_flag(
@@ -345,8 +387,9 @@ def test_notes_list_filters_by_state_category_reviewer_and_kind(
     assert sorted(marked) == ["Q003"] * len(attempts_by_question["Q003"]) + ["Q005"] * len(
         attempts_by_question["Q005"]
     )
-    win.notes.dock.show()
-    notes = win.notes.dock.list
+    win.notes_dock.show()
+    settle(win)
+    notes = win.notes_dock.list
 
     def shown() -> list[str]:
         return sorted(row[-1] for row in notes.row_texts())
@@ -374,22 +417,29 @@ def test_notes_list_filters_by_state_category_reviewer_and_kind(
 # -- what must never change -------------------------------------------------------------
 
 
+@pytest.mark.usefixtures("reviewer")
 def test_audit_and_scores_unchanged_after_every_kind_of_change(
-    qtbot: QtBot, audit: Path, reviewer: Recorder, monkeypatch: pytest.MonkeyPatch
+    qtbot: QtBot, audit: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     before, scores = sha256(audit), rescore_json(audit)
     win = open_window(qtbot, audit)
     flag_dialog_answers(monkeypatch, FlagValues("key_incorrect", 1, "high", "key B"))
-    win.notes.add_flag()
+    win.changes.add_flag()
+    settle(win)
     flag_dialog_answers(monkeypatch, FlagValues("key_incorrect", 2, "high", "key C"))
-    flag = win.flags_panel.selected_flag()
+    flag = win.attempts.flags_panel.selected_flag()
     assert flag is not None
-    win.notes.edit_flag(flag.flag_id)
-    win.flags_panel.flag_state_button.click()
+    win.changes.edit_flag(flag.flag_id)
+    settle(win)
+    win.attempts.flags_panel.flag_state_button.click()
+    settle(win)
     note_dialog_answers(monkeypatch, "extraction")
-    win.notes.add_note()
-    win.notes.undo()
-    win.notes.flagged_only_action.trigger()
+    win.changes.add_note()
+    settle(win)
+    win.changes.undo()
+    settle(win)
+    win.actions["flagged_only"].trigger()
+    settle(win)
     win.close()
     assert sha256(audit) == before
     assert rescore_json(audit) == scores
@@ -403,9 +453,10 @@ def test_reading_only_leaves_nothing_beside_the_audit(
     qtbot: QtBot, audit: Path, reviewer: Recorder
 ) -> None:
     win = open_window(qtbot, audit)
-    win.move_row(3)
-    win.notes.undo()  # nothing to undo: no store is made for it
-    assert "creates" in win.flags_panel.store_line.text()
+    win.navigator.move_row(3)
+    win.changes.undo()  # nothing to undo: no store is made for it
+    settle(win)
+    assert "creates" in win.attempts.flags_panel.store_line.text()
     win.close()
     assert [p.name for p in audit.parent.iterdir()] == ["audit.sqlite"]
     assert reviewer.asked == 0
@@ -415,16 +466,20 @@ def test_html_in_notes_shows_literally_everywhere(
     window: MainWindow, monkeypatch: pytest.MonkeyPatch, reviewer: Recorder
 ) -> None:
     flag_dialog_answers(monkeypatch, FlagValues("other", None, "low", NOTE_HTML))
-    window.notes.add_flag()
-    window.flags_panel.flag_history_button.click()
+    window.changes.add_flag()
+    settle(window)
+    window.attempts.flags_panel.flag_history_button.click()
+    settle(window)
     history = reviewer.histories[-1]
-    assert history.details.toPlainText().endswith(f"note:\n{NOTE_HTML}")
-    assert NOTE_HTML in history.row_texts()[0][3]
-    window.notes.dock.show()
-    assert window.notes.dock.list.row_texts()[0][-1] == NOTE_HTML
-    item = window.flags_panel.flags_table.item(0, 5)
-    assert item.text() == NOTE_HTML and item.data(Qt.ItemDataRole.ToolTipRole) is None
-    assert window.flags_panel.store_line.textFormat() == Qt.TextFormat.PlainText
+    assert history.details.endswith(f"note:\n{NOTE_HTML}")
+    assert NOTE_HTML in history.rows[0][3]
+    window.notes_dock.show()
+    settle(window)
+    assert window.notes_dock.list.row_texts()[0][-1] == NOTE_HTML
+    item = window.attempts.flags_panel.flags_table.item(0, 5)
+    assert item.text() == NOTE_HTML
+    assert item.data(Qt.ItemDataRole.ToolTipRole) is None
+    assert window.attempts.flags_panel.store_line.textFormat() == Qt.TextFormat.PlainText
 
 
 # -- problems ---------------------------------------------------------------------------
@@ -435,14 +490,16 @@ def test_unusable_store_keeps_the_window_working_read_only(
 ) -> None:
     audit.with_name("audit.sqlite.review.sqlite").mkdir()  # the store's place is taken
     win = open_window(qtbot, audit)
-    assert reviewer.messages and reviewer.messages[0][0] == "Reviewer notes unavailable"
+    assert reviewer.messages
+    assert reviewer.messages[0][0] == "Reviewer notes unavailable"
     assert "is a directory" in reviewer.messages[0][1]
     assert "unavailable" in win.statusBar().currentMessage()
-    assert not win.flags_panel.add_flag_button.isEnabled()
-    assert not win.notes.add_flag_action.isEnabled()
-    assert win.model.matching > 0 and win.current_attempt is not None
-    win.move_row(1)
-    assert win.current_attempt is not None
+    assert not win.attempts.flags_panel.add_flag_button.isEnabled()
+    assert not win.actions["add_flag"].isEnabled()
+    assert win.model.matching > 0
+    assert win.selection.attempt_id is not None
+    win.navigator.move_row(1)
+    assert win.selection.attempt_id is not None
     win.close()
 
 
@@ -470,10 +527,11 @@ def test_a_refused_change_is_a_message_not_a_traceback(
 
     flag_dialog_answers(monkeypatch, FlagValues("key_incorrect", None, "medium", ""))
     monkeypatch.setattr(NotesStore, "add_flag", refuse)
-    window.notes.add_flag()
+    window.changes.add_flag()
+    settle(window)
     assert reviewer.messages == [("The change was not saved", message)]
-    assert window.flags_panel.flag_rows() == []
-    assert window.flags_panel.add_flag_button.isEnabled()  # still usable afterwards
+    assert window.attempts.flags_panel.flag_rows() == []
+    assert window.attempts.flags_panel.add_flag_button.isEnabled()  # still usable afterwards
 
 
 def test_store_of_another_audit_opens_with_a_warning(
@@ -487,7 +545,8 @@ def test_store_of_another_audit_opens_with_a_warning(
     win = open_window(qtbot, audit)
     assert len(reviewer.messages) == 1
     title, text = reviewer.messages[0]
-    assert title == "Reviewer notes" and "another audit file" in text
+    assert title == "Reviewer notes"
+    assert "another audit file" in text
     assert "another audit file" in win.statusBar().currentMessage()
     assert {q for q, mark in listed_rows(win) if mark} == {"Q010"}
     win.close()
@@ -498,8 +557,9 @@ def test_key_flags_can_be_explored_in_the_sensitivity_view_only(
 ) -> None:
     question = current_question(window)
     flag_dialog_answers(monkeypatch, FlagValues("key_incorrect", 0, "high", "A is wrong"))
-    window.notes.add_flag()
-    window.notes.explore_action.trigger()
+    window.changes.add_flag()
+    settle(window)
+    window.actions["explore"].trigger()
     qtbot.waitUntil(lambda: window.scores.data is not None, timeout=20_000)
     assert window.scores.sensitivity.excluded() == {question}
     assert "not official" in window.statusBar().currentMessage()
@@ -508,16 +568,13 @@ def test_key_flags_can_be_explored_in_the_sensitivity_view_only(
 def test_key_audit_keys_open_the_compare_grid_and_prefill_a_key_flag(
     window: MainWindow, monkeypatch: pytest.MonkeyPatch, qtbot: QtBot
 ) -> None:
-    from PySide6.QtCore import Qt
-
-    from ai4hse_desk.gui.main_window import TAB_COMPARE, VIEW_ATTEMPTS
-
-    window.show_keyaudit(wait=True)
+    window.switcher.show_keyaudit(wait=True)
     top = window.keyaudit.current()
-    assert top is not None and top.option is not None
+    assert top is not None
+    assert top.option is not None
     qtbot.keyClick(window.keyaudit.table, Qt.Key.Key_Return)
     assert window.views.currentIndex() == VIEW_ATTEMPTS
-    assert window.tabs.currentIndex() == TAB_COMPARE
+    assert window.attempts.tabs.currentIndex() == TAB_COMPARE
     assert current_question(window) == top.question_id
 
     prefilled: list[FlagValues] = []
@@ -527,8 +584,10 @@ def test_key_audit_keys_open_the_compare_grid_and_prefill_a_key_flag(
         return int(QDialog.DialogCode.Accepted)
 
     monkeypatch.setattr(FlagDialog, "exec", fake_exec)
-    window.show_keyaudit()
-    qtbot.keyClick(window.keyaudit.table, Qt.Key.Key_F)
+    window.switcher.show_keyaudit()
+    with qtbot.waitSignal(window.notes.flags_changed, timeout=10_000):
+        qtbot.keyClick(window.keyaudit.table, Qt.Key.Key_F)
+    settle(window)
     (values,) = prefilled
     assert (values.category, values.option) == ("key_incorrect", top.option)
     assert values.note.startswith("Key audit: ")

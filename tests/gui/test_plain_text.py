@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import shutil
 import sys
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from gui_fixtures import HOSTILE, MessageBoxes, rename_run, set_meta
@@ -21,7 +21,6 @@ from PySide6.QtWidgets import QLabel, QMessageBox
 
 from ai4hse_desk.audit import AuditError
 from ai4hse_desk.gui import qt_guard
-from ai4hse_desk.gui.main_window import MainWindow
 from ai4hse_desk.gui.plain_text import (
     menu_text,
     might_be_rich_text,
@@ -30,6 +29,11 @@ from ai4hse_desk.gui.plain_text import (
     title_text,
 )
 from ai4hse_desk.index.session import AuditSession
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from ai4hse_desk.gui.main_window import MainWindow
 
 RUN = "ao-aurora-7b-2026-09-03"
 
@@ -43,20 +47,24 @@ def shown_as(tooltip: str) -> str:
     return document.toPlainText()
 
 
+@pytest.mark.usefixtures("qapp")
 @pytest.mark.parametrize(
     "text", [HOSTILE, "a &lt; b", "<b>bold</b>\n  two  spaces", "plain & simple", ""]
 )
-def test_plain_tooltip_shows_exactly_its_characters(qapp: object, text: str) -> None:
+def test_plain_tooltip_shows_exactly_its_characters(text: str) -> None:
     tip = plain_tooltip(text)
     assert shown_as(tip) == text
     if might_be_rich_text(text):
-        assert tip != text and "<h1" not in tip.replace("&lt;h1", "")
+        assert tip != text
+        assert "<h1" not in tip.replace("&lt;h1", "")
 
 
-def test_plain_message_is_plain_text(qapp: object, message_boxes: MessageBoxes) -> None:
+@pytest.mark.usefixtures("qapp")
+def test_plain_message_is_plain_text(message_boxes: MessageBoxes) -> None:
     plain_message(None, QMessageBox.Icon.Critical, "x [*] y", HOSTILE)
     (shown,) = message_boxes
-    assert shown.text == HOSTILE and shown.text_format == Qt.TextFormat.PlainText
+    assert shown.text == HOSTILE
+    assert shown.text_format == Qt.TextFormat.PlainText
     assert shown.icon == QMessageBox.Icon.Critical
 
 
@@ -108,14 +116,14 @@ def test_a_hostile_run_id_is_plain_in_every_label_and_tooltip(
     assert window.open_path(hostile_run, wait=True)
     rows = range(window.model.rowCount())
     row = next(r for r in rows if getattr(window.model.row_data(r), "run_id", None) == HOSTILE)
-    window.select_row(row)
-    window.show_compare()
+    window.navigator.select_row(row)
+    window.switcher.show_compare()
     QGuiApplication.processEvents()
     labels = [label for label in window.findChildren(QLabel) if "<h1" in label.text()]
     assert labels, "the run id should be shown in some label"
     assert all(label.textFormat() == Qt.TextFormat.PlainText for label in labels)
 
-    window.show_scores(wait=True)
+    window.switcher.show_scores(wait=True)
     QGuiApplication.processEvents()
     scores = window.scores
     model = scores.models["answer_only"]
@@ -125,7 +133,8 @@ def test_a_hostile_run_id_is_plain_in_every_label_and_tooltip(
         for c in range(model.columnCount())
     ]
     hostile_tips = [tip for tip in tips if "h1" in tip]
-    assert hostile_tips and all(HOSTILE in shown_as(tip) for tip in hostile_tips)
+    assert hostile_tips
+    assert all(HOSTILE in shown_as(tip) for tip in hostile_tips)
 
     plots = scores.plots["answer_only"]
     hit = next(h for h in plots.hits("disagreements") if h.key == (HOSTILE,))
@@ -141,8 +150,9 @@ def test_a_hostile_run_id_is_plain_in_every_label_and_tooltip(
     assert not message_boxes
 
 
+@pytest.mark.usefixtures("qapp")
 def test_an_unexpected_exception_in_a_slot_is_a_plain_message(
-    qapp: object, message_boxes: MessageBoxes, monkeypatch: pytest.MonkeyPatch
+    message_boxes: MessageBoxes, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(sys, "excepthook", sys.excepthook)  # restored after the test
     qt_guard.install_excepthook()
@@ -152,5 +162,6 @@ def test_an_unexpected_exception_in_a_slot_is_a_plain_message(
         sys.excepthook(KeyError, exc, exc.__traceback__)
     qt_guard.flush_problems()
     (shown,) = message_boxes
-    assert shown.title == "Unexpected error" and HOSTILE in shown.text
+    assert shown.title == "Unexpected error"
+    assert HOSTILE in shown.text
     assert shown.text_format == Qt.TextFormat.PlainText

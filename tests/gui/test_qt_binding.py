@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QLabel
-from pytestqt.qtbot import QtBot
+
+if TYPE_CHECKING:
+    from pytestqt.qtbot import QtBot
 
 
 def test_void_qt_calls_do_not_leak_references_to_none(qtbot: QtBot) -> None:

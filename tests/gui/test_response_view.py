@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -16,11 +17,13 @@ from PySide6.QtGui import (
     QTextFormat,
     QTextOption,
 )
-from PySide6.QtWidgets import QTextEdit
-from pytestqt.qtbot import QtBot
 
 from ai4hse_desk.display.text_sanitize import WRAP_MARK
-from ai4hse_desk.gui.response_view import NO_RESPONSE, ResponseView
+from ai4hse_desk.gui.panels.response import NO_RESPONSE, ResponseView
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QTextEdit
+    from pytestqt.qtbot import QtBot
 
 KIND = QTextFormat.Property.UserProperty  # the view tags its extra selections by kind
 

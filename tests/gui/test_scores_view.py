@@ -7,9 +7,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from xml.dom import minidom
 
 import numpy as np
@@ -18,27 +16,31 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtTest import QTest
-from pytestqt.qtbot import QtBot
 
 from ai4hse_desk.audit import AuditDB, open_audit
 from ai4hse_desk.cli.main import main as cli_main
-from ai4hse_desk.gui.scores_plots import TrackPlots
-from ai4hse_desk.gui.scores_table_model import RAW_ROLE
-from ai4hse_desk.gui.scores_view import ScoresView
-from ai4hse_desk.index import AttemptQuery
+from ai4hse_desk.gui.models.scores_table import RAW_ROLE
+from ai4hse_desk.gui.views.scores import ScoresView
+from ai4hse_desk.index import AttemptQuery, ensure_index
 from ai4hse_desk.scores import COLUMNS, read_cached
 from ai4hse_desk.verdicts.rescore import RescoreCancelled, rescore
-from ai4hse_desk.writer.demo import write_demo
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+
+    from pytestqt.qtbot import QtBot
+
+    from ai4hse_desk.gui.views.scores_plots import TrackPlots
+    from ai4hse_desk.gui.workers.runner import TaskRunner
 
 UNFINISHED_RUN = "ra-cirrus-mini-2026-09-20"
 METRIC_KEYS = [c.key for c in COLUMNS if c.kind in ("percent", "score", "count")]
 
 
 @pytest.fixture(scope="module")
-def demo_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("demo") / "demo.sqlite"
-    write_demo(path)
-    return path
+def demo_path(pristine: Path) -> Path:
+    return pristine
 
 
 @pytest.fixture(scope="module")
@@ -61,8 +63,8 @@ def db(demo_path: Path) -> Iterator[AuditDB]:
 
 
 @pytest.fixture
-def view(qtbot: QtBot, db: AuditDB) -> Iterator[ScoresView]:
-    widget = ScoresView()
+def view(qtbot: QtBot, db: AuditDB, tasks: TaskRunner) -> Iterator[ScoresView]:
+    widget = ScoresView(tasks)
     qtbot.addWidget(widget)
     widget.resize(1400, 1000)
     widget.show()
@@ -157,7 +159,9 @@ def test_unfinished_run_has_no_aggregate_score(view: ScoresView) -> None:
     assert all(hit.key[0] != UNFINISHED_RUN for hit in plots.hits("repetitions"))
 
 
-def test_undefined_values_read_undefined(qtbot: QtBot, demo_path: Path, tmp_path: Path) -> None:
+def test_undefined_values_read_undefined(
+    qtbot: QtBot, demo_path: Path, tmp_path: Path, tasks: TaskRunner
+) -> None:
     path = tmp_path / "all-errors.sqlite"
     shutil.copy(demo_path, path)
     run_id = "so-aurora-7b-2026-09-15"
@@ -168,7 +172,7 @@ def test_undefined_values_read_undefined(qtbot: QtBot, demo_path: Path, tmp_path
             (run_id,),
         )
     conn.close()
-    widget = ScoresView()
+    widget = ScoresView(tasks)
     qtbot.addWidget(widget)
     with open_audit(path) as db:
         widget.load_now(db)
@@ -232,7 +236,8 @@ def test_clicking_a_status_bar_asks_for_its_attempts(qtbot: QtBot, view: ScoresV
     click = _Click(centre)
     with qtbot.waitSignal(view.filter_requested, timeout=2000) as signal:
         plots._scene_clicked("statuses", click)
-    assert signal.args == [expected] and click.accepted
+    assert signal.args == [expected]
+    assert click.accepted
 
 
 def test_a_real_mouse_click_on_a_slice_bar(qtbot: QtBot, view: ScoresView) -> None:
@@ -261,7 +266,9 @@ def test_clicking_a_repetition_point_and_hovering(qtbot: QtBot, view: ScoresView
     assert signal.args == [expected]
     plots._scene_moved("repetitions", scene)
     assert plots.widgets["repetitions"].toolTip() == hit.tip
-    assert plots.last_tip == hit.tip and "95% Wilson" in hit.tip and repr(float(ys[4])) in hit.tip
+    assert plots.last_tip == hit.tip
+    assert "95% Wilson" in hit.tip
+    assert repr(float(ys[4])) in hit.tip
     with qtbot.assertNotEmitted(view.filter_requested):
         plots._scene_clicked("repetitions", _Click(_scene_point(plots, "repetitions", 0, -5)))
 
@@ -316,41 +323,59 @@ def test_ticking_a_question_recomputes_in_the_background(qtbot: QtBot, view: Sco
 
 
 def test_background_load_caches_per_fingerprint(
-    qtbot: QtBot, db: AuditDB, printed: list[dict[str, Any]]
+    qtbot: QtBot, db: AuditDB, printed: list[dict[str, Any]], tasks: TaskRunner
 ) -> None:
-    widget = ScoresView()
+    widget = ScoresView(tasks)
     qtbot.addWidget(widget)
     with qtbot.waitSignal(widget.loaded, timeout=20_000):
         widget.load(db)
     assert [row.run for model in widget.models.values() for row in model.rows] == printed
     cached = read_cached(db.fingerprint())
-    assert cached is not None and cached.runs == printed
+    assert cached is not None
+    assert cached.runs == printed
     assert not widget.busy()
     widget.clear()
-    assert widget.tabs.count() == 0 and widget.models == {}
+    assert widget.tabs.count() == 0
+    assert widget.models == {}
 
 
 def test_cancelling_the_background_load(
-    qtbot: QtBot, db: AuditDB, monkeypatch: pytest.MonkeyPatch
+    qtbot: QtBot, db: AuditDB, monkeypatch: pytest.MonkeyPatch, tasks: TaskRunner
 ) -> None:
-    def slow(audit: AuditDB, progress: Any, *, use_cache: bool = True) -> Any:
+    def slow(_audit: AuditDB, progress: Any, **_options: object) -> Any:
         while progress(0, 1):
             QTest.qWait(5)
         raise RescoreCancelled
 
-    monkeypatch.setattr("ai4hse_desk.gui.scores_view.load_scores", slow)
-    widget = ScoresView()
+    monkeypatch.setattr("ai4hse_desk.gui.views.scores.load_scores", slow)
+    widget = ScoresView(tasks)
     qtbot.addWidget(widget)
+    widget.show()
     widget.load(db)
-    assert widget.cancel_button.isVisible() or not widget.isVisible()
-    task = widget._task
+    assert widget.cancel_button.isVisible()  # a long computation can be stopped
+    task = widget.task
     assert task is not None
     with qtbot.waitSignal(task.finished, timeout=5000):
         widget.cancel_button.click()
     assert "Stopped" in widget.status.text()
-    assert widget.models == {} and widget.action_map["recompute"].isEnabled()
+    assert not widget.cancel_button.isVisible()
+    assert not widget.progress.isVisible()
+    assert widget.models == {}
+    assert widget.action_map["recompute"].isEnabled()
     widget.clear()
     assert not widget.busy()
+
+
+def test_the_scores_from_the_stored_verdicts_are_rescores(
+    qtbot: QtBot, db: AuditDB, printed: list[dict[str, Any]], tasks: TaskRunner
+) -> None:
+    widget = ScoresView(tasks)
+    qtbot.addWidget(widget)
+    with ensure_index(db) as index:
+        widget.load(db, index=index, use_cache=False)
+        assert tasks.wait_idle()
+        assert [row.run for model in widget.models.values() for row in model.rows] == printed
+        widget.clear()
 
 
 def test_exports_write_files(
@@ -367,7 +392,7 @@ def test_exports_write_files(
             tmp_path / "r.html",
         ]
     )
-    monkeypatch.setattr(view, "_ask_save_path", lambda *args: next(answers))
+    monkeypatch.setattr(view.exports, "ask_save_path", lambda *_args: next(answers))
     _show_plot(view, "answer_only", "statuses")
     for key in ("csv", "xlsx", "png", "svg", "html"):
         view.action_map[key].trigger()
@@ -392,29 +417,47 @@ def test_exports_write_files(
         assert question.text not in page
 
 
+@pytest.mark.parametrize("kind", ["csv", "xlsx", "png", "svg", "html"])
 def test_file_dialog_cancel_writes_nothing(
-    view: ScoresView, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    view: ScoresView,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    kind: str,
+    message_boxes: list[object],
 ) -> None:
-    monkeypatch.setattr(view, "_ask_save_path", lambda *args: None)
+    folder = tmp_path / "exports"
+    folder.mkdir()
+    monkeypatch.chdir(folder)  # where a relative default name would land
+    asked: list[str] = []
+
+    def cancel(caption: str, suggested: str, _filters: str) -> None:
+        asked.append(f"{caption}: {suggested}")
+
+    monkeypatch.setattr(view.exports, "ask_save_path", cancel)
     status = view.status.text()
-    view.action_map["csv"].trigger()
+    view.action_map[kind].trigger()
+    assert len(asked) == 1  # the dialog was shown, and cancelled
+    assert list(folder.iterdir()) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["exports"]
     assert view.status.text() == status
+    assert message_boxes == []
 
 
 def test_report_with_private_text_only_when_asked(
-    qtbot: QtBot, view: ScoresView, db: AuditDB, tmp_path: Path
+    view: ScoresView, db: AuditDB, tmp_path: Path
 ) -> None:
     question = db.question("Q001")
     view.sensitivity.set_excluded_questions({"Q001"}, "flag", wait=True)
-    public = view.report_html(with_plots=False)
-    assert "Q001" in public and question.text not in public
-    private = view.export_report(tmp_path / "private.html", include_private=True)
+    public = view.exports.report_html(with_plots=False)
+    assert "Q001" in public
+    assert question.text not in public
+    private = view.exports.export_report(tmp_path / "private.html", include_private=True)
     assert question.text in private.read_text(encoding="utf-8")
 
 
 def test_the_view_is_accessible_and_loads_no_heavy_module_at_import() -> None:
     code = (
-        "import sys\nimport ai4hse_desk.gui.scores_view\n"
+        "import sys\nimport ai4hse_desk.gui.views.scores\n"
         "print(sorted(m for m in ('pyqtgraph', 'pandas') if m in sys.modules))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -439,16 +482,17 @@ def test_cli_json_and_view_agree(
 
 
 def test_exclusions_handed_over_before_the_scores_arrive(
-    qtbot: QtBot, db: AuditDB, printed: list[dict[str, Any]]
+    qtbot: QtBot, db: AuditDB, printed: list[dict[str, Any]], tasks: TaskRunner
 ) -> None:
-    widget = ScoresView()
+    widget = ScoresView(tasks)
     qtbot.addWidget(widget)
     with qtbot.waitSignal(widget.loaded, timeout=20_000):
         widget.load(db)
         widget.set_excluded_questions({"Q005"}, "open key_incorrect flags")
     panel = widget.sensitivity
     qtbot.waitUntil(lambda: panel.explored is not None, timeout=10_000)
-    assert panel.excluded() == {"Q005"} and panel.reason_text == "open key_incorrect flags"
+    assert panel.excluded() == {"Q005"}
+    assert panel.reason_text == "open key_incorrect flags"
     assert all(row.official == run for row, run in zip(panel.model.rows, printed, strict=True))
     with qtbot.waitSignal(widget.loaded, timeout=20_000):
         widget.recompute()  # computing again keeps the exploration
@@ -469,16 +513,21 @@ def test_loading_again_rebuilds_the_tabs(view: ScoresView, db: AuditDB) -> None:
 
 
 def test_nothing_to_export_before_scores(
-    qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    qtbot: QtBot,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    tasks: TaskRunner,
+    message_boxes: list[object],
 ) -> None:
-    widget = ScoresView()
+    widget = ScoresView(tasks)
     qtbot.addWidget(widget)
     assert not widget.action_map["csv"].isEnabled()
     with pytest.raises(RuntimeError, match="no plots"):
-        widget.export_plot(tmp_path / "p.png")
+        widget.exports.export_plot(tmp_path / "p.png")
     with pytest.raises(RuntimeError, match="no scores"):
-        widget.report_html()
-    monkeypatch.setattr(widget, "_ask_save_path", lambda *args: tmp_path / "r.html")
-    widget._export_report()
+        widget.exports.report_html()
+    monkeypatch.setattr(widget.exports, "ask_save_path", lambda *_args: tmp_path / "r.html")
+    widget.exports.ask_report(include_private=False)
     assert widget.status.text().startswith("Could not export")
+    assert len(message_boxes) == 1
     assert not (tmp_path / "r.html").exists()

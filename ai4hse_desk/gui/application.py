@@ -1,0 +1,52 @@
+"""The one ``QApplication`` of the desk, with its names, icon and quiet offscreen platform."""
+
+from __future__ import annotations
+
+import sys
+
+from PySide6.QtCore import (
+    QCoreApplication,
+    QMessageLogContext,
+    Qt,
+    QtMsgType,
+    qInstallMessageHandler,
+)
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QApplication
+
+from ai4hse_desk.gui.app_icon import app_icon
+from ai4hse_desk.gui.settings import APPLICATION, ORGANISATION
+
+DESKTOP_FILE = "org.ai4hse.Desk"
+
+
+def quiet_platform_messages() -> None:
+    """Drop the offscreen platform's harmless size-hint notice; pass on the rest."""
+
+    def handler(_kind: QtMsgType, _context: QMessageLogContext, message: str) -> None:
+        if "does not support propagateSizeHints" in message:
+            return
+        sys.stderr.write(f"{message}\n")
+
+    qInstallMessageHandler(handler)
+
+
+def application() -> QCoreApplication:
+    """The one QApplication (made on first use, with the desk's names and icon)."""
+    existing = QApplication.instance()
+    if existing is not None:
+        return existing
+    QGuiApplication.setHighDpiScaleFactorRoundingPolicy(
+        Qt.HighDpiScaleFactorRoundingPolicy.PassThrough
+    )
+    quiet_platform_messages()
+    app = QApplication([sys.argv[0] if sys.argv else "ai4hse-desk"])
+    app.setOrganizationName(ORGANISATION)
+    app.setApplicationName(APPLICATION)
+    app.setApplicationDisplayName(APPLICATION)
+    app.setDesktopFileName(DESKTOP_FILE)
+    app.setWindowIcon(app_icon())
+    return app
+
+
+__all__ = ["application", "quiet_platform_messages"]

@@ -1,0 +1,1 @@
+"""Controllers: QObjects that carry requests between the views and the core, through signals."""

@@ -1,0 +1,190 @@
+"""The attempt list's query: filters and search in, the model's rows and the counts line out.
+
+The filter panel and the search bar describe one
+:class:`~ai4hse_desk.index.AttemptQuery`; this controller hands it to the
+attempt table model. A plain ``LIKE`` search (before the full-text index is
+built) scans every response, so its count and first page are found off the GUI
+thread, and the list shows what it showed until they arrive. The counts line's
+per-status part is counted off the GUI thread too, for the latest query only.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Signal
+
+from ai4hse_desk.display.status_style import status_label
+from ai4hse_desk.gui.models.attempt_table import AttemptTableModel, FirstPage, first_page
+from ai4hse_desk.gui.workers.task import QueryOp, Task
+from ai4hse_desk.index import PARSE_ERROR_STATUSES, AttemptQuery, ReviewIndex
+from ai4hse_desk.protocol.outcome import Status
+
+if TYPE_CHECKING:
+    from ai4hse_desk.gui.controllers.opening import FilterChoices
+    from ai4hse_desk.gui.panels.filters import FilterPanel
+    from ai4hse_desk.gui.widgets.search_bar import SearchBar
+    from ai4hse_desk.gui.workers.runner import TaskRunner
+
+LANE = "list"
+NO_ATTEMPTS = (
+    "This database holds questions but no attempts yet "
+    "(add a run with: ai4hse-desk import responses AUDIT_DB …)."
+)
+
+
+class AttemptList(QObject):
+    """Keeps the attempt table model on the query the filters and the search describe.
+
+    Signals:
+        counts_changed: the counts line under the list.
+        flagged_only_changed: whether View ▸ Flagged questions only is on.
+        searching: True while a plain search is found in the background.
+        message: a line for the status bar.
+    """
+
+    counts_changed = Signal(str)
+    flagged_only_changed = Signal(bool)
+    searching = Signal(bool)
+    message = Signal(str)
+
+    def __init__(
+        self,
+        filters: FilterPanel,
+        search: SearchBar,
+        model: AttemptTableModel,
+        tasks: TaskRunner,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._filters = filters
+        self._search = search
+        self._model = model
+        self._tasks = tasks
+        self._flagged: frozenset[str] = frozenset()
+        self._wanted: AttemptQuery | None = None  # a plain search still being found
+        self._head = ""  # the counts line before its per-status part
+        filters.query_changed.connect(self._query_changed)
+        search.text_changed.connect(filters.set_text)
+        model.modelReset.connect(self._update_counts)
+
+    # -- what the list shows ------------------------------------------------------------
+
+    def set_choices(self, choices: FilterChoices) -> None:
+        """Offer the values of the file now open (every filter and the search cleared)."""
+        self._filters.set_choices(
+            runs=choices.runs,
+            models=choices.models,
+            tracks=choices.tracks,
+            repetitions=choices.repetitions,
+            facets=choices.facets,
+        )
+        self._search.clear_quietly()
+        self._filters.set_text(None)
+        self._filters.set_flagged_only(None)
+
+    def set_session(self, _session: object) -> None:
+        """Another file is open (or none): nothing is listed until its index is ready."""
+        self.set_index(None)
+
+    def set_index(self, index: ReviewIndex | None) -> None:
+        """Show the attempts of ``index`` (``None``: nothing) under the current filters."""
+        self._wanted = None
+        self._model.set_index(index)
+
+    def clear_all(self) -> None:
+        """Esc: clear the search box and every filter."""
+        self._search.clear_quietly()
+        self._filters.set_text(None)
+        self._filters.clear()
+
+    def apply_query(self, query: AttemptQuery) -> None:
+        """Show exactly ``query``'s attempts (a click on a plotted bar); the search box empties."""
+        self._search.clear_quietly()
+        self._filters.apply_query(query)
+
+    def _query_changed(self, query: AttemptQuery) -> None:
+        on = query.flagged_question_ids is not None
+        self.flagged_only_changed.emit(on)
+        index = self._model.review_index
+        self._tasks.cancel(LANE)
+        if index is not None and self._wanted is not None:
+            index.interrupt()  # the plain search being found is not wanted any more
+        self._wanted = None
+        if index is None or index.search_mode(query) != "like":
+            self.searching.emit(False)
+            self._model.set_query(query)
+            return
+        self._wanted = query
+        sort, descending = self._model.sort_order
+        self.searching.emit(True)
+        self.counts_changed.emit("Searching every response (plain search, slower)…")
+        task = self._tasks.run(
+            QueryOp(lambda _p: first_page(index, query, sort, descending), lane=LANE)
+        )
+        task.succeeded.connect(self._page_found)
+        task.failed.connect(lambda message: self._search_failed(query, message))
+
+    def _page_found(self, page: FirstPage) -> None:
+        if page.query != self._wanted:
+            return
+        self._wanted = None
+        self.searching.emit(False)
+        self._model.show_first_page(page)
+
+    def _search_failed(self, query: AttemptQuery, message: str) -> None:
+        if query == self._wanted:
+            self._wanted = None
+            self.searching.emit(False)
+            self.message.emit(f"The search failed: {message}")
+            self._update_counts()
+
+    # -- flagged questions ----------------------------------------------------------------
+
+    def set_flagged(self, question_ids: frozenset[str]) -> None:
+        """The questions with an open flag now; a flagged-only list follows them."""
+        self._flagged = question_ids
+        wanted = tuple(sorted(question_ids))
+        current = self._filters.query().flagged_question_ids
+        if current is not None and current != wanted:
+            self._filters.set_flagged_only(wanted)
+
+    def set_flagged_only(self, on: bool) -> None:
+        """View ▸ Flagged questions only (questions with an open flag)."""
+        self._filters.set_flagged_only(sorted(self._flagged) if on else None)
+        if on and not self._flagged:
+            self.message.emit("No question has an open flag.")
+
+    # -- the counts line ------------------------------------------------------------------
+
+    def _update_counts(self) -> None:
+        index = self._model.review_index
+        if index is None:
+            self.counts_changed.emit("")
+            return
+        if index.total() == 0:
+            self.counts_changed.emit(NO_ATTEMPTS)
+            return
+        query = self._model.query
+        parts = [f"Showing {self._model.matching:,} of {index.total():,} attempts"]
+        if index.search_mode(query) == "like":
+            parts.append("plain search (slower)")
+        self._head = " · ".join(parts)
+        self.counts_changed.emit(f"{self._head} · counting statuses…")
+        task: Task[dict[str, int]] = self._tasks.run(
+            QueryOp(lambda _p: index.count_by_status(query), lane=LANE, name="status counts")
+        )
+        task.succeeded.connect(lambda counts: self._statuses_counted(query, counts))
+
+    def _statuses_counted(self, query: AttemptQuery, by_status: dict[str, int]) -> None:
+        if query != self._model.query or self._wanted is not None:
+            return
+        parse_errors = sum(by_status.get(s, 0) for s in PARSE_ERROR_STATUSES)
+        parts = [self._head, f"parse errors {parse_errors:,}"]
+        parts += [
+            f"{status_label(Status(name))} {count:,}" for name, count in by_status.items() if count
+        ]
+        self.counts_changed.emit(" · ".join(parts))
+
+
+__all__ = ["NO_ATTEMPTS", "AttemptList"]

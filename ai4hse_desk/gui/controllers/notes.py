@@ -1,0 +1,318 @@
+"""The reviewer notes of the open audit file: where they are kept, and what the window shows.
+
+* **Opening.** The notes of an audit file live in the default store
+  (``AUDIT.review.sqlite`` beside it, or the user data folder; see
+  :mod:`ai4hse_desk.notes.location`). Once the review index is ready (so the
+  audit fingerprint is known), an existing store is opened; a file with no
+  notes yet gets its store at the first flag or note, so merely reading an
+  audit leaves nothing behind. A store first used with another audit file opens
+  with a warning (status bar and a one-line message box). A store that cannot
+  be opened or written leaves the window working read-only, with the reason.
+* **Off the GUI thread.** Every read and write of the store runs on the
+  ``"notes"`` lane of the window's task runner (reads as ``QueryOp``, changes as
+  ``CollectionOp``), in order; a store busy with another process is retried
+  there, never on the GUI thread.
+* **Marks.** Only *open* flags mark a question: :attr:`NotesController.flags_changed`
+  carries the questions with an open flag after every read, and the attempt list,
+  the key audit and the flagged-only filter follow it. A resolved or withdrawn
+  flag stays listed (with its state) in the flags panel and the notes list.
+
+The changes themselves (flags, attempt notes, undo, history, the reviewer's
+name) are carried out by :class:`~.notes_changes.NoteChanges` through
+:meth:`NotesController.write`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, TypeVar
+
+from PySide6.QtCore import QObject, Signal
+
+from ai4hse_desk.errors import first_line
+from ai4hse_desk.gui.plain_text import Icon, plain_message
+from ai4hse_desk.gui.workers.notes_store import (
+    LANE,
+    NotesSnapshot,
+    StoreHolder,
+    read_snapshot,
+    store_problem,
+)
+from ai4hse_desk.gui.workers.task import CollectionOp, QueryOp, Task
+from ai4hse_desk.notes import AttemptNote, Flag, NotesStore, ReviewError, resolve_location
+from ai4hse_desk.verdicts.attempt_detail import AttemptDetail, display_text
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+
+    from PySide6.QtWidgets import QWidget
+
+    from ai4hse_desk.audit.records import Question
+    from ai4hse_desk.gui.panels.flags import FlagsPanel
+    from ai4hse_desk.gui.views.notes_list import NotesDock
+    from ai4hse_desk.gui.workers.runner import TaskRunner
+    from ai4hse_desk.index.session import AuditSession
+
+T = TypeVar("T")
+
+
+def show_message(
+    parent: QWidget | None, title: str, text: str, *, warning: bool = True, wait: bool = True
+) -> None:
+    """A message in plain text (tests replace this function).
+
+    Args:
+        wait: block until it is closed (answers to the reviewer's own actions);
+            ``False`` for notices on opening, which must not stop the window (or
+            a headless screenshot) from carrying on.
+    """
+    plain_message(parent, Icon.Warning if warning else Icon.Information, title, text, wait=wait)
+
+
+class NotesController(QObject):
+    """Opens the notes store of the open audit file and keeps the panel and the list current.
+
+    Signals:
+        flags_changed: the questions with an open flag (a ``frozenset``), after every read.
+        availability_changed: (a flag can be added, a note can be added, undo can run).
+        changed: after every saved change.
+        message: a line for the status bar.
+    """
+
+    flags_changed = Signal(object)
+    availability_changed = Signal(bool, bool, bool)
+    changed = Signal()
+    message = Signal(str)
+
+    def __init__(
+        self, panel: FlagsPanel, dock: NotesDock, tasks: TaskRunner, dialogs: QWidget
+    ) -> None:
+        super().__init__(dialogs)
+        self._panel, self._dock, self._tasks, self._dialogs = panel, dock, tasks, dialogs
+        self._session: AuditSession | None = None
+        self._store: StoreHolder | None = None
+        self._store_path: Path | None = None
+        self._prepared = False
+        self._unavailable: str | None = None
+        self._detail: AttemptDetail | None = None
+        self._flags: dict[str, Flag] = {}  # of the shown question, as last read
+        self._notes: dict[str, AttemptNote] = {}  # of the shown attempt, as last read
+        self._flagged: frozenset[str] = frozenset()
+        self._select: tuple[str, str] | None = None  # ("flag" | "note", id) once listed
+        dock.shown.connect(self.refresh)
+        self._show_store_line()
+
+    # -- what the controller knows -----------------------------------------------------------
+
+    @property
+    def store(self) -> NotesStore | None:
+        """The open store (``None`` before the first note, or when unavailable)."""
+        return None if self._store is None else self._store.store
+
+    @property
+    def writable(self) -> bool:
+        """True when a change can be recorded now."""
+        return self._session is not None and self._prepared and self._unavailable is None
+
+    @property
+    def unavailable(self) -> str:
+        """Why nothing can be recorded now ("" when something can)."""
+        if self.writable:
+            return ""
+        return self._unavailable or "no audit database is ready"
+
+    @property
+    def question(self) -> Question | None:
+        """The question of the attempt shown."""
+        if self._session is None or self._detail is None:
+            return None
+        return self._session.questions.get(self._detail.question_id)
+
+    @property
+    def attempt_id(self) -> int | None:
+        """The attempt shown."""
+        return None if self._detail is None else self._detail.attempt_id
+
+    def flag(self, flag_id: str) -> Flag | None:
+        """A flag of the shown question, as last read."""
+        return self._flags.get(flag_id)
+
+    def note(self, note_id: str) -> AttemptNote | None:
+        """A note on the shown attempt, as last read."""
+        return self._notes.get(note_id)
+
+    def select_when_listed(self, kind: str, item_id: str) -> None:
+        """Select a flag (``kind`` "flag") or note ("note") once the panel lists it."""
+        self._select = (kind, item_id)
+
+    def tell(self, title: str, text: str) -> None:
+        """A message box answering the reviewer's own action (waits until it is closed)."""
+        show_message(self._dialogs, title, text)  # looked up here at call time: tests replace it
+
+    # -- the store's life ---------------------------------------------------------------
+
+    def set_session(self, session: AuditSession | None) -> None:
+        """Another file is open (or none); its notes follow once its review index is ready."""
+        self.close()
+        self._session = session
+        self._store = None if session is None else StoreHolder(session.db)
+        self._prepared = False
+        self._unavailable = None
+        self._store_path = None
+        self._detail = None
+        self._select = None
+        self.refresh()
+
+    def index_ready(self) -> None:
+        """The review index is ready: find the default store, open it if it exists."""
+        if self._session is None or self._prepared:
+            return
+        self._prepared = True
+        try:
+            location = resolve_location(self._session.path, None)
+        except ReviewError as exc:
+            self._fail(first_line(exc))
+            return
+        self._store_path = location.path
+        if location.path is not None and location.path.exists():
+            self.write(lambda _store: None, opening=True)
+        else:
+            self.refresh()
+
+    def _opened(self, store: NotesStore) -> None:
+        if store.warning:
+            self.message.emit(f"Reviewer notes: {store.warning}")
+            show_message(self._dialogs, "Reviewer notes", store.warning, warning=False, wait=False)
+
+    def _fail(self, reason: str) -> None:
+        self._unavailable = reason
+        self.message.emit(f"Reviewer notes unavailable: {reason}")
+        show_message(
+            self._dialogs,
+            "Reviewer notes unavailable",
+            f"The reviewer notes cannot be opened or saved: {reason}\n"
+            "The audit can still be reviewed (read-only); flags and notes cannot be recorded.",
+            wait=False,
+        )
+        self.refresh()
+
+    def close(self) -> None:
+        """Release the store (the window is closing or another file opens).
+
+        Called once the notes lane is idle (the window drains it first).
+        """
+        if self._store is not None:
+            self._store.close()
+
+    # -- reading and writing -----------------------------------------------------------------
+
+    def write(self, work: Callable[[NotesStore], T], *, opening: bool = False) -> Task[T] | None:
+        """Run one change on the store (opened, made if need be, first), off the GUI thread.
+
+        Returns:
+            The task (``succeeded`` carries what ``work`` returned; by then the
+            controller has taken note), or ``None`` when nothing can be recorded.
+            A store that cannot be opened makes the notes unavailable (said
+            once, here), not a failed change.
+        """
+        holder, session = self._store, self._session
+        if holder is None or session is None or self._unavailable is not None:
+            return None
+        first = holder.store is None
+
+        def change(_progress: object) -> T:
+            return work(holder.opened())
+
+        task = self._tasks.run(CollectionOp(change, lane=LANE, explain=store_problem))
+        task.succeeded.connect(lambda _result: self._written(session, holder, first, opening))
+        task.failed.connect(lambda _reason: self._written(session, holder, first, True))
+        return task
+
+    def _written(
+        self, session: AuditSession, holder: StoreHolder, first: bool, quiet: bool
+    ) -> None:
+        if session is not self._session:
+            return
+        if holder.open_error is not None and self._unavailable is None:
+            self._fail(holder.open_error)
+            return
+        store = holder.store
+        if first and store is not None:
+            self._opened(store)
+        if not quiet:
+            self.changed.emit()
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Read the marks, the shown question's flags and attempt's notes (and the list)."""
+        self._show_store_line()
+        holder, session = self._store, self._session
+        question_id = None if self._detail is None else self._detail.question_id
+        attempt_id = self.attempt_id
+        with_list = self._dock.isVisible()
+        if (holder is None or holder.store is None) and self._tasks.idle(LANE):
+            # No store, and none being opened: there is nothing to read.
+            self._show(session, read_snapshot(None, question_id, attempt_id, with_list))
+            return
+
+        def read(_progress: object) -> NotesSnapshot:
+            store = None if holder is None else holder.store
+            return read_snapshot(store, question_id, attempt_id, with_list)
+
+        self._tasks.cancel(LANE)  # an older read is superseded (changes are still made)
+        task = self._tasks.run(QueryOp(read, lane=LANE, name="notes", explain=store_problem))
+        task.succeeded.connect(lambda snapshot: self._show(session, snapshot))
+        task.failed.connect(lambda reason: self.message.emit(f"Reviewer notes: {reason}"))
+
+    def _show(self, session: AuditSession | None, snapshot: NotesSnapshot) -> None:
+        if session is not self._session:
+            return
+        self._flags = {f.flag_id: f for f in snapshot.flags}
+        self._notes = {n.note_id: n for n in snapshot.notes}
+        question_id = None if self._detail is None else self._detail.question_id
+        self._panel.set_content(question_id, self.attempt_id, snapshot.flags, snapshot.notes)
+        if self._select is not None:
+            kind, item_id = self._select
+            self._select = None
+            if kind == "flag":
+                self._panel.select_flag(item_id)
+            else:
+                self._panel.select_note(item_id)
+        if snapshot.every_flag is not None:
+            self._dock.list.set_items(
+                snapshot.every_flag, snapshot.every_note or [], has_store=self.store is not None
+            )
+        if snapshot.flagged != self._flagged:
+            self._flagged = snapshot.flagged
+            self.flags_changed.emit(snapshot.flagged)
+        self._show_store_line()
+
+    # -- keeping the window in step --------------------------------------------------------
+
+    def show_detail(self, detail: AttemptDetail) -> None:
+        """The selected attempt changed: show its question's flags and its notes."""
+        self._detail = detail
+        self.refresh()
+
+    def _show_store_line(self) -> None:
+        if self._session is None:
+            text = "Open an audit database to see its reviewer notes."
+        elif self._unavailable is not None:
+            text = f"Reviewer notes unavailable (read-only): {self._unavailable}"
+        elif not self._prepared:
+            text = "Reviewer notes open once the review index is ready."
+        elif self.store is not None:
+            text = f"Notes kept in {self.store.location.path or self.store.url}"
+        else:
+            where = self._store_path or "the notes store"
+            text = f"No notes yet; the first flag or note creates {where}"
+        writable = self.writable
+        self._panel.set_store_line(display_text(text), writable=writable)
+        self.availability_changed.emit(
+            writable and self._detail is not None,
+            writable and self._detail is not None,
+            writable and self.store is not None,
+        )
+
+
+__all__ = ["NotesController", "show_message"]

@@ -1,0 +1,1 @@
+"""Dialogs that ask the reviewer: flags, attempt notes, histories, the reviewer's name."""

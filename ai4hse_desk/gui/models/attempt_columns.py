@@ -1,0 +1,72 @@
+"""The attempt list's columns, declared once: header, sort column, text, tooltip.
+
+The texts are plain (table cells are never rich text); a status tooltip names
+only known statuses, as a tooltip may render as rich text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ai4hse_desk.display.status_style import status_label
+from ai4hse_desk.protocol.outcome import Status
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from ai4hse_desk.index import ListRow
+
+_KNOWN_STATUSES = frozenset(s.value for s in Status) | {"—"}
+
+
+def _tick(value: bool) -> str:
+    return "✓" if value else "✗"
+
+
+@dataclass(frozen=True)
+class AttemptColumn:
+    """One column of the attempt list.
+
+    Attributes:
+        header: the header text.
+        sort: the review index's sort column (``None``: not sortable).
+        text: the cell's text for a row.
+        centred: short values, centred.
+        tip: the header's tooltip ("" for none).
+    """
+
+    header: str
+    sort: str | None
+    text: Callable[[ListRow], str]
+    centred: bool = False
+    tip: str = ""
+
+
+COLUMNS: tuple[AttemptColumn, ...] = (
+    AttemptColumn("Question", "ordinal", lambda r: r.question_id),
+    AttemptColumn("Model", "model", lambda r: r.model),
+    AttemptColumn("Run", "run_id", lambda r: r.run_id),
+    AttemptColumn("Track", "track", lambda r: r.track.value),
+    AttemptColumn("Rep", "repetition", lambda r: str(r.repetition), centred=True),
+    AttemptColumn("Desk status", "status", lambda r: status_label(r.status), centred=True),
+    AttemptColumn("Correct", "correct", lambda r: _tick(r.correct), centred=True),
+    AttemptColumn("Strict", "strict", lambda r: _tick(r.strict), centred=True),
+    AttemptColumn("Runner ≠ desk", "disagrees", lambda r: "≠" if r.disagrees else "", True),
+    AttemptColumn(
+        "Flag", None, lambda r: "⚑" if r.flagged else "", True, "Flagged questions (reviewer notes)"
+    ),
+)
+#: The column whose cells carry the status colours.
+COL_STATUS = 5
+
+
+def status_tip(item: ListRow) -> str:
+    """The status cell's tooltip: the desk's status and the one the runner recorded."""
+    recorded = item.recorded_status or "—"
+    if recorded not in _KNOWN_STATUSES:
+        recorded = "an unrecognised value"
+    return f"desk: {item.status.value}; runner recorded: {recorded}"
+
+
+__all__ = ["COLUMNS", "COL_STATUS", "AttemptColumn", "status_tip"]

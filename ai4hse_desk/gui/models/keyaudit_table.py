@@ -1,0 +1,87 @@
+"""The key audit's Qt model: the ranked questions (a few thousand at most: held whole)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+
+from ai4hse_desk.display.format import option_letter
+from ai4hse_desk.gui.qt_guard import guarded
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from ai4hse_desk.keyaudit import QuestionSuspicion
+
+_Index = QModelIndex | QPersistentModelIndex
+HEADERS = ("Rank", "Question", "Option", "Score", "Flagged", "Strongest reason")
+
+
+def option_text(item: QuestionSuspicion) -> str:
+    """``"2 (C)"`` for an option position, ``"—"`` when the evidence names none."""
+    return "—" if item.option is None else f"{item.option} ({option_letter(item.option)})"
+
+
+class KeyAuditModel(QAbstractTableModel):
+    """The ranked questions (a few thousand at most: held whole)."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._items: list[QuestionSuspicion] = []
+        self._flagged: frozenset[str] = frozenset()
+
+    def set_items(self, items: list[QuestionSuspicion]) -> None:
+        """Show ``items`` in their rank order."""
+        self.beginResetModel()
+        self._items = list(items)
+        self.endResetModel()
+
+    def set_flagged(self, question_ids: Iterable[str]) -> None:
+        """Mark these questions as flagged."""
+        self._flagged = frozenset(question_ids)
+        if self._items:
+            self.dataChanged.emit(self.index(0, 4), self.index(len(self._items) - 1, 4))
+
+    def item(self, row: int) -> QuestionSuspicion | None:
+        """The question shown in ``row``."""
+        return self._items[row] if 0 <= row < len(self._items) else None
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._items)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(HEADERS)
+
+    @guarded(None)
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return HEADERS[section] if 0 <= section < len(HEADERS) else None
+        return None
+
+    @guarded(None)
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        item = self.item(index.row()) if index.isValid() else None
+        if item is None:
+            return None
+        column = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            values = (
+                str(index.row() + 1),
+                item.question_id,
+                option_text(item),
+                f"{item.score:.3f}",
+                "⚑" if item.question_id in self._flagged else "",
+                item.reasons[0] if item.reasons else "",
+            )
+            return values[column]
+        if role == Qt.ItemDataRole.UserRole:
+            return item.question_id
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in (0, 2, 3, 4):
+            return int(Qt.AlignmentFlag.AlignCenter)
+        return None
+
+
+__all__ = ["HEADERS", "KeyAuditModel", "option_text"]

@@ -1,0 +1,205 @@
+"""The question of the selected attempt: its text, the answer key and the
+desk's extracted answer option by option, and the exact-match verdict."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QFont
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ai4hse_desk.display.status_style import (
+    MATCH_COLOURS,
+    STATUS_COLOURS,
+    VALUE_COLOURS,
+    chip_style_sheet,
+    status_foreground,
+)
+from ai4hse_desk.gui.widgets.fitted_scroll import FittedScrollArea
+from ai4hse_desk.gui.widgets.labels import plain_label, set_style_sheet, table_texts
+from ai4hse_desk.protocol.outcome import Status
+from ai4hse_desk.verdicts.attempt_detail import AttemptDetail, OptionRow, display_text
+
+#: Heading shown while no attempt is selected.
+NO_SELECTION = "No attempt selected"
+
+_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+_MATCH_NAMES = {True: "matches the key", False: "differs from the key", None: "not extracted"}
+
+
+class QuestionPanel(QWidget):
+    """Question id, ordinal and labels, the question text, the options table
+    (option, text, key, extracted, match) and the exact-match verdict.
+
+    Everything is read-only plain text; invisible and bidi characters in the
+    question and option texts are shown as visible stand-ins.
+    """
+
+    COLUMNS: tuple[str, ...] = ("Option", "Text", "Key", "Extracted", "Match")
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setAccessibleName("Question and answer key")
+        self._heading = plain_label(name="Question id and ordinal", wrap=False)
+        heading_font = QFont(self._heading.font())
+        heading_font.setBold(True)
+        self._heading.setFont(heading_font)
+        self._labels = plain_label(name="Question labels")
+        self._text = plain_label(name="Question text")
+        self._table = self._make_table()
+        self._verdict = plain_label(name="Exact-match verdict")
+
+        text_holder = QWidget()
+        text_layout = QVBoxLayout(text_holder)
+        text_layout.setContentsMargins(0, 0, 0, 0)
+        text_layout.addWidget(self._text)
+        text_layout.addStretch(1)
+        self._text_area = FittedScrollArea(text_holder)
+        #: Shown only while an attempt is.
+        self._body: tuple[QWidget, ...] = (
+            self._labels,
+            self._text_area,
+            self._table,
+            self._verdict,
+        )
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(self._heading)
+        layout.addWidget(self._labels)
+        layout.addWidget(self._text_area)
+        layout.addWidget(self._table, 1)
+        layout.addWidget(self._verdict)
+        layout.addStretch(0)
+        self.clear()
+
+    def _make_table(self) -> QTableWidget:
+        table = QTableWidget(0, len(self.COLUMNS))
+        table.setObjectName("optionsTable")
+        table.setAccessibleName("Options, answer key and extracted answer")
+        table.setHorizontalHeaderLabels(list(self.COLUMNS))
+        table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        table.setWordWrap(True)
+        table.verticalHeader().setVisible(False)
+        table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header = table.horizontalHeader()
+        for column in range(len(self.COLUMNS)):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        table.verticalHeader().sectionResized.connect(self._fit_table_height)
+        return table
+
+    # ----------------------------------------------------------------- public
+
+    def set_detail(self, detail: AttemptDetail) -> None:
+        """Show the question, options and verdict of ``detail``."""
+        self._heading.setText(display_text(detail.heading))
+        self._labels.setText(display_text(detail.labels_line))
+        self._text.setText(display_text(detail.question_text))
+        self._text_area.updateGeometry()
+        self._table.setRowCount(len(detail.option_rows))
+        for row, option in enumerate(detail.option_rows):
+            self._fill_row(row, option)
+        self._verdict.setText(detail.verdict_text)
+        if detail.correct:
+            background, foreground = MATCH_COLOURS[True]
+        elif detail.status is Status.VALID:
+            background, foreground = MATCH_COLOURS[False]
+        else:
+            background, foreground = STATUS_COLOURS[detail.status], status_foreground(detail.status)
+        set_style_sheet(self._verdict, chip_style_sheet(background, foreground))
+        for widget in self._body:
+            widget.setVisible(True)
+        self._fit_table_height()
+
+    def clear(self) -> None:
+        """Show nothing but the "no attempt selected" heading."""
+        self._heading.setText(NO_SELECTION)
+        self._labels.setText("")
+        self._text.setText("")
+        self._table.clearContents()
+        self._table.setRowCount(0)
+        self._verdict.setText("")
+        self._verdict.setStyleSheet("")
+        for widget in self._body:
+            widget.setVisible(False)
+
+    def table(self) -> QTableWidget:
+        """The read-only options table."""
+        return self._table
+
+    def heading_text(self) -> str:
+        return self._heading.text()
+
+    def labels_text(self) -> str:
+        return self._labels.text()
+
+    def question_text(self) -> str:
+        return self._text.text()
+
+    def verdict_text(self) -> str:
+        return self._verdict.text()
+
+    def row_texts(self) -> list[tuple[str, ...]]:
+        """The table's cell texts, row by row (what a reader sees)."""
+        return table_texts(self._table)
+
+    # ---------------------------------------------------------------- private
+
+    def _fit_table_height(self) -> None:
+        """Let the table grow no taller than its rows (more room goes below)."""
+        table = self._table
+        header = table.horizontalHeader()
+        height = max(header.height(), header.sizeHint().height())
+        height += table.verticalHeader().length() + 2 * table.frameWidth()
+        if table.horizontalScrollBar().isVisible():
+            height += table.horizontalScrollBar().height()
+        table.setMaximumHeight(height)
+
+    def _fill_row(self, row: int, option: OptionRow) -> None:
+        cells = (
+            self._item(option.letter, centred=True),
+            self._item(display_text(option.text)),
+            self._chip_item(option.key_text, VALUE_COLOURS[option.key]),
+            self._chip_item(
+                option.extracted_text,
+                None if option.extracted is None else VALUE_COLOURS[option.extracted],
+            ),
+            self._chip_item(
+                option.match_text, None if option.match is None else MATCH_COLOURS[option.match]
+            ),
+        )
+        cells[4].setData(
+            Qt.ItemDataRole.AccessibleTextRole,
+            f"Option {option.letter} {_MATCH_NAMES[option.match]}",
+        )
+        for column, item in enumerate(cells):
+            self._table.setItem(row, column, item)
+
+    @staticmethod
+    def _item(text: str, *, centred: bool = False) -> QTableWidgetItem:
+        item = QTableWidgetItem(text)
+        item.setFlags(_FLAGS)
+        alignment = Qt.AlignmentFlag.AlignTop
+        if centred:
+            alignment |= Qt.AlignmentFlag.AlignHCenter
+        item.setTextAlignment(alignment)
+        return item
+
+    @classmethod
+    def _chip_item(cls, text: str, colours: tuple[str, str] | None) -> QTableWidgetItem:
+        item = cls._item(text, centred=True)
+        if colours is not None:
+            item.setBackground(QColor(colours[0]))
+            item.setForeground(QColor(colours[1]))
+            font = item.font()
+            font.setBold(True)
+            item.setFont(font)
+        return item

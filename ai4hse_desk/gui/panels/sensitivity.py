@@ -1,0 +1,296 @@
+"""Sensitivity — not official, an exploration: the metrics without some questions.
+
+The reviewer ticks questions (or the window hands over those with an open
+``key_incorrect`` flag through :meth:`SensitivityPanel.set_excluded_questions`);
+every run is scored again without their attempts (from the review index's
+stored verdicts when it is ready), on the ``"sensitivity"`` lane of the window's
+task runner, and shown beside the official figures, which this panel never
+changes.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ai4hse_desk.display.format import plural
+from ai4hse_desk.gui.models.scores_table import SensitivityTableModel
+from ai4hse_desk.gui.workers.task import QueryOp, Task
+from ai4hse_desk.scores.sensitivity import sensitivity_rows
+from ai4hse_desk.verdicts.rescore import RescoreResult, rescore
+from ai4hse_desk.verdicts.scoring import score_verdicts, with_progress
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping, Sequence
+
+    from ai4hse_desk.audit import AuditDB, Question
+    from ai4hse_desk.gui.workers.runner import TaskRunner
+    from ai4hse_desk.index import ReviewIndex
+    from ai4hse_desk.progress import Progress
+
+BANNER = (
+    "Not official — exploration. The same metrics recomputed without the ticked questions, "
+    "beside the official figures, which never change."
+)
+_MANUAL_REASON = "questions ticked by the reviewer"
+_DEBOUNCE_MS = 400
+_TEXT_PREVIEW = 90
+LANE = "sensitivity"
+
+
+def explore(
+    db: AuditDB, index: ReviewIndex | None, excluded: set[str], progress: Progress | None
+) -> RescoreResult:
+    """Every run's metrics without the ``excluded`` questions' attempts."""
+    if index is None:
+        return rescore(db, progress=progress, exclude_questions=excluded)
+    batches = index.verdict_batches(exclude_questions=excluded)
+    return score_verdicts(db, with_progress(batches, index.total(), progress))
+
+
+class SensitivityPanel(QWidget):
+    """A checkable question list and the official-versus-exploration table."""
+
+    recomputed = Signal()
+
+    def __init__(self, tasks: TaskRunner, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._tasks = tasks
+        self.setAccessibleName("Sensitivity, not official")
+        self.banner = QLabel(BANNER)
+        self.banner.setAccessibleName("Not official banner")
+        self.banner.setWordWrap(True)
+        self.banner.setStyleSheet(
+            "QLabel { background: #fef3c7; color: #000; border: 2px dashed #b45309; "
+            "padding: 6px; font-weight: 600; }"
+        )
+        self.reason = QLabel()
+        self.reason.setTextFormat(Qt.TextFormat.PlainText)
+        self.reason.setWordWrap(True)
+        self.search = QLineEdit()
+        self.search.setPlaceholderText("Filter questions…")
+        self.search.setAccessibleName("Filter questions")
+        self.search.textChanged.connect(self._filter_list)
+        self.questions = QListWidget()
+        self.questions.setAccessibleName("Questions to leave out")
+        self.questions.itemChanged.connect(self._ticks_changed)
+        self.clear_button = QPushButton("Untick all")
+        self.clear_button.clicked.connect(lambda: self.set_excluded_questions(set(), ""))
+        self.model = SensitivityTableModel(self)
+        self.table = QTableView()
+        self.table.setAccessibleName("Official and exploration figures")
+        self.table.setModel(self.model)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.progress = QProgressBar()
+        self.progress.setVisible(False)
+        self.state = QLabel()
+        self.state.setTextFormat(Qt.TextFormat.PlainText)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(_DEBOUNCE_MS)
+        self._timer.timeout.connect(self.recompute)
+        self._db: AuditDB | None = None
+        self._index: ReviewIndex | None = None
+        self._official: list[Mapping[str, Any]] = []
+        self._task: Task[RescoreResult] | None = None
+        self._generation = 0
+        self._updating = False
+        self.explored: RescoreResult | None = None
+        self.reason_text = ""
+        self.question_records: dict[str, Question] = {}
+
+        left = QWidget()
+        column = QVBoxLayout(left)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(QLabel("Leave out these questions:"))
+        column.addWidget(self.search)
+        column.addWidget(self.questions, 1)
+        column.addWidget(self.clear_button)
+        right = QWidget()
+        column = QVBoxLayout(right)
+        column.setContentsMargins(0, 0, 0, 0)
+        status = QHBoxLayout()
+        status.addWidget(self.state, 1)
+        status.addWidget(self.progress)
+        column.addLayout(status)
+        column.addWidget(self.table, 1)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(left)
+        split.addWidget(right)
+        split.setStretchFactor(1, 3)
+        split.setSizes([380, 1000])
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.banner)
+        layout.addWidget(self.reason)
+        layout.addWidget(split, 1)
+
+    # -- content --------------------------------------------------------------
+
+    def set_source(
+        self,
+        db: AuditDB,
+        official: Sequence[Mapping[str, Any]],
+        questions: Iterable[Question],
+        index: ReviewIndex | None = None,
+    ) -> None:
+        """Explore ``db``, whose official run objects (rescore's order) are ``official``.
+
+        Args:
+            index: the review index of ``db`` (its stored verdicts are scored).
+        """
+        self.clear()
+        self._db, self._index = db, index
+        self._official = list(official)
+        self.question_records = {q.question_id: q for q in questions}
+        self._updating = True
+        for question in self.question_records.values():
+            text = " ".join(question.text.split())
+            if len(text) > _TEXT_PREVIEW:
+                text = text[: _TEXT_PREVIEW - 1] + "…"
+            item = QListWidgetItem(f"{question.question_id} — {text}")
+            item.setData(Qt.ItemDataRole.UserRole, question.question_id)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Unchecked)
+            self.questions.addItem(item)
+        self._updating = False
+        self._show()
+
+    def clear(self) -> None:
+        """Forget the database (a running recomputation is cancelled)."""
+        self.stop()
+        self._db = self._index = None
+        self._official = []
+        self.explored = None
+        self.question_records = {}
+        self._updating = True
+        self.questions.clear()
+        self._updating = False
+        self._set_reason("")
+        self.model.set_rows([])
+        self.state.clear()
+
+    def excluded(self) -> set[str]:
+        """The ticked question ids."""
+        return {
+            str(self.questions.item(i).data(Qt.ItemDataRole.UserRole))
+            for i in range(self.questions.count())
+            if self.questions.item(i).checkState() == Qt.CheckState.Checked
+        }
+
+    def set_excluded_questions(self, ids: set[str], reason: str, *, wait: bool = False) -> None:
+        """Tick exactly ``ids`` (unknown ids are ignored), say why, and recompute."""
+        self._updating = True
+        for i in range(self.questions.count()):
+            item = self.questions.item(i)
+            wanted = item.data(Qt.ItemDataRole.UserRole) in ids
+            item.setCheckState(Qt.CheckState.Checked if wanted else Qt.CheckState.Unchecked)
+        self._updating = False
+        self._set_reason(reason)
+        self._timer.stop()
+        self.recompute(wait=wait)
+
+    def _set_reason(self, reason: str) -> None:
+        self.reason_text = reason
+        self.reason.setText(f"Left out: {reason}." if reason else "")
+
+    def _ticks_changed(self, _item: QListWidgetItem) -> None:
+        if not self._updating:
+            self._set_reason(_MANUAL_REASON)
+            self._timer.start()
+
+    def _filter_list(self, text: str) -> None:
+        needle = text.casefold().strip()
+        for i in range(self.questions.count()):
+            item = self.questions.item(i)
+            item.setHidden(bool(needle) and needle not in item.text().casefold())
+
+    # -- computing --------------------------------------------------------------
+
+    def recompute(self, *, wait: bool = False) -> None:
+        """Score again without the ticked questions, in the background.
+
+        Args:
+            wait: return once the exploration is shown (tests, screenshots).
+        """
+        self.stop()
+        self._generation += 1
+        excluded = self.excluded()
+        db, index = self._db, self._index
+        if db is None or not excluded:
+            self.explored = None
+            self._show()
+            return
+
+        def work(progress: Progress) -> RescoreResult:
+            return explore(db, index, excluded, progress)
+
+        generation = self._generation
+        task = self._tasks.run(QueryOp(work, lane=LANE))
+        task.progress.connect(self._progress)
+        task.succeeded.connect(lambda result: self._done(result, generation))
+        task.failed.connect(lambda text: self._note(f"Could not recompute: {text}", generation))
+        task.cancelled.connect(lambda: self._note("Recomputation stopped.", generation))
+        task.finished.connect(lambda: self._note(None, generation))
+        self._task = task
+        self.state.setText(f"Recomputing without {len(excluded)} questions…")
+        if wait:
+            self._tasks.wait_idle()
+
+    def _progress(self, done: int, total: int) -> None:
+        self.progress.setVisible(True)
+        self.progress.setRange(0, max(total, 1))
+        self.progress.setValue(done)
+
+    def _note(self, text: str | None, generation: int) -> None:
+        """A task's last word, unless a newer recomputation has started."""
+        if generation != self._generation:
+            return
+        if text is None:
+            self.progress.setVisible(False)
+        else:
+            self.state.setText(text)
+
+    def _done(self, result: RescoreResult, generation: int) -> None:
+        if generation != self._generation:
+            return
+        self.explored = result
+        self._show()
+        self.recomputed.emit()
+
+    def _show(self) -> None:
+        explored = None if self.explored is None else self.explored.runs
+        self.model.set_rows(sensitivity_rows(self._official, explored))
+        count = len(self.excluded())
+        self.state.setText(
+            f"Without {plural(count, 'question')}: exploration beside the official figures."
+            if explored is not None
+            else "Tick questions to see the scores without them."
+        )
+
+    def busy(self) -> bool:
+        """True while a recomputation runs or waits."""
+        return self._task is not None and not self._task.done
+
+    def stop(self) -> None:
+        """Cancel a pending or running recomputation (what it delivers is ignored)."""
+        self._timer.stop()
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None

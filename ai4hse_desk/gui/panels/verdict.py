@@ -1,0 +1,198 @@
+"""The verdict on the selected attempt: the desk's status, any disagreement with
+the runner's recorded verdict, the attempt's facts and its run's settings."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtWidgets import (
+    QFrame,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QScrollArea,
+    QSizePolicy,
+    QStyle,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ai4hse_desk.display.status_style import (
+    BANNER_BORDER,
+    DIFFERS_COLOURS,
+    DISAGREEMENT_COLOURS,
+    STATUS_COLOURS,
+    chip_style_sheet,
+    status_foreground,
+    status_label,
+)
+from ai4hse_desk.gui.widgets.label_grid import LabelGrid, bold
+from ai4hse_desk.gui.widgets.labels import plain_label, set_style_sheet
+from ai4hse_desk.verdicts.attempt_detail import AttemptDetail, display_text
+
+#: Shown while no attempt is selected.
+NO_SELECTION = "No attempt selected"
+#: First line of the disagreement banner.
+DISAGREEMENT_TITLE = "DISAGREEMENT — the runner's recorded verdict differs from the desk's"
+#: Marks a runner-vs-desk row that differs (colour is never the only signal).
+DIFFERS_MARK = "≠"
+
+
+class VerdictPanel(QWidget):
+    """Desk status chip and reason; the disagreement banner (only when the
+    runner's recorded verdict differs); runner vs desk field by field; the
+    attempt's facts and the run's settings. Scrolls when taller than its room."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setAccessibleName("Verdict and attempt facts")
+        self._placeholder = plain_label(name="No attempt selected")
+        self._placeholder.setText(NO_SELECTION)
+        self._chip = bold(plain_label(name="Desk status", wrap=False))
+        self._chip.setObjectName("statusChip")
+        self._chip.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
+        self._reason = plain_label(name="Desk status reason")
+        self._banner, self._differences = self._make_banner()
+        self._comparison = LabelGrid(
+            "Runner and desk verdicts", 4, ("Field", "Runner", "Desk", ""), stretch=(1, 2)
+        )
+        self._facts = LabelGrid("Attempt facts", 2)
+        self._settings = LabelGrid("Run settings", 2)
+
+        status_row = QHBoxLayout()
+        status_row.addWidget(self._chip, 0, Qt.AlignmentFlag.AlignTop)
+        status_row.addWidget(self._reason, 1)
+        self._groups: list[QGroupBox] = []
+        content = QWidget()
+        layout = QVBoxLayout(content)
+        layout.addWidget(self._placeholder)
+        layout.addLayout(status_row)
+        layout.addWidget(self._banner)
+        for title, grid in (
+            ("Runner vs desk", self._comparison),
+            ("Attempt", self._facts),
+            ("Run settings", self._settings),
+        ):
+            group = QGroupBox(title)
+            QVBoxLayout(group).addWidget(grid)
+            layout.addWidget(group)
+            self._groups.append(group)
+        layout.addStretch(1)
+        self._content = content
+
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setWidget(content)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
+        self.clear()
+
+    def _make_banner(self) -> tuple[QFrame, QLabel]:
+        banner = QFrame()
+        banner.setObjectName("disagreementBanner")
+        banner.setAccessibleName("Disagreement")
+        background, foreground = DISAGREEMENT_COLOURS
+        banner.setStyleSheet(
+            f"QFrame#disagreementBanner {{ background-color: {background}; "
+            f"border: 2px solid {BANNER_BORDER}; border-radius: 4px; }} "
+            f"QFrame#disagreementBanner QLabel {{ color: {foreground}; "
+            "background: transparent; border: none; }"
+        )
+        title = bold(plain_label(name="Disagreement"))
+        title.setText(DISAGREEMENT_TITLE)
+        differences = plain_label(name="Differences between runner and desk")
+        layout = QVBoxLayout(banner)
+        layout.addWidget(title)
+        layout.addWidget(differences)
+        return banner, differences
+
+    #: Widest size hint: a long unbreakable value scrolls rather than widens the panel.
+    MAX_HINT_WIDTH = 480
+    #: The content's minimum width, measured once per shown attempt (see sizeHint).
+    _content_width: int | None = None
+
+    def sizeHint(self) -> QSize:
+        """Wide enough for the facts without a horizontal scroll bar, within reason.
+
+        The content's minimum width is measured once per shown attempt: layouts ask
+        for this hint many times per repaint, and measuring means laying out every label.
+        """
+        hint = super().sizeHint()
+        if self._content_width is None:
+            self._content_width = self._content.minimumSizeHint().width()
+        width = self._content_width
+        width += self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        return QSize(min(max(hint.width(), width), self.MAX_HINT_WIDTH), hint.height())
+
+    # ----------------------------------------------------------------- public
+
+    def set_detail(self, detail: AttemptDetail) -> None:
+        """Show the verdict, facts and settings of ``detail``."""
+        self._content_width = None
+        status = detail.status
+        self._placeholder.setVisible(False)
+        self._chip.setText(status_label(status))
+        chip = chip_style_sheet(STATUS_COLOURS[status], status_foreground(status))
+        set_style_sheet(self._chip, chip)
+        self._chip.setAccessibleDescription(f"Desk status: {status.value}")
+        self._chip.setVisible(True)
+        self._reason.setText(display_text(detail.outcome.reason))
+        self._reason.setVisible(True)
+        self._differences.setText("\n".join(f"• {line}" for line in detail.differences))
+        self._banner.setVisible(detail.disagrees)
+        rows = self._comparison.set_rows(
+            [
+                (row.field, row.runner, row.desk, DIFFERS_MARK if row.differs else "")
+                for row in detail.comparison_rows
+            ]
+        )
+        highlight = chip_style_sheet(*DIFFERS_COLOURS)
+        for labels, row in zip(rows, detail.comparison_rows, strict=True):
+            for label in labels[1:]:
+                set_style_sheet(label, highlight if row.differs else "")
+        self._facts.set_rows(detail.facts)
+        self._settings.set_rows(detail.settings)
+        for group in self._groups:
+            group.setVisible(True)
+
+    def clear(self) -> None:
+        """Show only the "no attempt selected" placeholder."""
+        self._content_width = None
+        self._placeholder.setVisible(True)
+        for label in (self._chip, self._reason):
+            label.setText("")
+            label.setVisible(False)
+        self._differences.setText("")
+        self._chip.setStyleSheet("")
+        self._chip.setAccessibleDescription("")
+        self._banner.setVisible(False)
+        for grid in (self._comparison, self._facts, self._settings):
+            grid.set_rows([])
+        for group in self._groups:
+            group.setVisible(False)
+
+    def status_text(self) -> str:
+        return self._chip.text()
+
+    def reason_text(self) -> str:
+        return self._reason.text()
+
+    def banner(self) -> QFrame:
+        """The disagreement banner (visible only when runner and desk differ)."""
+        return self._banner
+
+    def differences_text(self) -> str:
+        return self._differences.text()
+
+    def comparison_texts(self) -> list[tuple[str, ...]]:
+        """(field, runner, desk, ≠ mark) per runner-vs-desk row."""
+        return self._comparison.texts()
+
+    def fact_texts(self) -> list[tuple[str, str]]:
+        """(name, value) per attempt fact shown."""
+        return [(name, value) for name, value in self._facts.texts()]
+
+    def setting_texts(self) -> list[tuple[str, str]]:
+        """(name, value) per run setting shown."""
+        return [(name, value) for name, value in self._settings.texts()]

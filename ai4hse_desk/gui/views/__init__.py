@@ -1,0 +1,1 @@
+"""Views: the window's pages (attempts, scores, key audit) and the docks, composed of panels."""

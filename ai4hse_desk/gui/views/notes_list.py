@@ -1,0 +1,281 @@
+"""Every flag and attempt note of the notes store in one table, with filters.
+
+Filters: state, category (flags only: a category hides attempt notes, which
+have none), reviewer (the author) and kind. A double-click on a flag shows the
+first listed attempt of its question; on an attempt note, that attempt. The
+list is small (people write notes): the notes controller reads it whole, off the
+GUI thread, and it is filtered here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QDockWidget,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ai4hse_desk.gui.note_text import format_time, one_line, option_text
+from ai4hse_desk.gui.widgets.labels import plain_label, table_texts
+from ai4hse_desk.notes import CATEGORIES, STATES, AttemptNote, Flag
+from ai4hse_desk.verdicts.attempt_detail import display_text
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+KINDS = (("Flags and notes", None), ("Flags", "flag"), ("Attempt notes", "attempt_note"))
+COLUMNS = (
+    "Kind",
+    "Question",
+    "Attempt",
+    "Option",
+    "Category",
+    "Severity",
+    "State",
+    "Reviewer",
+    "Updated",
+    "Note",
+)
+_CELL = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+_ROLE_KIND = Qt.ItemDataRole.UserRole
+_ROLE_TARGET = Qt.ItemDataRole.UserRole + 1
+
+
+@dataclass(frozen=True, slots=True)
+class NoteRow:
+    """One flag or attempt note as the list shows it."""
+
+    kind: str  # "flag" or "attempt_note"
+    item_id: str
+    question_id: str
+    attempt_id: int | None
+    option: int | None
+    category: str | None
+    severity: str | None
+    state: str
+    reviewer: str
+    updated_at: str
+    note: str
+
+
+def _match(wanted: str | None, value: str) -> bool:
+    return wanted is None or wanted == value
+
+
+def note_rows(
+    flags: Sequence[Flag],
+    notes: Sequence[AttemptNote],
+    *,
+    state: str | None = None,
+    category: str | None = None,
+    reviewer: str | None = None,
+    kind: str | None = None,
+) -> list[NoteRow]:
+    """The flags and notes matching every given filter, newest change first.
+
+    ``reviewer`` is the author; a ``category`` leaves attempt notes out (they have none).
+    """
+    rows: list[NoteRow] = []
+    if kind in (None, "flag"):
+        for f in flags:
+            if (
+                _match(state, f.state)
+                and _match(category, f.category)
+                and _match(reviewer, f.reviewer)
+            ):
+                rows.append(
+                    NoteRow(
+                        "flag", f.flag_id, f.question_id, None, f.option, f.category,
+                        f.severity, f.state, f.reviewer, f.updated_at, f.note,
+                    )
+                )  # fmt: skip
+    if kind in (None, "attempt_note") and category is None:
+        for n in notes:
+            if _match(state, n.state) and _match(reviewer, n.reviewer):
+                rows.append(
+                    NoteRow(
+                        "attempt_note", n.note_id, n.question_id, n.attempt_id, None, None,
+                        None, n.state, n.reviewer, n.updated_at, n.note,
+                    )
+                )  # fmt: skip
+    rows.sort(key=lambda row: row.updated_at, reverse=True)
+    return rows
+
+
+def _cells(row: NoteRow) -> tuple[str, ...]:
+    return (
+        "flag" if row.kind == "flag" else "attempt note",
+        display_text(row.question_id),
+        "" if row.attempt_id is None else str(row.attempt_id),
+        option_text(row.option) if row.kind == "flag" else "",
+        row.category or "",
+        row.severity or "",
+        row.state,
+        display_text(row.reviewer),
+        format_time(row.updated_at),
+        one_line(row.note),
+    )
+
+
+def _combo(name: str, choices: Sequence[tuple[str, str | None]]) -> QComboBox:
+    combo = QComboBox()
+    combo.setAccessibleName(name)
+    for label, value in choices:
+        combo.addItem(label, value)
+    return combo
+
+
+class NotesList(QWidget):
+    """The filters and the table of every flag and note."""
+
+    question_activated = Signal(str)
+    attempt_activated = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setAccessibleName("Notes list")
+        self._flags: list[Flag] = []
+        self._notes: list[AttemptNote] = []
+        self._has_store = False
+        self.state = _combo("State filter", [("Any state", None), *((s, s) for s in STATES)])
+        self.category = _combo(
+            "Category filter", [("Any category", None), *((c, c) for c in CATEGORIES)]
+        )
+        self.category.setToolTip("Attempt notes have no category: choosing one lists flags only")
+        self.reviewer = _combo("Reviewer filter", [("Any reviewer", None)])
+        self.kind = _combo("Kind filter", KINDS)
+        self.count = plain_label(name="Notes shown", wrap=False)
+        self.table = QTableWidget(0, len(COLUMNS))
+        self.table.setAccessibleName("Flags and attempt notes")
+        self.table.setHorizontalHeaderLabels(list(COLUMNS))
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setWordWrap(False)
+        self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setDefaultSectionSize(22)
+        header = self.table.horizontalHeader()
+        for column in range(len(COLUMNS) - 1):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(len(COLUMNS) - 1, QHeaderView.ResizeMode.Stretch)
+        # Newest change first until a header is clicked.
+        header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+        self.table.itemDoubleClicked.connect(self._activated)
+
+        filters = QHBoxLayout()
+        for label, combo in (
+            ("State", self.state),
+            ("Category", self.category),
+            ("Reviewer", self.reviewer),
+            ("Kind", self.kind),
+        ):
+            filters.addWidget(QLabel(label))
+            filters.addWidget(combo)
+        filters.addStretch(1)
+        filters.addWidget(self.count)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(filters)
+        layout.addWidget(self.table, 1)
+        for combo in (self.state, self.category, self.reviewer, self.kind):
+            combo.currentIndexChanged.connect(lambda _i: self.refresh())
+        self.refresh()
+
+    def set_items(
+        self, flags: Sequence[Flag], notes: Sequence[AttemptNote], *, has_store: bool
+    ) -> None:
+        """List every flag and note of the store (``has_store``: False when there is none)."""
+        self._flags, self._notes, self._has_store = list(flags), list(notes), has_store
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Show what the current filters let through."""
+        flags, notes = self._flags, self._notes
+        self._refresh_reviewers({f.reviewer for f in flags} | {n.reviewer for n in notes})
+        rows = note_rows(
+            flags,
+            notes,
+            state=self.state.currentData(),
+            category=self.category.currentData(),
+            reviewer=self.reviewer.currentData(),
+            kind=self.kind.currentData(),
+        )
+        self.table.setSortingEnabled(False)
+        self.table.setRowCount(len(rows))
+        for r, row in enumerate(rows):
+            target: str | int = row.question_id if row.attempt_id is None else row.attempt_id
+            for column, text in enumerate(_cells(row)):
+                item = QTableWidgetItem()
+                if column == 2 and row.attempt_id is not None:
+                    item.setData(Qt.ItemDataRole.DisplayRole, row.attempt_id)
+                else:
+                    item.setText(text)
+                item.setFlags(_CELL)
+                item.setData(_ROLE_KIND, row.kind)
+                item.setData(_ROLE_TARGET, target)
+                self.table.setItem(r, column, item)
+        self.table.setSortingEnabled(True)
+        self.count.setText(
+            "No notes for this file yet"
+            if not self._has_store
+            else f"{len(rows):,} of {len(flags) + len(notes):,} flags and notes"
+        )
+
+    def _refresh_reviewers(self, names: set[str]) -> None:
+        chosen = self.reviewer.currentData()
+        self.reviewer.blockSignals(True)
+        self.reviewer.clear()
+        self.reviewer.addItem("Any reviewer", None)
+        for name in sorted(names | ({chosen} if chosen else set())):
+            self.reviewer.addItem(display_text(name), name)
+        self.reviewer.setCurrentIndex(max(0, self.reviewer.findData(chosen)))
+        self.reviewer.blockSignals(False)
+
+    def row_texts(self) -> list[tuple[str, ...]]:
+        """The table's cells, row by row, as shown."""
+        return table_texts(self.table)
+
+    def activate_row(self, row: int) -> None:
+        """Jump to what ``row`` concerns (as a double-click does)."""
+        item = self.table.item(row, 0)
+        if item is not None:
+            self._activated(item)
+
+    def _activated(self, item: QTableWidgetItem) -> None:
+        target = item.data(_ROLE_TARGET)
+        if item.data(_ROLE_KIND) == "flag":
+            self.question_activated.emit(str(target))
+        else:
+            self.attempt_activated.emit(int(target))
+
+
+class NotesDock(QDockWidget):
+    """The notes list in a dock; its content is read while it is shown.
+
+    Signals:
+        shown: the dock became visible (its list may be out of date).
+    """
+
+    shown = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("Reviewer notes", parent)
+        self.setObjectName("notes_dock")
+        self.list = NotesList()
+        self.setWidget(self.list)
+        self.visibilityChanged.connect(self._visible)
+
+    def _visible(self, visible: bool) -> None:
+        if visible:
+            self.shown.emit()

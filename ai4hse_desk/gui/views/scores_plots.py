@@ -1,0 +1,271 @@
+"""One track's scores plotted with pyqtgraph (imported when the first plot is made).
+
+What is drawn comes from :mod:`ai4hse_desk.scores.plot_data` (positions,
+exact heights, and the :class:`~ai4hse_desk.scores.plot_data.Hit` of every
+clickable mark); this module only draws it, in four tabs: repetitions with
+their Wilson intervals, statuses, label slices (with a facet chooser and the
+consistency index) and disagreements.
+
+A click on the plot's scene is mapped to data coordinates and to the hit
+under it (:meth:`TrackPlots.index_at`); ``filter_requested`` then carries that
+hit's :class:`~ai4hse_desk.index.AttemptQuery` (:meth:`TrackPlots.query_for`).
+Hovering a mark sets the plot's tooltip to its numbers.
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtWidgets import QComboBox, QLabel, QTabWidget, QVBoxLayout, QWidget
+
+from ai4hse_desk.display.status_style import STATUS_COLOURS, status_label
+from ai4hse_desk.filewrite import check_target, write_bytes
+from ai4hse_desk.gui.plain_text import plain_tooltip
+from ai4hse_desk.gui.views.plot_export import png_bytes, svg_bytes
+from ai4hse_desk.protocol.outcome import Status
+from ai4hse_desk.scores.plot_data import (
+    PLOT_TITLES,
+    Hit,
+    PlotData,
+    disagreements_plot,
+    facets,
+    repetitions_plot,
+    slices_plot,
+    statuses_plot,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from ai4hse_desk.index import AttemptQuery
+
+_Y_AXES: dict[str, tuple[str, bool]] = {  # left-axis label, fixed 0..1 range
+    "repetitions": ("exact accuracy", True),
+    "statuses": ("attempts", False),
+    "slices": ("exact accuracy", True),
+    "disagreements": ("attempts", False),
+}
+_EXPORT_SIZE = QSize(900, 500)
+_LEGENDS = ("statuses", "slices")
+_LEGEND_ROOM = 1.3
+
+
+class TrackPlots(QWidget):
+    """The four plots of one track, in tabs; clicks become attempt filters."""
+
+    filter_requested = Signal(object)  # AttemptQuery
+
+    def __init__(self, track: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        import pyqtgraph as pg
+
+        self._pg = pg
+        self.track = track
+        self.setAccessibleName(f"Plots of {track}")
+        self.tabs = QTabWidget()
+        self.tabs.setAccessibleName("Plots")
+        self.widgets: dict[str, Any] = {}
+        self.items: dict[str, dict[str, Any]] = {name: {} for name in PLOT_TITLES}
+        self.data: dict[str, PlotData] = {}
+        self._runs: list[Mapping[str, Any]] = []
+        self.consistency_facet = "topic"
+        self.last_tip = ""
+        self.facet = QComboBox()
+        self.facet.setAccessibleName("Label facet")
+        self.facet.currentTextChanged.connect(self._facet_changed)
+        self.consistency = QLabel()
+        self.consistency.setAccessibleName("Consistency index")
+        self.consistency.setTextFormat(Qt.TextFormat.PlainText)
+        self.consistency.setWordWrap(True)
+        for name, title in PLOT_TITLES.items():
+            self.tabs.addTab(self._make_page(name, title), title.split(" (")[0])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.tabs)
+
+    def _make_page(self, name: str, title: str) -> QWidget:
+        widget = self._pg.PlotWidget(background="w")
+        widget.setAccessibleName(title)
+        plot = widget.getPlotItem()
+        plot.setTitle(title, color="k")
+        plot.setMenuEnabled(False)
+        plot.getViewBox().setMouseEnabled(x=False, y=False)
+        plot.setLabel("left", _Y_AXES[name][0], color="k")
+        for axis in ("left", "bottom"):
+            plot.getAxis(axis).setPen("k")
+            plot.getAxis(axis).setTextPen("k")
+        if name in _LEGENDS:
+            plot.addLegend(offset=(-10, 10), labelTextColor="k", brush=(255, 255, 255, 220))
+        widget.scene().sigMouseClicked.connect(lambda ev: self._scene_clicked(name, ev))
+        widget.scene().sigMouseMoved.connect(lambda pos: self._scene_moved(name, pos))
+        self.widgets[name] = widget
+        if name != "slices":
+            return widget  # type: ignore[no-any-return]
+        page = QWidget()
+        box = QVBoxLayout(page)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.addWidget(self.facet)
+        box.addWidget(widget, 1)
+        box.addWidget(self.consistency)
+        return page
+
+    # -- data -----------------------------------------------------------------
+
+    def set_runs(self, runs: Sequence[Mapping[str, Any]], consistency_facet: str = "topic") -> None:
+        """Plot these runs (one track, in rescore's order)."""
+        self._runs = list(runs)
+        self.consistency_facet = consistency_facet
+        present = facets(self._runs)
+        current = self.facet.currentText()
+        self.facet.blockSignals(True)
+        self.facet.clear()
+        self.facet.addItems(present)
+        wanted = current if current in present else consistency_facet
+        if wanted in present:
+            self.facet.setCurrentText(wanted)
+        self.facet.blockSignals(False)
+        self._draw("repetitions", repetitions_plot(self._runs))
+        self._draw("statuses", statuses_plot(self._runs))
+        self._facet_changed(self.facet.currentText())
+        self._draw("disagreements", disagreements_plot(self._runs))
+
+    def _facet_changed(self, facet: str) -> None:
+        data = slices_plot(self._runs, facet, self.consistency_facet)
+        self._draw("slices", data)
+        self.consistency.setText(data.caption)
+
+    def _colour(self, name: str, series: int, count: int) -> Any:
+        if name == "statuses":
+            return self._pg.mkColor(STATUS_COLOURS[list(Status)[series]])
+        if name == "disagreements":
+            return self._pg.mkColor("#fde047")
+        return self._pg.intColor(series, hues=max(count, 1))
+
+    def _draw(self, name: str, data: PlotData) -> None:
+        pg, plot = self._pg, self.widgets[name].getPlotItem()
+        plot.clear()
+        self.items[name] = {}
+        self.data[name] = data
+        plot.getAxis("bottom").setTicks([list(data.ticks)])
+        room = _LEGEND_ROOM if name in _LEGENDS else 0.0  # keeps the legend off the bars
+        plot.setXRange(-0.6, max(len(data.ticks), 1) - 0.4 + room, padding=0)
+        series_count = len({bars.series for bars in data.bars})
+        for bars in data.bars:
+            colour = self._colour(name, bars.series, series_count)
+            pen = pg.mkPen(colour if bars.pale else "k")
+            if bars.pale:
+                colour = pg.mkColor(colour)
+                colour.setAlpha(60)
+            legend = bars.legend
+            if name == "statuses":
+                legend = status_label(Status(bars.key))
+            if legend is not None:  # pyqtgraph's legend labels are HTML
+                legend = html.escape(legend, quote=False)
+            item = pg.BarGraphItem(
+                x=list(bars.x),
+                height=list(bars.height),
+                y0=list(bars.y0),
+                width=bars.width,
+                brush=colour,
+                pen=pen,
+                name=legend,
+            )
+            self._add(name, bars.key, item)
+        if data.points is not None:
+            import numpy as np
+
+            x, y = np.array(data.points.x, dtype=float), np.array(data.points.y, dtype=float)
+            top, bottom = np.array(data.points.high) - y, y - np.array(data.points.low)
+            wilson = pg.ErrorBarItem(
+                x=x, y=y, top=top, bottom=bottom, beam=0.05, pen=pg.mkPen("#1f2937", width=1.5)
+            )
+            self._add(name, "wilson", wilson)
+            points = pg.ScatterPlotItem(x=x, y=y, size=9, brush=pg.mkBrush("#2563eb"), pen="k")
+            self._add(name, "accuracy", points)
+        for x_note, y_note, text in data.notes:
+            note = pg.TextItem(text, color="#4b5563", anchor=(0.5, 0.5))
+            note.setPos(x_note, y_note)
+            self._add(name, f"note {x_note:g}", note)
+        if _Y_AXES[name][1]:
+            plot.setYRange(0, 1, padding=0.02)
+        else:
+            plot.enableAutoRange(axis="y")
+
+    def _add(self, name: str, key: str, item: Any) -> None:
+        self.items[name][key] = item
+        self.widgets[name].getPlotItem().addItem(item)
+
+    # -- clicks and hover ---------------------------------------------------------
+
+    def hits(self, name: str) -> list[Hit]:
+        """Every clickable bar or point of plot ``name``, in drawing order."""
+        return list(self.data[name].hits) if name in self.data else []
+
+    def query_for(self, name: str, index: int) -> AttemptQuery:
+        """The attempts behind hit ``index`` of plot ``name``."""
+        return self.data[name].hits[index].query
+
+    def index_at(self, name: str, x: float, y: float) -> int | None:
+        """The hit under data point ``(x, y)`` of plot ``name``, if any."""
+        for index, hit in enumerate(self.hits(name)):
+            if hit.contains(x, y):
+                return index
+        return None
+
+    def _hit_at(self, name: str, scene_pos: Any) -> int | None:
+        box = self.widgets[name].getPlotItem().getViewBox()
+        if not box.sceneBoundingRect().contains(scene_pos):
+            return None
+        point = box.mapSceneToView(scene_pos)
+        return self.index_at(name, point.x(), point.y())
+
+    def _scene_clicked(self, name: str, event: Any) -> None:
+        """The mouse handler: a left click on a mark asks for its attempts."""
+        if event.button() != Qt.MouseButton.LeftButton or event.double():
+            return
+        index = self._hit_at(name, event.scenePos())
+        if index is not None:
+            event.accept()
+            self.filter_requested.emit(self.query_for(name, index))
+
+    def _scene_moved(self, name: str, scene_pos: Any) -> None:
+        index = self._hit_at(name, scene_pos)
+        tip = "" if index is None else self.data[name].hits[index].tip
+        if tip != self.last_tip:
+            self.last_tip = tip
+            # Qt shows it while the mouse rests; a run id is shown as it is, never as HTML.
+            self.widgets[name].setToolTip(plain_tooltip(tip))
+
+    # -- export -------------------------------------------------------------------
+
+    def _plot_item(self, name: str) -> Any:
+        widget = self.widgets[name]
+        if widget.width() < _EXPORT_SIZE.width() // 2 or widget.height() < 250:
+            widget.resize(_EXPORT_SIZE)
+        return widget.getPlotItem()
+
+    def export_image(self, name: str, path: str | Path) -> Path:
+        """Write plot ``name`` as SVG (``.svg``) or PNG (any other suffix).
+
+        Written through the guarded writer (temporary file beside it, renamed):
+
+        Raises:
+            WriteRefused: the audit file, the notes store, one of their side files,
+                a folder, device or FIFO, an existing SQLite database; or writing failed.
+        """
+        target = Path(path)
+        check_target(target)  # before rendering: nothing is drawn for a refused name
+        is_svg = target.suffix.lower() == ".svg"
+        write_bytes(target, self.svg_bytes(name) if is_svg else self.png_bytes(name))
+        return target
+
+    def png_bytes(self, name: str) -> bytes:
+        """Plot ``name`` as PNG."""
+        return png_bytes(self._plot_item(name), _EXPORT_SIZE.width())
+
+    def svg_bytes(self, name: str) -> bytes:
+        """Plot ``name`` as SVG."""
+        return svg_bytes(self._plot_item(name))

@@ -1,0 +1,1 @@
+"""Small reusable widgets: plain-text labels, check lists, read-only tables, the search bar."""

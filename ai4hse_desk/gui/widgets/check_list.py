@@ -1,0 +1,60 @@
+"""A compact list of checkable values, for the attempt list's filters."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QListWidget, QListWidgetItem, QWidget
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
+
+class QtCheckList(QListWidget):
+    """A compact list of checkable values; nothing checked means "any"."""
+
+    changed = Signal()
+
+    def __init__(self, name: str, parent: QWidget | None = None, max_rows: int = 8) -> None:
+        super().__init__(parent)
+        self.setAccessibleName(name)
+        self._max_rows = max_rows
+        self.setUniformItemSizes(True)
+        self.itemChanged.connect(lambda _item: self.changed.emit())
+
+    def set_values(self, values: Sequence[tuple[str, object]]) -> None:
+        """Replace the values: (label, value) pairs, all unchecked."""
+        self.blockSignals(True)
+        self.clear()
+        for label, value in values:
+            item = QListWidgetItem(label, self)
+            item.setData(Qt.ItemDataRole.UserRole, value)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Unchecked)
+        rows = min(max(self.count(), 1), self._max_rows)
+        self.setFixedHeight(rows * (self.sizeHintForRow(0) if self.count() else 18) + 6)
+        self.blockSignals(False)
+
+    def checked(self) -> tuple[object, ...] | None:
+        """The checked values, or None when nothing is checked (no condition)."""
+        values = tuple(
+            self.item(i).data(Qt.ItemDataRole.UserRole)
+            for i in range(self.count())
+            if self.item(i).checkState() == Qt.CheckState.Checked
+        )
+        return values or None
+
+    def set_checked(self, values: Iterable[object]) -> None:
+        """Check exactly ``values`` (one ``changed`` signal)."""
+        wanted = set(values)
+        self.blockSignals(True)
+        for i in range(self.count()):
+            item = self.item(i)
+            state = item.data(Qt.ItemDataRole.UserRole) in wanted
+            item.setCheckState(Qt.CheckState.Checked if state else Qt.CheckState.Unchecked)
+        self.blockSignals(False)
+        self.changed.emit()
+
+
+__all__ = ["QtCheckList"]

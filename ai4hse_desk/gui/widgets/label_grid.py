@@ -1,0 +1,88 @@
+"""Rows of plain-text labels under optional bold headers, reused from one attempt to the next."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QGridLayout, QLabel, QWidget
+
+from ai4hse_desk.gui.widgets.labels import plain_label, set_style_sheet
+from ai4hse_desk.verdicts.attempt_detail import display_text
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+
+def bold(label: QLabel) -> QLabel:
+    """``label`` in a bold font (returned, for chaining)."""
+    font = QFont(label.font())
+    font.setBold(True)
+    label.setFont(font)
+    return label
+
+
+class LabelGrid(QWidget):
+    """Rows of plain-text labels under optional bold column headers; labels are
+    reused from one attempt to the next and surplus rows hidden."""
+
+    def __init__(
+        self,
+        accessible_name: str,
+        columns: int,
+        header: Sequence[str] = (),
+        stretch: Sequence[int] = (1,),
+    ) -> None:
+        super().__init__()
+        self.setAccessibleName(accessible_name)
+        self._columns = columns
+        self._header = tuple(header)
+        self._grid = QGridLayout(self)
+        self._grid.setContentsMargins(0, 0, 0, 0)
+        for column in stretch:
+            self._grid.setColumnStretch(column, 1)
+        for column, title in enumerate(self._header):
+            label = bold(plain_label(title, name=title, wrap=False))
+            self._grid.addWidget(label, 0, column)
+        self._rows: list[list[QLabel]] = []
+
+    def set_rows(self, rows: Sequence[Sequence[str]]) -> list[list[QLabel]]:
+        """Show ``rows`` (one text per column) and return their labels."""
+        first = 1 if self._header else 0
+        while len(self._rows) < len(rows):
+            labels = [plain_label(wrap=column > 0) for column in range(self._columns)]
+            for column, label in enumerate(labels):
+                align = Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft
+                self._grid.addWidget(label, first + len(self._rows), column, align)
+            self._rows.append(labels)
+        for labels, texts in zip(self._rows, rows, strict=False):
+            for column, (label, text) in enumerate(zip(labels, texts, strict=True)):
+                shown = display_text(text)
+                # Only what changed is set: most rows (the run's settings, field names)
+                # stay the same from one attempt to the next, and every set costs a relayout.
+                if label.text() != shown or label.isHidden():
+                    # Wrap long prose only: an id such as a dated run id would be cut at
+                    # a hyphen (a reused wrapped label keeps its previous text's height),
+                    # and a wrapped label costs a height-for-width layout every time.
+                    label.setWordWrap(column > 0 and len(shown) > 40 and " " in shown)
+                    label.setText(shown)
+                    label.setVisible(True)
+                    title = self._header[column] if self._header else ""
+                    label.setAccessibleName(f"{texts[0]}, {title}" if title else texts[0])
+                set_style_sheet(label, "")
+        for labels in self._rows[len(rows) :]:
+            for label in labels:
+                label.setText("")
+                set_style_sheet(label, "")
+                label.setVisible(False)
+        return self._rows[: len(rows)]
+
+    def texts(self) -> list[tuple[str, ...]]:
+        """The texts of the rows shown."""
+        return [
+            tuple(label.text() for label in row) for row in self._rows if row[0].isVisibleTo(self)
+        ]
+
+
+__all__ = ["LabelGrid", "bold"]

@@ -1,0 +1,117 @@
+"""Prepares the review index of an opened audit database, off the GUI thread.
+
+Stage 1 (the desk's verdicts) is found in the cache or built with progress;
+stage 2 (the full-text index) is then built, cancellable, while plain searching
+already works. Both run on the ``"index"`` lane of the window's
+:class:`~.runner.TaskRunner`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Signal
+
+from ai4hse_desk.gui.workers.task import QueryOp
+from ai4hse_desk.index import ReviewIndex, build_fts, ensure_index, fts_ready
+
+if TYPE_CHECKING:
+    from ai4hse_desk.audit import AuditDB
+    from ai4hse_desk.gui.workers.runner import TaskRunner
+    from ai4hse_desk.progress import Progress
+
+LANE = "index"
+FULL_TEXT = "full-text index"
+
+
+class IndexLoader(QObject):
+    """Finds or builds the review index and the full-text index of one database.
+
+    Signals:
+        index_progress: (done, total) of stage 1.
+        index_ready: the :class:`~ai4hse_desk.index.ReviewIndex` (the receiver owns it).
+        fts_state: (``"building"``, ``"ready"`` or ``"stopped"``, done, total).
+        failed: why stage 1 failed (one line): there is no review index.
+        fts_failed: why stage 2 failed (one line): plain search keeps working.
+    """
+
+    index_progress = Signal(int, int)
+    index_ready = Signal(object)
+    fts_state = Signal(str, int, int)
+    failed = Signal(str)
+    fts_failed = Signal(str)
+
+    def __init__(self, tasks: TaskRunner, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._tasks = tasks
+        self._generation = 0
+
+    def load(self, db: AuditDB, *, full_text: bool = True) -> None:
+        """Start preparing ``db``'s index (a load before it is forgotten).
+
+        Args:
+            full_text: build the full-text index afterwards (headless renders do not).
+        """
+        self.stop()
+        generation = self._generation
+
+        def build(progress: Progress) -> ReviewIndex:
+            return ensure_index(db, progress=progress)
+
+        task = self._tasks.run(QueryOp(build, lane=LANE, name="review index"))
+        task.progress.connect(self.index_progress)
+        task.failed.connect(lambda message: self._failed(message, generation))
+        task.succeeded.connect(lambda index: self._built(index, db, generation, full_text))
+
+    def _failed(self, message: str, generation: int) -> None:
+        if generation == self._generation:
+            self.failed.emit(message)
+
+    def _built(self, index: ReviewIndex, db: AuditDB, generation: int, full_text: bool) -> None:
+        if generation != self._generation:
+            index.close()
+            return
+        self.index_ready.emit(index)
+        if fts_ready(db):
+            self.fts_state.emit("ready", 0, 0)
+            return
+        if not full_text:
+            self.fts_state.emit("stopped", 0, 0)
+            return
+
+        def build(progress: Progress) -> object:
+            return build_fts(db, progress=progress)
+
+        self.fts_state.emit("building", 0, 0)
+        task = self._tasks.run(QueryOp(build, lane=LANE, name=FULL_TEXT))
+        task.progress.connect(lambda done, total: self._fts(generation, "building", done, total))
+        task.succeeded.connect(lambda _path: self._fts(generation, "ready"))
+        task.cancelled.connect(lambda: self._fts(generation, "stopped"))
+        task.failed.connect(lambda message: self._fts_failed(message, generation))
+
+    def _fts(self, generation: int, state: str, done: int = 0, total: int = 0) -> None:
+        if generation == self._generation:
+            self.fts_state.emit(state, done, total)
+
+    def _fts_failed(self, message: str, generation: int) -> None:
+        if generation == self._generation:
+            self.fts_state.emit("stopped", 0, 0)
+            self.fts_failed.emit(message)
+
+    def cancel_fts(self) -> None:
+        """Stop building the full-text index (plain search keeps working)."""
+        for task in self._tasks.pending(LANE):
+            if task.name == FULL_TEXT:
+                task.cancel()
+
+    def busy(self) -> bool:
+        """True while a build runs or waits."""
+        return not self._tasks.idle(LANE)
+
+    def stop(self) -> None:
+        """Cancel every build; what they still deliver is ignored."""
+        self._generation += 1
+        self._tasks.cancel(LANE)
+
+
+__all__ = ["IndexLoader"]

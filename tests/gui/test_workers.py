@@ -1,0 +1,166 @@
+"""The window's one task mechanism: lanes in order, outcomes on the GUI thread, no thread left."""
+
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING
+
+import pytest
+from gui_fixtures import HOSTILE, ThreadWatch
+from PySide6.QtCore import QThread
+
+from ai4hse_desk.gui.workers.task import CollectionOp, QueryOp
+
+if TYPE_CHECKING:
+    from pytestqt.qtbot import QtBot
+
+    from ai4hse_desk.gui.workers.runner import TaskRunner
+    from ai4hse_desk.progress import Progress
+
+# Threads are told apart by ``threading.get_ident()``: ``current_thread()`` on a QThread
+# would register a dummy Python thread that outlives it.
+GUI_THREAD = threading.get_ident()
+
+
+def test_a_lane_runs_its_tasks_in_order_on_one_worker_thread(tasks: TaskRunner) -> None:
+    ran: list[tuple[int, int]] = []
+    delivered: list[tuple[int, int]] = []
+    for number in range(5):
+
+        def work(_progress: Progress, number: int = number) -> int:
+            ran.append((number, threading.get_ident()))
+            return number
+
+        task = tasks.run(QueryOp(work, lane="test"))
+        task.succeeded.connect(lambda result: delivered.append((result, threading.get_ident())))
+    assert tasks.wait_idle()
+    assert [number for number, _thread in ran] == [0, 1, 2, 3, 4]
+    assert GUI_THREAD not in {thread for _number, thread in ran}
+    # Every outcome arrives on the GUI thread, in order, so slots may touch widgets.
+    assert delivered == [(n, GUI_THREAD) for n in range(5)]
+    assert tasks.idle()
+
+
+def test_progress_reaches_the_gui_thread_and_cancel_stops_the_work(
+    qtbot: QtBot, tasks: TaskRunner
+) -> None:
+    started = threading.Event()
+    seen: list[int] = []
+
+    def work(progress: Progress) -> str:
+        done = 0
+        started.set()
+        while progress(done, 1_000_000):
+            done += 1
+        return "finished anyway"
+
+    task = tasks.run(QueryOp(work, lane="test"))
+    task.progress.connect(lambda done, _total: seen.append(done))
+    assert started.wait(10)
+    qtbot.waitUntil(lambda: len(seen) > 3, timeout=10_000)
+    with qtbot.waitSignal(task.cancelled, timeout=10_000):
+        task.cancel()
+    assert task.done
+    assert seen == sorted(seen)
+
+
+def test_a_queued_read_that_is_cancelled_never_runs(tasks: TaskRunner) -> None:
+    gate = threading.Event()
+    ran: list[str] = []
+    outcomes: list[str] = []
+    tasks.run(QueryOp(lambda _p: gate.wait(10), lane="test"))
+    second = tasks.run(QueryOp(lambda _p: ran.append("second"), lane="test"))
+    second.cancelled.connect(lambda: outcomes.append("cancelled"))
+    second.succeeded.connect(lambda _r: outcomes.append("succeeded"))
+    second.cancel()
+    gate.set()
+    assert tasks.wait_idle()
+    assert ran == []
+    assert outcomes == ["cancelled"]
+
+
+def test_a_change_is_carried_out_even_when_cancelled(tasks: TaskRunner) -> None:
+    outcomes: list[object] = []
+    change = tasks.run(CollectionOp(lambda _p: "saved", lane="notes"))
+    change.succeeded.connect(outcomes.append)
+    change.cancel()  # a change, once asked for, is made
+    tasks.cancel()
+    assert tasks.wait_idle()
+    assert outcomes == ["saved"]
+
+
+class _Abort(BaseException):
+    """Not an ``Exception``: what ``except Exception`` in a worker would let through."""
+
+
+def test_a_task_that_raises_anything_reports_failed_in_one_line(
+    qtbot: QtBot, tasks: TaskRunner
+) -> None:
+    def work(_progress: Progress) -> None:
+        raise _Abort(f"{HOSTILE}\nsecond line")
+
+    task = QueryOp(work, lane="test")
+    with qtbot.waitSignal(task.failed, timeout=10_000) as failed:
+        tasks.run(task)
+    assert failed.args == [f"_Abort: {HOSTILE}"]
+    assert tasks.wait_idle()
+    lane = QueryOp(lambda _p: "the lane still works", lane="test")
+    with qtbot.waitSignal(lane.succeeded, timeout=10_000) as later:
+        tasks.run(lane)
+    assert later.args == ["the lane still works"]
+
+
+def test_no_lane_thread_outlives_its_work(
+    tasks: TaskRunner, dangling_qthreads: ThreadWatch
+) -> None:
+    for lane in ("a", "b", "c"):
+        tasks.run(QueryOp(lambda _p: None, lane=lane))
+    assert tasks.wait_idle()
+    assert len(dangling_qthreads.started) >= 3
+    assert dangling_qthreads.still_running() == []
+
+
+def test_drain_cancels_reads_and_joins_every_thread(tasks: TaskRunner) -> None:
+    started = threading.Event()
+
+    def endless(progress: Progress) -> None:
+        started.set()
+        while progress(0, 1):
+            pass
+
+    task = tasks.run(QueryOp(endless, lane="test"))
+    assert started.wait(10)
+    tasks.drain()  # returns only once the lane's thread has ended
+    assert task.is_cancelled
+    assert tasks.wait_idle()
+
+
+def test_the_guard_sees_a_qthread_left_running(dangling_qthreads: ThreadWatch) -> None:
+    release = threading.Event()
+
+    class Blocked(QThread):
+        def run(self) -> None:
+            release.wait(30)
+
+    thread = Blocked()
+    thread.setObjectName("blocked-on-purpose")
+    thread.start()
+    try:
+        assert dangling_qthreads.still_running(grace_ms=50) == ["blocked-on-purpose"]
+    finally:
+        release.set()
+        assert thread.wait(10_000)
+    assert dangling_qthreads.still_running() == []
+
+
+@pytest.mark.parametrize("kind", [QueryOp, CollectionOp])
+def test_a_discarded_task_delivers_nothing(
+    tasks: TaskRunner, kind: type[QueryOp[str]] | type[CollectionOp[str]]
+) -> None:
+    outcomes: list[object] = []
+    task = tasks.run(kind(lambda _p: "late", lane="test"))
+    task.succeeded.connect(outcomes.append)
+    task.finished.connect(lambda: outcomes.append("finished"))
+    tasks.shutdown()  # the window is closing
+    assert tasks.idle()
+    assert outcomes == []
