@@ -54,9 +54,9 @@ class MainWindow(QMainWindow):
         self._build_views()
         self._build_controllers()
         self._wire()
-        self.actions = ActionRegistry(self, menus.MENUS)
-        self.actions.register(menus.window_actions(self._parts()))
-        menus.keep_in_step(self.actions, self.attempt_list, self.notes)
+        self.menu_actions = ActionRegistry(self, menus.MENUS)
+        self.menu_actions.register(menus.window_actions(self._parts()))
+        menus.keep_in_step(self.menu_actions, self.attempt_list, self.notes)
         self._fill_recent(self.opening.recent_files())
         self.attempts.restore_layout(self.settings)
         geometry = self.settings.value("geometry")
@@ -159,7 +159,7 @@ class MainWindow(QMainWindow):
         self.attempts.fit_columns()
 
     def _fill_recent(self, files: list[str]) -> None:
-        fill_recent_menu(self.actions.menu(menus.RECENT), files, self.opening.open_path)
+        fill_recent_menu(self.menu_actions.menu(menus.RECENT), files, self.opening.open_path)
 
     def save_layout(self) -> None:
         """Persist splitter sizes, column widths and the window geometry."""

@@ -28,9 +28,11 @@ def app_settings() -> QSettings:
 def recent_files(settings: QSettings) -> list[str]:
     """Recently opened audit files, newest first."""
     value = settings.value("recent_files", [])
-    if isinstance(value, str):
+    if isinstance(value, str):  # an INI file keeps a one-item list as a string
         value = [value]
-    return [str(v) for v in (value or []) if v]
+    if not isinstance(value, list | tuple):
+        return []
+    return [str(v) for v in value if v]
 
 
 def remember_file(settings: QSettings, path: str) -> list[str]:

@@ -116,7 +116,7 @@ def test_adding_a_flag_emits_flags_changed_and_the_lists_mark_it(
     question = window.selection.question_id
     assert question is not None
     with qtbot.waitSignal(window.notes.flags_changed, timeout=10_000) as changed:
-        window.actions["add_flag"].trigger()
+        window.menu_actions["add_flag"].trigger()
     assert changed.args == [frozenset({question})]
     model = window.model
     marks = {
@@ -216,7 +216,7 @@ def test_a_failed_index_build_leaves_the_empty_window(
     assert window.attempts.counts.text() == ""
     assert str(other.resolve()) not in recent_files(window.settings)
     assert "Cannot prepare the review index" in window.statusBar().currentMessage()
-    assert not window.actions["add_flag"].isEnabled()
+    assert not window.menu_actions["add_flag"].isEnabled()
     # The window still opens a good file afterwards.
     monkeypatch.setattr(index_loader, "ensure_index", built)
     assert window.open_path(audit, wait=True)

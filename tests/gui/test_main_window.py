@@ -336,7 +336,7 @@ def test_about_names_version_qt_licence_and_format(
 
     from ai4hse_desk import __version__
 
-    window.actions["about"].trigger()
+    window.menu_actions["about"].trigger()
     (shown,) = message_boxes
     assert shown.text_format == Qt.TextFormat.PlainText
     text = shown.text

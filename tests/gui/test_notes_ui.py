@@ -176,7 +176,7 @@ def test_added_flag_is_listed_marked_and_filterable(
 ) -> None:
     question = current_question(window)
     titles = flag_dialog_answers(monkeypatch, FlagValues("key_incorrect", 2, "high", NOTE_HTML))
-    window.actions["add_flag"].trigger()
+    window.menu_actions["add_flag"].trigger()
     settle(window)
 
     assert titles == [f"Add a flag to {question}"]
@@ -188,14 +188,14 @@ def test_added_flag_is_listed_marked_and_filterable(
     assert all(mark == "" for q, mark in rows if q != question)
     assert sum(q == question for q, _mark in rows) == len(attempts_by_question[question])
 
-    window.actions["flagged_only"].trigger()
+    window.menu_actions["flagged_only"].trigger()
     settle(window)
     assert window.filters.query().flagged_question_ids == (question,)
     assert window.model.matching == len(attempts_by_question[question])
     assert {q for q, _mark in listed_rows(window)} == {question}
 
     window.attempt_list.clear_all()  # Esc drops every filter, the flagged-only one included
-    assert not window.actions["flagged_only"].isChecked()
+    assert not window.menu_actions["flagged_only"].isChecked()
     assert window.model.matching == sum(len(ids) for ids in attempts_by_question.values())
 
 
@@ -206,7 +206,7 @@ def test_resolve_withdraw_reopen_only_open_flags_mark(
     flag_dialog_answers(monkeypatch, FlagValues("ambiguous_wording", None, "medium", "vague"))
     window.attempts.flags_panel.add_flag_button.click()
     settle(window)
-    window.actions["flagged_only"].trigger()
+    window.menu_actions["flagged_only"].trigger()
     settle(window)
     panel = window.attempts.flags_panel
     assert window.model.matching > 0
@@ -217,7 +217,7 @@ def test_resolve_withdraw_reopen_only_open_flags_mark(
     assert panel.flag_state_button.text() == "Reopen"
     assert not panel.withdraw_flag_button.isEnabled()
     assert window.model.matching == 0  # no open flag: the flagged-only list is empty
-    assert window.actions["flagged_only"].isChecked()
+    assert window.menu_actions["flagged_only"].isChecked()
 
     panel.flag_state_button.click()  # Reopen
     settle(window)
@@ -227,7 +227,7 @@ def test_resolve_withdraw_reopen_only_open_flags_mark(
     panel.withdraw_flag_button.click()
     settle(window)
     assert panel.flag_rows()[0][1:4] == ("whole question", "medium", "withdrawn")
-    window.actions["flagged_only"].trigger()
+    window.menu_actions["flagged_only"].trigger()
     settle(window)  # off again
     assert all(mark == "" for _q, mark in listed_rows(window))
     assert panel.tab_titles()[0] == f"Flags on {question}: 1 (0 open)"
@@ -259,7 +259,7 @@ def test_edit_keeps_history_and_undo_reverts_it(
         "note: “first” → “second”"
     )
 
-    window.actions["undo"].trigger()
+    window.menu_actions["undo"].trigger()
     settle(window)
     assert window.attempts.flags_panel.flag_rows() == [
         ("key_incorrect", "A", "low", "open", "ann", "first")
@@ -279,7 +279,7 @@ def test_undo_of_a_new_flag_withdraws_it(
     window.changes.add_flag()
     settle(window)
     assert any(mark == "⚑" for _q, mark in listed_rows(window))
-    window.actions["undo"].trigger()
+    window.menu_actions["undo"].trigger()
     settle(window)
     assert window.attempts.flags_panel.flag_rows()[0][3] == "withdrawn"
     assert all(mark == "" for _q, mark in listed_rows(window))
@@ -298,7 +298,7 @@ def test_reviewer_name_is_asked_once_and_remembered(
     assert len(window.attempts.flags_panel.flag_rows()) == 2
 
     reviewer.name = "  bob  "
-    window.actions["reviewer"].trigger()
+    window.menu_actions["reviewer"].trigger()
     assert reviewer.asked == 2
     assert window.settings.value("reviewer") == "bob"
     window.changes.add_flag()
@@ -309,7 +309,7 @@ def test_reviewer_name_is_asked_once_and_remembered(
     assert selected.reviewer == "bob"
 
     reviewer.name = "\x1b[31m"
-    window.actions["reviewer"].trigger()
+    window.menu_actions["reviewer"].trigger()
     assert reviewer.messages[-1][0] == "Reviewer name"
     assert window.settings.value("reviewer") == "bob"
 
@@ -348,7 +348,7 @@ def test_attempt_note_is_added_listed_and_jumped_to(
     assert panel.tab_titles()[1] == f"Notes on attempt #{attempt}: 1"
     assert all(mark == "" for _q, mark in listed_rows(window))  # notes do not flag questions
 
-    window.actions["notes_list"].trigger()
+    window.menu_actions["notes_list"].trigger()
     settle(window)
     notes = window.notes_dock.list
     assert [row[0] for row in notes.row_texts()] == ["attempt note"]
@@ -438,7 +438,7 @@ def test_audit_and_scores_unchanged_after_every_kind_of_change(
     settle(win)
     win.changes.undo()
     settle(win)
-    win.actions["flagged_only"].trigger()
+    win.menu_actions["flagged_only"].trigger()
     settle(win)
     win.close()
     assert sha256(audit) == before
@@ -495,7 +495,7 @@ def test_unusable_store_keeps_the_window_working_read_only(
     assert "is a directory" in reviewer.messages[0][1]
     assert "unavailable" in win.statusBar().currentMessage()
     assert not win.attempts.flags_panel.add_flag_button.isEnabled()
-    assert not win.actions["add_flag"].isEnabled()
+    assert not win.menu_actions["add_flag"].isEnabled()
     assert win.model.matching > 0
     assert win.selection.attempt_id is not None
     win.navigator.move_row(1)
@@ -559,7 +559,7 @@ def test_key_flags_can_be_explored_in_the_sensitivity_view_only(
     flag_dialog_answers(monkeypatch, FlagValues("key_incorrect", 0, "high", "A is wrong"))
     window.changes.add_flag()
     settle(window)
-    window.actions["explore"].trigger()
+    window.menu_actions["explore"].trigger()
     qtbot.waitUntil(lambda: window.scores.data is not None, timeout=20_000)
     assert window.scores.sensitivity.excluded() == {question}
     assert "not official" in window.statusBar().currentMessage()

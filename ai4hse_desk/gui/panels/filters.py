@@ -121,8 +121,9 @@ class FilterPanel(QScrollArea):
         self.repetitions.set_values([(str(r), r) for r in repetitions])
         while self._facet_layout.count():
             item = self._facet_layout.takeAt(0)
-            if item.widget() is not None:
-                item.widget().deleteLater()
+            widget = None if item is None else item.widget()
+            if widget is not None:
+                widget.deleteLater()
         self._facet_lists = {}
         for facet, values in facets.items():
             checklist = QtCheckList(f"Label filter: {facet}")
