@@ -126,7 +126,9 @@ def test_an_exception_inside_data_is_reported_in_plain_text(
     (shown,) = message_boxes.critical()  # once, although every cell failed
     assert shown.text_format == Qt.TextFormat.PlainText
     assert shown.text == f"RuntimeError: {HOSTILE}"
-    assert window.model.data(window.model.index(0, 0)) == "…"
+    first = window.model.index(0, 0)
+    assert window.model.data(first) == "…"
+    assert not window.model.flags(first) & Qt.ItemFlag.ItemIsEnabled  # shown greyed out
     assert window.settings.value("last_file") is None
 
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import hashlib
 import subprocess
 import sys
 from typing import TYPE_CHECKING
 
 import pytest
+from gui_fixtures import sha256
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QMessageBox
@@ -18,7 +18,6 @@ from ai4hse_desk.gui.main_window import MainWindow
 from ai4hse_desk.index import PARSE_ERROR_STATUSES, build_fts
 from ai4hse_desk.protocol.extract import derive
 from ai4hse_desk.verdicts.rescore import iter_verdicts
-from ai4hse_desk.writer.demo import write_demo
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -28,15 +27,10 @@ if TYPE_CHECKING:
     from pytestqt.qtbot import QtBot
 
 
-def sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 @pytest.fixture(scope="module")
-def demo_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("demo") / "demo.sqlite"
-    write_demo(path)
-    return path
+def demo_path(pristine: Path) -> Path:
+    """The session's demo database (never written: every test here only reads it)."""
+    return pristine
 
 
 @pytest.fixture(scope="module")

@@ -503,6 +503,20 @@ def test_unusable_store_keeps_the_window_working_read_only(
     win.close()
 
 
+def test_a_store_that_cannot_be_made_at_the_first_flag_is_said_once(
+    window: MainWindow, monkeypatch: pytest.MonkeyPatch, reviewer: Recorder, audit: Path
+) -> None:
+    assert "creates" in window.attempts.flags_panel.store_line.text()
+    audit.with_name("audit.sqlite.review.sqlite").mkdir()  # taken after the file opened
+    flag_dialog_answers(monkeypatch, FlagValues("key_incorrect", None, "medium", ""))
+    window.changes.add_flag()
+    settle(window)
+    assert [title for title, _text in reviewer.messages] == ["Reviewer notes unavailable"]
+    assert "is a directory" in reviewer.messages[0][1]
+    assert not window.menu_actions["add_flag"].isEnabled()
+    assert "unavailable" in window.attempts.flags_panel.store_line.text()
+
+
 @pytest.mark.parametrize(
     ("error", "message"),
     [

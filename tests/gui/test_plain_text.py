@@ -139,7 +139,7 @@ def test_a_hostile_run_id_is_plain_in_every_label_and_tooltip(
     plots = scores.plots["answer_only"]
     hit = next(h for h in plots.hits("disagreements") if h.key == (HOSTILE,))
     box = plots.widgets["disagreements"].getPlotItem().getViewBox()
-    plots._scene_moved(
+    plots.scene_moved(
         "disagreements", box.mapViewToScene(QPointF((hit.x0 + hit.x1) / 2, hit.y1 / 2))
     )
     assert shown_as(plots.widgets["disagreements"].toolTip()) == hit.tip

@@ -235,7 +235,7 @@ def test_clicking_a_status_bar_asks_for_its_attempts(qtbot: QtBot, view: ScoresV
     centre = _scene_point(plots, "statuses", (hit.x0 + hit.x1) / 2, (hit.y0 + hit.y1) / 2)
     click = _Click(centre)
     with qtbot.waitSignal(view.filter_requested, timeout=2000) as signal:
-        plots._scene_clicked("statuses", click)
+        plots.scene_clicked("statuses", click)
     assert signal.args == [expected]
     assert click.accepted
 
@@ -262,15 +262,15 @@ def test_clicking_a_repetition_point_and_hovering(qtbot: QtBot, view: ScoresView
     scene = _scene_point(plots, "repetitions", xs[4], ys[4])
     expected = AttemptQuery(run_ids=(run_id,), repetitions=(repetition,))
     with qtbot.waitSignal(view.filter_requested, timeout=2000) as signal:
-        plots._scene_clicked("repetitions", _Click(scene))
+        plots.scene_clicked("repetitions", _Click(scene))
     assert signal.args == [expected]
-    plots._scene_moved("repetitions", scene)
+    plots.scene_moved("repetitions", scene)
     assert plots.widgets["repetitions"].toolTip() == hit.tip
     assert plots.last_tip == hit.tip
     assert "95% Wilson" in hit.tip
     assert repr(float(ys[4])) in hit.tip
     with qtbot.assertNotEmitted(view.filter_requested):
-        plots._scene_clicked("repetitions", _Click(_scene_point(plots, "repetitions", 0, -5)))
+        plots.scene_clicked("repetitions", _Click(_scene_point(plots, "repetitions", 0, -5)))
 
 
 def test_sensitivity_differs_and_the_official_table_does_not_change(

@@ -75,13 +75,11 @@ class NotesController(QObject):
     Signals:
         flags_changed: the questions with an open flag (a ``frozenset``), after every read.
         availability_changed: (a flag can be added, a note can be added, undo can run).
-        changed: after every saved change.
         message: a line for the status bar.
     """
 
     flags_changed = Signal(object)
     availability_changed = Signal(bool, bool, bool)
-    changed = Signal()
     message = Signal(str)
 
     def __init__(
@@ -175,7 +173,7 @@ class NotesController(QObject):
             return
         self._store_path = location.path
         if location.path is not None and location.path.exists():
-            self.write(lambda _store: None, opening=True)
+            self.write(lambda _store: None)  # opening it is the change (migrations)
         else:
             self.refresh()
 
@@ -206,7 +204,7 @@ class NotesController(QObject):
 
     # -- reading and writing -----------------------------------------------------------------
 
-    def write(self, work: Callable[[NotesStore], T], *, opening: bool = False) -> Task[T] | None:
+    def write(self, work: Callable[[NotesStore], T]) -> Task[T] | None:
         """Run one change on the store (opened, made if need be, first), off the GUI thread.
 
         Returns:
@@ -224,13 +222,12 @@ class NotesController(QObject):
             return work(holder.opened())
 
         task = self._tasks.run(CollectionOp(change, lane=LANE, explain=store_problem))
-        task.succeeded.connect(lambda _result: self._written(session, holder, first, opening))
-        task.failed.connect(lambda _reason: self._written(session, holder, first, True))
+        # Before the caller's slots (connected later): they see the store as it is now.
+        task.succeeded.connect(lambda _result: self._written(session, holder, first))
+        task.failed.connect(lambda _reason: self._written(session, holder, first))
         return task
 
-    def _written(
-        self, session: AuditSession, holder: StoreHolder, first: bool, quiet: bool
-    ) -> None:
+    def _written(self, session: AuditSession, holder: StoreHolder, first: bool) -> None:
         if session is not self._session:
             return
         if holder.open_error is not None and self._unavailable is None:
@@ -239,8 +236,6 @@ class NotesController(QObject):
         store = holder.store
         if first and store is not None:
             self._opened(store)
-        if not quiet:
-            self.changed.emit()
         self.refresh()
 
     def refresh(self) -> None:

@@ -90,10 +90,12 @@ class OpeningController(QObject):
     message = Signal(str)
 
     def __init__(self, settings: QSettings, tasks: TaskRunner, dialogs: QWidget) -> None:
-        """Args:
-        settings: where recent files and the last file are kept.
-        tasks: the window's task runner (the index builds run on it).
-        dialogs: the parent of the file dialog and the message boxes.
+        """Own the session of a window.
+
+        Args:
+            settings: where recent files and the last file are kept.
+            tasks: the window's task runner (the index builds run on it).
+            dialogs: the parent of the file dialog and the message boxes.
         """
         super().__init__(dialogs)
         self._settings = settings

@@ -275,6 +275,8 @@ class AttemptTableModel(QAbstractTableModel):
     def flags(self, index: _Index) -> Qt.ItemFlag:
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
+        if self.attempt_id_at(index.row()) in self._broken:
+            return Qt.ItemFlag.ItemIsSelectable  # shown greyed out: it cannot be read
         return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
     @guarded(None)

@@ -99,8 +99,8 @@ class TrackPlots(QWidget):
             plot.getAxis(axis).setTextPen("k")
         if name in _LEGENDS:
             plot.addLegend(offset=(-10, 10), labelTextColor="k", brush=(255, 255, 255, 220))
-        widget.scene().sigMouseClicked.connect(lambda ev: self._scene_clicked(name, ev))
-        widget.scene().sigMouseMoved.connect(lambda pos: self._scene_moved(name, pos))
+        widget.scene().sigMouseClicked.connect(lambda ev: self.scene_clicked(name, ev))
+        widget.scene().sigMouseMoved.connect(lambda pos: self.scene_moved(name, pos))
         self.widgets[name] = widget
         if name != "slices":
             return widget  # type: ignore[no-any-return]
@@ -222,8 +222,8 @@ class TrackPlots(QWidget):
         point = box.mapSceneToView(scene_pos)
         return self.index_at(name, point.x(), point.y())
 
-    def _scene_clicked(self, name: str, event: Any) -> None:
-        """The mouse handler: a left click on a mark asks for its attempts."""
+    def scene_clicked(self, name: str, event: Any) -> None:
+        """A click on plot ``name``'s scene: a left click on a mark asks for its attempts."""
         if event.button() != Qt.MouseButton.LeftButton or event.double():
             return
         index = self._hit_at(name, event.scenePos())
@@ -231,7 +231,8 @@ class TrackPlots(QWidget):
             event.accept()
             self.filter_requested.emit(self.query_for(name, index))
 
-    def _scene_moved(self, name: str, scene_pos: Any) -> None:
+    def scene_moved(self, name: str, scene_pos: Any) -> None:
+        """The mouse moved over plot ``name``: the mark under it, if any, gives the tooltip."""
         index = self._hit_at(name, scene_pos)
         tip = "" if index is None else self.data[name].hits[index].tip
         if tip != self.last_tip:
