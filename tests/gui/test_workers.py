@@ -9,12 +9,12 @@ import pytest
 from gui_fixtures import HOSTILE, ThreadWatch
 from PySide6.QtCore import QThread
 
+from ai4hse_desk.gui.workers.runner import TaskRunner
 from ai4hse_desk.gui.workers.task import CollectionOp, QueryOp
 
 if TYPE_CHECKING:
     from pytestqt.qtbot import QtBot
 
-    from ai4hse_desk.gui.workers.runner import TaskRunner
     from ai4hse_desk.progress import Progress
 
 # Threads are told apart by ``threading.get_ident()``: ``current_thread()`` on a QThread
@@ -110,28 +110,41 @@ def test_a_task_that_raises_anything_reports_failed_in_one_line(
     assert later.args == ["the lane still works"]
 
 
-def test_no_lane_thread_outlives_its_work(
-    tasks: TaskRunner, dangling_qthreads: ThreadWatch
+def test_a_lane_keeps_its_thread_and_shutdown_ends_every_lane(
+    dangling_qthreads: ThreadWatch,
 ) -> None:
-    for lane in ("a", "b", "c"):
-        tasks.run(QueryOp(lambda _p: None, lane=lane))
-    assert tasks.wait_idle()
-    assert len(dangling_qthreads.started) >= 3
-    assert dangling_qthreads.still_running() == []
+    runner = TaskRunner()
+    threads: dict[str, set[int]] = {"a": set(), "b": set()}
+    for _ in range(3):
+        for lane, seen in threads.items():
+            runner.run(QueryOp(lambda _p, seen=seen: seen.add(threading.get_ident()), lane=lane))
+        assert runner.wait_idle()
+    # One thread per lane, reused (the review index keeps one connection per thread).
+    assert [len(seen) for seen in threads.values()] == [1, 1]
+    assert len(dangling_qthreads.started) == 2
+    runner.shutdown()
+    assert dangling_qthreads.still_running(grace_ms=0) == []
 
 
-def test_drain_cancels_reads_and_joins_every_thread(tasks: TaskRunner) -> None:
+def test_drain_cancels_reads_and_waits_for_the_changes(tasks: TaskRunner) -> None:
     started = threading.Event()
+    ran: list[str] = []
 
     def endless(progress: Progress) -> None:
         started.set()
         while progress(0, 1):
             pass
+        ran.append("read stopped")
 
-    task = tasks.run(QueryOp(endless, lane="test"))
+    def change(_progress: Progress) -> None:
+        ran.append("change made")
+
+    read = tasks.run(QueryOp(endless, lane="test"))
+    tasks.run(CollectionOp(change, lane="test"))
     assert started.wait(10)
-    tasks.drain()  # returns only once the lane's thread has ended
-    assert task.is_cancelled
+    tasks.drain()  # returns once nothing runs: the read stopped, the change was made
+    assert read.is_cancelled
+    assert ran == ["read stopped", "change made"]
     assert tasks.wait_idle()
 
 

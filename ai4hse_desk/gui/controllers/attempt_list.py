@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from ai4hse_desk.gui.workers.runner import TaskRunner
 
 LANE = "list"
+STATUS_COUNTS = "status counts"
 NO_ATTEMPTS = (
     "This database holds questions but no attempts yet "
     "(add a run with: ai4hse-desk import responses AUDIT_DB …)."
@@ -107,9 +108,10 @@ class AttemptList(QObject):
         on = query.flagged_question_ids is not None
         self.flagged_only_changed.emit(on)
         index = self._model.review_index
+        # Reads queued for an older query never start; one already running (a plain
+        # search scanning every response) ends on its own and its answer is dropped:
+        # ReviewIndex.interrupt() would stop every reader of the index, the scores too.
         self._tasks.cancel(LANE)
-        if index is not None and self._wanted is not None:
-            index.interrupt()  # the plain search being found is not wanted any more
         self._wanted = None
         if index is None or index.search_mode(query) != "like":
             self.searching.emit(False)
@@ -171,8 +173,11 @@ class AttemptList(QObject):
             parts.append("plain search (slower)")
         self._head = " · ".join(parts)
         self.counts_changed.emit(f"{self._head} · counting statuses…")
+        for older in self._tasks.pending(LANE):
+            if older.name == STATUS_COUNTS:
+                older.cancel()
         task: Task[dict[str, int]] = self._tasks.run(
-            QueryOp(lambda _p: index.count_by_status(query), lane=LANE, name="status counts")
+            QueryOp(lambda _p: index.count_by_status(query), lane=LANE, name=STATUS_COUNTS)
         )
         task.succeeded.connect(lambda counts: self._statuses_counted(query, counts))
 

@@ -3,12 +3,12 @@
 Work is grouped in *lanes* (``"index"``, ``"list"``, ``"notes"``, ``"scores"`` …):
 the tasks of a lane run one after another on that lane's worker thread, in the
 order given, so a notes change and the re-read that follows it never overtake
-each other, and a lane's SQLite connections are used by one thread at a time.
-A lane's thread starts when a task arrives and ends as soon as the lane is
-empty: no idle thread is left behind.
+each other. A lane's thread starts with its first task and waits for the next
+one until the window closes (:meth:`TaskRunner.shutdown` ends every lane): the
+review index keeps one SQLite connection per thread, so a lane reuses its own.
 
 The GUI thread never waits for a task, except :meth:`TaskRunner.drain` (the
-old file's work is cancelled, then joined, before that file is closed) and
+old file's work is cancelled, then waited for, before that file is closed) and
 :meth:`TaskRunner.wait_idle` (headless screenshots and tests, which spin the
 event loop until every outcome was delivered).
 """
@@ -29,7 +29,7 @@ TaskT = TypeVar("TaskT", bound=Task[object])
 
 
 class _LaneThread(QThread):
-    """Runs a lane's tasks until the lane is empty, then ends."""
+    """Runs a lane's tasks, one after another, until the lane stops."""
 
     def __init__(self, lane: _Lane) -> None:
         super().__init__()
@@ -37,44 +37,59 @@ class _LaneThread(QThread):
         self._lane = lane
 
     def run(self) -> None:
-        while (task := self._lane.next_task(self)) is not None:
+        while (task := self._lane.next_task()) is not None:
             task.execute()  # never raises
 
 
 class _Lane:
-    """The queue of one lane and the thread draining it (if any)."""
+    """The queue of one lane and its worker thread."""
 
     def __init__(self, name: str) -> None:
         self.name = name
         self._queue: deque[Task[object]] = deque()
-        self._lock = threading.Lock()
+        self._changed = threading.Condition()
+        self._running = False  # the thread is executing a task
+        self._stopping = False
         self._thread: _LaneThread | None = None
-        self._threads: list[_LaneThread] = []  # started, maybe not yet ended
 
     def submit(self, task: Task[object]) -> None:
-        with self._lock:
+        """Queue ``task`` (the lane's thread starts with its first task)."""
+        with self._changed:
             self._queue.append(task)
-            if self._thread is not None:
-                return
-            thread = self._thread = _LaneThread(self)
-        self._threads = [t for t in self._threads if not t.isFinished()]
-        self._threads.append(thread)
-        thread.start()
+            self._changed.notify_all()
+            thread = None
+            if self._thread is None:
+                self._stopping = False
+                thread = self._thread = _LaneThread(self)
+        if thread is not None:
+            thread.start()
 
-    def next_task(self, thread: _LaneThread) -> Task[object] | None:
-        """The next task for ``thread`` (on the worker thread); ``None`` ends it."""
-        with self._lock:
-            if self._queue:
-                return self._queue.popleft()
-            if self._thread is thread:
-                self._thread = None
-            return None
+    def next_task(self) -> Task[object] | None:
+        """The next task (on the worker thread; waits for one); ``None`` ends the thread."""
+        with self._changed:
+            self._running = False
+            self._changed.notify_all()
+            while not self._queue and not self._stopping:
+                self._changed.wait()
+            if not self._queue:
+                return None
+            self._running = True
+            return self._queue.popleft()
 
-    def join(self) -> None:
-        """Wait for every thread of the lane to end."""
-        for thread in self._threads:
+    def wait_idle(self) -> None:
+        """Wait until every queued task has run (its outcome may not be delivered yet)."""
+        with self._changed:
+            while self._queue or self._running:
+                self._changed.wait()
+
+    def stop(self) -> None:
+        """End the lane's thread once its queue is empty, and wait for it."""
+        with self._changed:
+            self._stopping = True
+            self._changed.notify_all()
+            thread, self._thread = self._thread, None
+        if thread is not None:
             thread.wait()
-        self._threads = [t for t in self._threads if not t.isFinished()]
 
 
 class TaskRunner(QObject):
@@ -117,19 +132,22 @@ class TaskRunner(QObject):
             task.cancel()
 
     def drain(self) -> None:
-        """Cancel every read and wait for every thread to end (changes are finished).
+        """Cancel every read and wait until no task runs any more (changes are finished).
 
-        Outcomes not yet delivered still arrive through the event loop.
+        Outcomes not yet delivered still arrive through the event loop (a
+        cancelled read's as ``cancelled``).
         """
         self.cancel()
         for lane in self._lanes.values():
-            lane.join()
+            lane.wait_idle()
 
     def shutdown(self) -> None:
-        """The window is closing: :meth:`drain`, and deliver no outcome any more."""
+        """The window is closing: deliver no outcome any more, and end every lane's thread."""
         for task in self.pending():
             task.discard()
         self.drain()
+        for lane in self._lanes.values():
+            lane.stop()
         self._forget_finished()
 
     def wait_idle(self, timeout_ms: int = 120_000) -> bool:
