@@ -1,0 +1,107 @@
+"""The values of an independent expert review: verdicts, blind answers, keys, decisions.
+
+cli.md, "Review": a **verdict** is one reviewer's judgement of one question. Its
+**blind answer** is the reviewer's own answer given before the key was shown
+(one ``TRUE`` / ``FALSE`` / ``UNSURE`` per option), or recorded as "not blind". A
+**proposed key** (required for ``key_wrong``) and an adjudicator's corrected key
+hold one ``TRUE``/``FALSE`` per option. Every verdict but ``key_ok`` is a
+**concern**.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from ai4hse_desk.notes.errors import ReviewError
+
+#: The verdicts, in the order forms and reports list them (MMLU-Redux-like taxonomy).
+VERDICTS: Final = (
+    "key_ok",
+    "key_wrong",
+    "multiple_defensible",
+    "no_correct_option",
+    "unclear_question",
+    "unclear_options",
+    "outdated_or_jurisdiction",
+    "typo_or_format",
+    "other",
+)
+KEY_OK: Final = "key_ok"
+KEY_WRONG: Final = "key_wrong"
+#: Every verdict but ``key_ok``.
+CONCERNS: Final = VERDICTS[1:]
+#: An adjudicator's decisions on a question.
+DECISIONS: Final = ("key_confirmed", "key_corrected", "question_excluded", "unresolved")
+KEY_CORRECTED: Final = "key_corrected"
+QUESTION_EXCLUDED: Final = "question_excluded"
+CONFIDENCES: Final = ("low", "medium", "high")
+#: A verdict is a ``draft`` until the reviewer submits it.
+VERDICT_STATES: Final = ("draft", "submitted")
+DRAFT: Final = "draft"
+SUBMITTED: Final = "submitted"
+#: The answers a blind answer may give an option.
+TRUE, FALSE, UNSURE = "TRUE", "FALSE", "UNSURE"
+#: Longest "source checked" text (a regulation, a standard, a URL).
+MAX_SOURCE: Final = 2_000
+
+#: A blind answer or key: one value per option, in option order.
+Answer = tuple[str, ...]
+
+_LIST = re.compile(r"\s*\[(.*)\]\s*", re.DOTALL)
+
+
+def parse_list(text: str, *, unsure: bool, what: str) -> Answer:
+    """``"[TRUE, false, Unsure]"`` → ``("TRUE", "FALSE", "UNSURE")`` (any case).
+
+    Args:
+        unsure: allow ``UNSURE`` items (blind answers only).
+        what: what the list is, for messages ("the blind answer", "the proposed key").
+
+    Raises:
+        ReviewError: not a bracketed list of such items.
+    """
+    match = _LIST.fullmatch(text)
+    if match is None:
+        raise ReviewError(f"{what} must be a list like [TRUE, FALSE, ...], not {text[:40]!r}")
+    items = [item.strip().upper() for item in match.group(1).split(",")]
+    allowed = (TRUE, FALSE, UNSURE) if unsure else (TRUE, FALSE)
+    for number, item in enumerate(items, start=1):
+        if item not in allowed:
+            raise ReviewError(
+                f"{what}: item {number} is {item[:20]!r} (one of {', '.join(allowed)})"
+            )
+    return tuple(items)
+
+
+def check_answer(values: object, options: int, *, unsure: bool, what: str) -> Answer:
+    """``values`` as an :data:`Answer` of exactly ``options`` items, else :class:`ReviewError`."""
+    if isinstance(values, str):
+        return check_answer(parse_list(values, unsure=unsure, what=what), options,
+                            unsure=unsure, what=what)  # fmt: skip
+    if not isinstance(values, (list, tuple)):
+        raise ReviewError(f"{what} must be a list of TRUE/FALSE values")
+    allowed = (TRUE, FALSE, UNSURE) if unsure else (TRUE, FALSE)
+    answer = tuple(values)
+    if not all(isinstance(item, str) and item in allowed for item in answer):
+        raise ReviewError(f"{what} holds a value other than {', '.join(allowed)}")
+    if len(answer) != options:
+        raise ReviewError(
+            f"{what} has {len(answer)} values, but the question has {options} options"
+        )
+    return answer
+
+
+def key_of(answer: Answer) -> tuple[bool, ...]:
+    """A TRUE/FALSE :data:`Answer` as Booleans (a key)."""
+    return tuple(item == TRUE for item in answer)
+
+
+def answer_of(key: tuple[bool, ...]) -> Answer:
+    """A key (Booleans) as an :data:`Answer`."""
+    return tuple(TRUE if value else FALSE for value in key)
+
+
+def is_concern(verdict: str) -> bool:
+    """True for every verdict but ``key_ok``."""
+    return verdict != KEY_OK
