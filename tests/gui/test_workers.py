@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 from typing import TYPE_CHECKING
 
@@ -177,3 +179,23 @@ def test_a_discarded_task_delivers_nothing(
     tasks.shutdown()  # the window is closing
     assert tasks.idle()
     assert outcomes == []
+
+
+def test_a_runner_dropped_without_shutdown_does_not_crash_the_exit() -> None:
+    """A QThread destroyed while it runs aborts the process; the lanes end at exit."""
+    code = (
+        "from PySide6.QtCore import QCoreApplication\n"
+        "from ai4hse_desk.gui.workers.runner import TaskRunner\n"
+        "from ai4hse_desk.gui.workers.task import QueryOp\n"
+        "app = QCoreApplication([])\n"
+        "runner = TaskRunner()\n"
+        "runner.run(QueryOp(lambda _p: 42, lane='lane'))\n"
+        "assert runner.wait_idle()\n"
+        "del runner\n"
+        "print('done')\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert (result.returncode, result.stdout) == (0, "done\n"), result.stderr
+    assert "QThread" not in result.stderr

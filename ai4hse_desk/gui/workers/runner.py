@@ -15,6 +15,7 @@ event loop until every outcome was delivered).
 
 from __future__ import annotations
 
+import atexit
 import threading
 import time
 from collections import deque
@@ -26,6 +27,10 @@ from ai4hse_desk.gui.workers.task import Task
 
 T = TypeVar("T")
 TaskT = TypeVar("TaskT", bound=Task[object])
+
+#: Every lane whose thread runs: a QThread destroyed while it runs aborts the process, so
+#: a lane whose runner was dropped without ``shutdown`` is stopped when Python exits.
+_RUNNING: set[_Lane] = set()
 
 
 class _LaneThread(QThread):
@@ -62,6 +67,7 @@ class _Lane:
                 self._stopping = False
                 thread = self._thread = _LaneThread(self)
         if thread is not None:
+            _RUNNING.add(self)
             thread.start()
 
     def next_task(self) -> Task[object] | None:
@@ -90,6 +96,13 @@ class _Lane:
             thread, self._thread = self._thread, None
         if thread is not None:
             thread.wait()
+        _RUNNING.discard(self)
+
+
+@atexit.register
+def _stop_every_lane() -> None:
+    for lane in list(_RUNNING):
+        lane.stop()
 
 
 class TaskRunner(QObject):
@@ -99,6 +112,9 @@ class TaskRunner(QObject):
         super().__init__(parent)
         self._lanes: dict[str, _Lane] = {}
         self._pending: list[Task[object]] = []
+        app = QCoreApplication.instance()
+        if app is not None:  # quitting without closing the window still ends the lanes
+            app.aboutToQuit.connect(self.shutdown)
 
     def run(self, task: TaskT) -> TaskT:
         """Queue ``task`` on its lane; its signals follow on the GUI thread."""
