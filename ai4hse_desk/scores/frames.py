@@ -113,7 +113,7 @@ _FIGURES: tuple[tuple[str, DType, str, str], ...] = (
     ),
     ("always_true", "Float64", "baselines.always_true", "share of all-TRUE keys" + _RATE),
     ("always_false", "Float64", "baselines.always_false", "share of all-FALSE keys" + _RATE),
-    ("repetitions", "object", "repetitions", "a list: per repetition, its Wilson 95% interval"),
+    ("repetitions", "object", "repetitions", "a list: per repetition its accuracy, Wilson 95%"),
     ("slices", "object", "slices", "a mapping: exact_accuracy per label facet and value"),
     ("consistency_index", "object", "consistency_index", 'a number, "void" or None'),
     ("disagreements", "Int64", "disagreements", "attempts the runner recorded otherwise"),
