@@ -17,9 +17,10 @@
 
 Each declaration is a tuple of :class:`FrameColumn` (name, pandas dtype, what it
 holds, private or not); :func:`column_docs` prints one. Missing values are
-``<NA>`` (nullable dtypes), never 0. Nothing here writes anything: the audit file
-is opened read-only, no cache is filled, and a notes store that does not exist is
-not created. pandas is imported when a frame is built, not with this package.
+``<NA>`` (nullable dtypes), never 0. The audit file is opened read-only and no
+cache is filled; a notes store that does not exist is not created, and an existing
+one is opened as the desk opens it (brought to the current schema if it is older).
+pandas is imported when a frame is built, not with this package.
 """
 
 from ai4hse_desk.analysis._attempts import ATTEMPT_COLUMNS

@@ -79,7 +79,8 @@ def notes_df(path: PathLike, notes: str | None = None, *, private: bool = False)
 
     Columns: :data:`~ai4hse_desk.notes.NOTE_COLUMNS`, the columns of
     ``notes export`` with the option's letter beside its 0-based position. A store
-    that does not exist yet is not created: the frame is then empty.
+    that does not exist yet is not created: the frame is then empty. An existing
+    one is opened as the desk opens it (an older schema is migrated first).
 
     Raises:
         AuditError: the audit file cannot be read; ReviewError: the store cannot.
