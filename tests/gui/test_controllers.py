@@ -22,6 +22,7 @@ from ai4hse_desk.gui.dialogs.history import HistoryDialog
 from ai4hse_desk.gui.main_window import MainWindow
 from ai4hse_desk.gui.models.attempt_table import COLUMNS
 from ai4hse_desk.gui.settings import recent_files
+from ai4hse_desk.gui.views import scores as scores_view
 from ai4hse_desk.gui.workers import index_loader
 from ai4hse_desk.index import ReviewIndex
 from ai4hse_desk.notes import NotesStore
@@ -222,3 +223,24 @@ def test_a_failed_index_build_leaves_the_empty_window(
     assert window.open_path(audit, wait=True)
     assert window.filters.runs.count() > 0
     assert window.model.rowCount() > 0
+
+
+def test_a_file_opened_on_the_scores_page_is_scored_from_its_index(
+    qtbot: QtBot, audit: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked: list[object] = []
+    load = scores_view.load_scores
+
+    def recording(*args: object, **kwargs: object) -> object:
+        asked.append(kwargs.get("index"))
+        return load(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(scores_view, "load_scores", recording)
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.switcher.show_scores()  # no file yet: nothing to compute
+    assert win.open_path(audit, wait=True)
+    assert len(asked) == 1
+    assert isinstance(asked[0], ReviewIndex)  # the stored verdicts, not a second derivation
+    assert win.scores.data is not None
+    win.close()

@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     from ai4hse_desk.index.session import AuditSession
 
 T = TypeVar("T")
+REFRESH = "notes shown"
 
 
 def show_message(
@@ -254,8 +255,10 @@ class NotesController(QObject):
             store = None if holder is None else holder.store
             return read_snapshot(store, question_id, attempt_id, with_list)
 
-        self._tasks.cancel(LANE)  # an older read is superseded (changes are still made)
-        task = self._tasks.run(QueryOp(read, lane=LANE, name="notes", explain=store_problem))
+        for older in self._tasks.pending(LANE):
+            if older.name == REFRESH:  # superseded by this one
+                older.cancel()
+        task = self._tasks.run(QueryOp(read, lane=LANE, name=REFRESH, explain=store_problem))
         task.succeeded.connect(lambda snapshot: self._show(session, snapshot))
         task.failed.connect(lambda reason: self.message.emit(f"Reviewer notes: {reason}"))
 

@@ -68,8 +68,10 @@ class ViewSwitcher(QObject):
         self._scores_for = self._keyaudit_for = None
         self._scores.clear()
         self._keyaudit.clear()
-        if session is not None:
-            self._page_changed(self._pages.currentIndex())
+
+    def index_ready(self, _index: object) -> None:
+        """The review index is ready: a scores or key-audit page shown now is computed."""
+        self._page_changed(self._pages.currentIndex())
 
     def show_attempt_tab(self) -> None:
         """Ctrl+1: the selected attempt side by side."""
