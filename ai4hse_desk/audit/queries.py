@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any, cast
 from sqlalchemy import Engine, text
 
 from ai4hse_desk.audit.errors import AuditError, file_problems_as_audit_errors
-from ai4hse_desk.audit.filters import AttemptFilter
 from ai4hse_desk.audit.records import (
     ATTEMPT_COLUMNS,
     RUN_COLUMNS,
@@ -265,14 +264,11 @@ class AuditDB:
 
     # -- attempts -------------------------------------------------------------
 
-    def count_attempts(self, run_ids: Iterable[str] | AttemptFilter | None = None) -> int:
+    def count_attempts(self, run_ids: Iterable[str] | None = None) -> int:
         """Number of attempts of ``run_ids`` (every attempt when ``None``): a progress total.
 
-        Unknown run ids count nothing. An :class:`~.filters.AttemptFilter` is read
-        for its ``run_ids`` (transitional, see there).
+        Unknown run ids count nothing.
         """
-        if isinstance(run_ids, AttemptFilter):
-            run_ids = run_ids.run_ids
         if run_ids is None:
             return int(self._rows("SELECT count(*) FROM attempts")[0][0])
         wanted = json.dumps(sorted({str(run_id) for run_id in run_ids}))

@@ -35,16 +35,20 @@ from __future__ import annotations
 import sqlite3
 from contextlib import closing
 from datetime import UTC, datetime
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ai4hse_desk import __version__
-from ai4hse_desk.audit import AuditDB
 from ai4hse_desk.index.location import BuildCancelled, index_path, read_meta, staged_file
 from ai4hse_desk.index.query import ReviewIndex
 from ai4hse_desk.index.stored import encode_selection
-from ai4hse_desk.progress import Progress
 from ai4hse_desk.protocol.outcome import STATE_ANSWERED, Status
 from ai4hse_desk.verdicts.rescore import RescoreCancelled, iter_verdict_batches
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from ai4hse_desk.audit import AuditDB
+    from ai4hse_desk.progress import Progress
 
 #: Version of the layout above; an index of another format is rebuilt. (4: only
 #: files whose attempts passed the value check are indexed; 5: the whole verdict,

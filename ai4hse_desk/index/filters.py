@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Literal
 
-from ai4hse_desk.audit.filters import normalise_filter_fields
 from ai4hse_desk.index.stored import decode_selection
 from ai4hse_desk.protocol.outcome import PARSE_ERRORS, Selection, Status, Track
 
@@ -47,6 +46,28 @@ ROW_COLUMNS = (
 )
 _TEXT_MODES = ("auto", "fts", "like")
 _PLACEHOLDER_LIMIT = 64
+
+
+def normalise_filter_fields(flt: Any) -> None:
+    """Freeze a filter dataclass's list fields into tuples; check its ``labels`` pairs.
+
+    Called from ``__post_init__`` of a frozen dataclass such as the review index's
+    ``AttemptQuery``, so that a query built from lists is hashable and compares
+    equal to one built from tuples.
+
+    Raises:
+        ValueError: ``labels`` holds something other than (facet, value) pairs.
+    """
+    for spec in fields(flt):
+        value = getattr(flt, spec.name)
+        if isinstance(value, Sequence) and not isinstance(value, str | tuple):
+            object.__setattr__(flt, spec.name, tuple(value))
+    labels = getattr(flt, "labels", None)
+    if labels is not None:
+        pairs = tuple(tuple(pair) for pair in labels)
+        if any(len(pair) != 2 for pair in pairs):
+            raise ValueError("labels must be (facet, value) pairs")
+        object.__setattr__(flt, "labels", pairs)
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,39 +188,44 @@ def where_sql(
         return "1", []
     conds: list[str] = []
     params: list[Any] = []
-    if query.run_ids is not None:
-        conds.append(in_values("run_id", [str(v) for v in query.run_ids], params))
-    if query.models is not None:
-        conds.append(in_values("model", [str(v) for v in query.models], params))
-    if query.tracks is not None:
-        conds.append(in_values("track", [str(v) for v in query.tracks], params))
-    if query.repetitions is not None:
-        conds.append(in_values("repetition", [int(v) for v in query.repetitions], params))
-    if query.statuses is not None:
-        conds.append(in_values("status", [str(v) for v in query.statuses], params))
+    for column, allowed, kind in (
+        ("run_id", query.run_ids, str),
+        ("model", query.models, str),
+        ("track", query.tracks, str),
+        ("repetition", query.repetitions, int),
+        ("status", query.statuses, str),
+    ):
+        if allowed is not None:
+            conds.append(in_values(column, [kind(v) for v in allowed], params))
     if query.correct is not None:
         conds.append("correct = ?")
         params.append(int(query.correct))
     if query.disagreements_only:
         conds.append("disagrees = 1")
     if query.labels is not None:
-        by_facet: dict[str, list[str]] = {}
-        for facet, value in query.labels:
-            by_facet.setdefault(str(facet), []).append(str(value))
-        if not by_facet:
-            conds.append("0")
-        for facet, values in by_facet.items():
-            params.append(facet)
-            inner = in_values("value", values, params)
-            conds.append(
-                "ordinal IN (SELECT q.ordinal FROM questions AS q JOIN labels AS l "
-                f"ON l.question_id = q.question_id WHERE l.facet = ? AND l.{inner})"
-            )
-    if query.question_ids is not None:
-        conds.append(_questions_in(query.question_ids, params))
-    if query.flagged_question_ids is not None:
-        conds.append(_questions_in(query.flagged_question_ids, params))
+        conds.extend(_label_conditions(query.labels, params))
+    for allowed_questions in (query.question_ids, query.flagged_question_ids):
+        if allowed_questions is not None:
+            conds.append(_questions_in(allowed_questions, params))
     if text is not None:
         conds.append(text[0])
         params.extend(text[1])
     return (" AND ".join(conds) or "1"), params
+
+
+def _label_conditions(labels: tuple[tuple[str, str], ...], params: list[Any]) -> list[str]:
+    """One condition per facet: the values of a facet ORed, the facets ANDed."""
+    by_facet: dict[str, list[str]] = {}
+    for facet, value in labels:
+        by_facet.setdefault(str(facet), []).append(str(value))
+    if not by_facet:
+        return ["0"]
+    conds = []
+    for facet, values in by_facet.items():
+        params.append(facet)
+        inner = in_values("value", values, params)
+        conds.append(
+            "ordinal IN (SELECT q.ordinal FROM questions AS q JOIN labels AS l "
+            f"ON l.question_id = q.question_id WHERE l.facet = ? AND l.{inner})"
+        )
+    return conds

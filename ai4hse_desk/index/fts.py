@@ -26,9 +26,8 @@ from __future__ import annotations
 import sqlite3
 from contextlib import closing
 from datetime import UTC, datetime
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ai4hse_desk.audit import AuditDB
 from ai4hse_desk.index.location import (
     BuildCancelled,
     audit_uri,
@@ -36,7 +35,12 @@ from ai4hse_desk.index.location import (
     read_meta,
     staged_file,
 )
-from ai4hse_desk.progress import Progress
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from ai4hse_desk.audit import AuditDB
+    from ai4hse_desk.progress import Progress
 
 #: Version of the full-text layout and tokenizer; another format is rebuilt.
 FTS_FORMAT = 1

@@ -19,15 +19,19 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
-from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import platformdirs
 
 from ai4hse_desk import filewrite
-from ai4hse_desk.audit import AuditDB
 from ai4hse_desk.audit.opening import sqlite_uri
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from ai4hse_desk.audit import AuditDB
 
 #: Environment variable that overrides the cache directory.
 CACHE_ENV = "AI4HSE_DESK_CACHE_DIR"

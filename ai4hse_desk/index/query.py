@@ -19,13 +19,9 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
-from pathlib import Path
-from types import TracebackType
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from ai4hse_desk.audit import AuditDB
 from ai4hse_desk.index.filters import (
     ROW_COLUMNS,
     AttemptQuery,
@@ -44,7 +40,14 @@ from ai4hse_desk.index.stored import (
     stored_verdict,
 )
 from ai4hse_desk.protocol.outcome import Status
-from ai4hse_desk.verdicts.rescore import AttemptVerdict, VerdictTuple
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator, Sequence
+    from pathlib import Path
+    from types import TracebackType
+
+    from ai4hse_desk.audit import AuditDB
+    from ai4hse_desk.verdicts.rescore import AttemptVerdict, VerdictTuple
 
 # No memory-mapping of the files: measured on a million attempts it made no query
 # faster, and every mapped page a walk touched stayed in the window's resident memory.

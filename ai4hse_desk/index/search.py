@@ -32,13 +32,18 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ai4hse_desk.audit.filters import escape_like
 from ai4hse_desk.index.filters import in_values
 
 #: At most this many trigrams per search go to FTS5 (fewer still give a superset).
 MAX_TRIGRAMS = 24
 #: Searches remembered per index (each holds one JSON array of attempt ids).
 MEMO_SIZE = 4
+
+
+def escape_like(text: str) -> str:
+    """Escape ``text`` for ``LIKE … ESCAPE '\\'`` so it matches literally."""
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
 
 _CANDIDATES = "SELECT rowid FROM fts.responses WHERE responses MATCH ?"
 Run = Callable[[str, Sequence[Any]], list[Any]]

@@ -8,11 +8,15 @@ background. Everything here reads; nothing writes the audit file.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ai4hse_desk.audit import AuditDB, open_audit
-from ai4hse_desk.audit.records import Attempt, Question, Run
-from ai4hse_desk.index import ReviewIndex
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from ai4hse_desk.audit.records import Attempt, Question, Run
+    from ai4hse_desk.index import ReviewIndex
 
 
 @dataclass

@@ -14,12 +14,14 @@ and referred to by id.
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Iterator, Sequence
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from ai4hse_desk.protocol.outcome import Extraction, Selection, Status
 from ai4hse_desk.verdicts.rescore import AttemptVerdict, VerdictTuple
+
+if TYPE_CHECKING:
+    import sqlite3
+    from collections.abc import Iterator, Sequence
 
 #: ``SELECT`` list (``rows AS r JOIN reasons AS x``) for :func:`stored_verdict`.
 VERDICT_COLUMNS: Final = (

@@ -9,13 +9,17 @@ outcomes, never the runner's recorded ones); nothing is written anywhere.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from ai4hse_desk.audit.queries import AuditDB
-from ai4hse_desk.progress import Progress
 from ai4hse_desk.protocol.outcome import Selection, Status, Track
 from ai4hse_desk.verdicts.rescore import VerdictTuple, iter_verdict_batches
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from ai4hse_desk.audit.queries import AuditDB
+    from ai4hse_desk.progress import Progress
 
 #: Floor of a run's weight, so that a run with no correct attempt still votes a little.
 MIN_WEIGHT = 0.05

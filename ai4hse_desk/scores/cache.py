@@ -16,19 +16,20 @@ from __future__ import annotations
 import contextlib
 import json
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ai4hse_desk import __version__
-from ai4hse_desk.audit import AuditDB, Question, Run
 from ai4hse_desk.filewrite import WriteRefused, write_text
 from ai4hse_desk.index import cache_dir
-from ai4hse_desk.progress import Progress
 from ai4hse_desk.verdicts.rescore import RescoreResult, rescore
 from ai4hse_desk.verdicts.scoring import score_verdicts, with_progress
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    from ai4hse_desk.audit import AuditDB, Question, Run
     from ai4hse_desk.index import ReviewIndex
+    from ai4hse_desk.progress import Progress
 
 #: ``format`` of a scores cache file.
 CACHE_FORMAT = "ai4hse-desk-scores"

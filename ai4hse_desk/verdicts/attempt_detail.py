@@ -12,14 +12,17 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
-from ai4hse_desk.audit.records import Attempt, Question, Run
 from ai4hse_desk.display.format import option_letter, setting_text
 from ai4hse_desk.display.text_sanitize import make_visible
 from ai4hse_desk.protocol.compare import differences, disagrees, parse_extracted
 from ai4hse_desk.protocol.extract import derive
 from ai4hse_desk.protocol.outcome import Extraction, Selection, Span, Status, Track
-from ai4hse_desk.verdicts.rescore import AttemptVerdict
+
+if TYPE_CHECKING:
+    from ai4hse_desk.audit.records import Attempt, Question, Run
+    from ai4hse_desk.verdicts.rescore import AttemptVerdict
 
 __all__ = [
     "NONE",

@@ -13,12 +13,16 @@ from __future__ import annotations
 import multiprocessing
 import os
 import threading
-from collections.abc import Sequence
-from multiprocessing.connection import Connection
+from typing import TYPE_CHECKING
 
 from ai4hse_desk.audit.errors import AuditError
-from ai4hse_desk.audit.queries import AuditDB
-from ai4hse_desk.protocol.metrics import RunInfo, RunScorer
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from multiprocessing.connection import Connection
+
+    from ai4hse_desk.audit.queries import AuditDB
+    from ai4hse_desk.protocol.metrics import RunInfo, RunScorer
 
 #: Below this many attempts one process is faster than starting workers.
 PARALLEL_MIN_ATTEMPTS = 200_000
@@ -38,7 +42,7 @@ def _worker(
         pipe.send(("ok", score_range(db, runs, run_ids, id_range)))
     except AuditError as exc:
         pipe.send(("error", str(exc)))
-    except Exception as exc:  # reported by the parent, never as a worker traceback
+    except Exception as exc:  # noqa: BLE001 - any crash goes to the parent, never a worker traceback
         pipe.send(("crash", f"{type(exc).__name__}: {exc}"))
     finally:
         pipe.close()

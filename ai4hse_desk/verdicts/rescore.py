@@ -13,18 +13,20 @@ cut-off, response)`` in a bounded dictionary.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ai4hse_desk.audit.errors import AuditError
-from ai4hse_desk.audit.filters import AttemptFilter
-from ai4hse_desk.audit.queries import AuditDB
 from ai4hse_desk.progress import Progress
 from ai4hse_desk.protocol.compare import disagrees
 from ai4hse_desk.protocol.extract import derive
 from ai4hse_desk.protocol.metrics import RunInfo, RunScorer, order_runs
 from ai4hse_desk.protocol.outcome import CUT_OFF_REASONS, STATE_ANSWERED, Extraction, Status
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Collection, Iterator, Sequence
+
+    from ai4hse_desk.audit.queries import AuditDB
 
 _CACHE_LIMIT = 200_000
 _CACHEABLE_LENGTH = 4096
@@ -129,7 +131,7 @@ def _verdict_batches(
         raise
 
 
-def _verdict_loop(
+def _verdict_loop(  # noqa: C901 - the per-attempt hot loop stays inline (no call per attempt)
     db: AuditDB,
     runs: dict[str, RunInfo],
     run_ids: Sequence[str] | None,
@@ -142,7 +144,7 @@ def _verdict_loop(
 ) -> Iterator[list[VerdictTuple]]:
     skipped = frozenset(exclude_questions or ())
     keys = db.answer_keys()
-    total = db.count_attempts(AttemptFilter(run_ids=tuple(runs))) if progress else 0
+    total = db.count_attempts(runs) if progress else 0
     # Verdicts of plain answered attempts, memoised per response text in one table per
     # (track, protocol version, n), shared by every run with that track and version.
     shared: dict[tuple[str, int, int], dict[str | None, Extraction]] = {}

@@ -9,10 +9,8 @@ same :class:`~ai4hse_desk.protocol.metrics.RunScorer`, so its figures are exactl
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
-from ai4hse_desk.audit.queries import AuditDB
-from ai4hse_desk.progress import Progress
 from ai4hse_desk.protocol.metrics import RunScorer
 from ai4hse_desk.verdicts.rescore import (
     RescoreCancelled,
@@ -21,6 +19,12 @@ from ai4hse_desk.verdicts.rescore import (
     run_results,
     selected_runs,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator, Sequence
+
+    from ai4hse_desk.audit.queries import AuditDB
+    from ai4hse_desk.progress import Progress
 
 
 def with_progress(

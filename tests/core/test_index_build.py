@@ -66,11 +66,18 @@ def test_rows_equal_the_desk_verdicts(make_audit_db: MakeDb) -> None:
                 else "answered",
                 v.outcome.status.value, int(v.correct), int(v.outcome.strict_format),
                 int(not v.agrees), v.recorded_status,
+                None if v.outcome.selection is None
+                else "".join("T" if x else "F" for x in v.outcome.selection),
+                v.outcome.reason,
             )
             for v in iter_verdicts(db)
         ]  # fmt: skip
         with closing(sqlite3.connect(path)) as conn:
-            rows = conn.execute("SELECT * FROM rows ORDER BY attempt_id").fetchall()
+            rows = conn.execute(
+                "SELECT r.attempt_id, ordinal, question_id, run_id, model, track, repetition, "
+                "state, status, correct, strict, disagrees, recorded_status, selection, x.text "
+                "FROM rows AS r JOIN reasons AS x USING (reason_id) ORDER BY attempt_id"
+            ).fetchall()
             meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
             labels = set(conn.execute("SELECT question_id, facet, value FROM labels"))
             text = conn.execute("SELECT search_text FROM questions WHERE question_id = 'Q001'")
