@@ -30,7 +30,7 @@ def running_threads_started_after(before: set[threading.Thread], grace: float) -
     for thread in threading.enumerate():
         if thread in before or thread is threading.current_thread():
             continue
-        if isinstance(thread, threading._DummyThread):  # noqa: SLF001
+        if isinstance(thread, threading._DummyThread):
             # A thread Python did not start (a QThread that asked for current_thread()):
             # it cannot be joined here; the GUI tests' QThread guard watches those.
             continue
