@@ -59,7 +59,15 @@ from ai4hse_desk.display.visible_text import (
     utf16_offset,
 )
 
-__all__ = ["STAND_INS", "WRAP_MARK", "VisibleText", "make_visible", "utf16_offset"]
+__all__ = [
+    "MAX_SHOWN",
+    "STAND_INS",
+    "WRAP_MARK",
+    "VisibleText",
+    "display_text",
+    "make_visible",
+    "utf16_offset",
+]
 
 #: Abbreviations (mostly the Unicode "NameAliases" abbreviations) for the
 #: invisible characters a reader is most likely to meet.
@@ -318,3 +326,18 @@ def make_visible(raw: str, *, max_line: int | None = None) -> VisibleText:
         astral=frozen_ints(place(np.flatnonzero(astral & ~visible))),
         wrap_marks=frozen_ints(wrap_marks),
     )
+
+
+#: Longest text :func:`display_text` shows before cutting it short.
+MAX_SHOWN: Final = 4_000
+
+
+def display_text(text: str, limit: int = MAX_SHOWN) -> str:
+    """``text`` as a panel shows it: invisible and bidi characters made visible
+    (:func:`make_visible`), cut after ``limit``
+    characters with a note of how much was left out."""
+    if len(text) <= limit:
+        if text.isascii() and text.isprintable():
+            return text  # nothing to make visible (the common case, and a hot one)
+        return make_visible(text).text
+    return f"{make_visible(text[:limit]).text}… ({len(text) - limit:,} more characters)"

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ai4hse_desk.display.format import option_letter, setting_text
-from ai4hse_desk.display.text_sanitize import make_visible
 from ai4hse_desk.protocol.compare import differences, disagrees, parse_extracted
 from ai4hse_desk.protocol.extract import derive
 from ai4hse_desk.protocol.outcome import Extraction, Selection, Span, Status, Track
@@ -30,13 +29,10 @@ __all__ = [
     "ComparisonRow",
     "OptionRow",
     "build_detail",
-    "display_text",
 ]
 
 #: Shown for an absent (NULL) value.
 NONE = "—"
-#: Longest text :func:`display_text` shows before cutting it short.
-MAX_SHOWN = 4_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,17 +169,6 @@ def build_detail(
         facts=_facts(attempt, run),
         settings=_settings(run),
     )
-
-
-def display_text(text: str, limit: int = MAX_SHOWN) -> str:
-    """``text`` as a panel shows it: invisible and bidi characters made visible
-    (:func:`~ai4hse_desk.display.text_sanitize.make_visible`), cut after ``limit``
-    characters with a note of how much was left out."""
-    if len(text) <= limit:
-        if text.isascii() and text.isprintable():
-            return text  # nothing to make visible (the common case, and a hot one)
-        return make_visible(text).text
-    return f"{make_visible(text[:limit]).text}… ({len(text) - limit:,} more characters)"
 
 
 def _option_rows(question: Question, selection: Selection | None) -> tuple[OptionRow, ...]:

@@ -12,15 +12,10 @@ import pytest
 
 from ai4hse_desk.audit.records import Attempt, Option, Question, Run
 from ai4hse_desk.display.format import NOT_SET, option_letter
+from ai4hse_desk.display.text_sanitize import MAX_SHOWN, display_text
 from ai4hse_desk.protocol.compare import differences
 from ai4hse_desk.protocol.outcome import Status, Track
-from ai4hse_desk.verdicts.attempt_detail import (
-    MAX_SHOWN,
-    NONE,
-    AttemptDetail,
-    build_detail,
-    display_text,
-)
+from ai4hse_desk.verdicts.attempt_detail import NONE, AttemptDetail, build_detail
 
 T, F = True, False
 KEY = (T, F, T, F)

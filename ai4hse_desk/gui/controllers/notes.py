@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from PySide6.QtCore import QObject, Signal
 
+from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.errors import first_line
 from ai4hse_desk.gui.plain_text import Icon, plain_message
 from ai4hse_desk.gui.workers.notes_store import (
@@ -39,7 +40,6 @@ from ai4hse_desk.gui.workers.notes_store import (
 )
 from ai4hse_desk.gui.workers.task import CollectionOp, QueryOp, Task
 from ai4hse_desk.notes import AttemptNote, Flag, NotesStore, ReviewError, resolve_location
-from ai4hse_desk.verdicts.attempt_detail import AttemptDetail, display_text
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -52,6 +52,7 @@ if TYPE_CHECKING:
     from ai4hse_desk.gui.views.notes_list import NotesDock
     from ai4hse_desk.gui.workers.runner import TaskRunner
     from ai4hse_desk.index.session import AuditSession
+    from ai4hse_desk.verdicts.attempt_detail import AttemptDetail
 
 T = TypeVar("T")
 REFRESH = "notes shown"

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from PySide6.QtCore import QObject, Signal
 
+from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.errors import first_line
 from ai4hse_desk.gui.dialogs.flag import FlagDialog, FlagValues
 from ai4hse_desk.gui.dialogs.history import HistoryDialog
@@ -21,7 +22,6 @@ from ai4hse_desk.gui.dialogs.note import NoteDialog
 from ai4hse_desk.gui.workers.notes_store import LANE, store_problem
 from ai4hse_desk.gui.workers.task import QueryOp
 from ai4hse_desk.notes import NotesStore, ReviewError, Revision
-from ai4hse_desk.verdicts.attempt_detail import display_text
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -22,11 +22,11 @@ from PySide6.QtWidgets import (
 )
 
 from ai4hse_desk.display.format import option_letter
+from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.gui.plain_text import title_text
 from ai4hse_desk.gui.widgets.labels import plain_label
 from ai4hse_desk.notes import CATEGORIES, SEVERITIES, Flag
 from ai4hse_desk.notes.model import MAX_NOTE
-from ai4hse_desk.verdicts.attempt_detail import display_text
 
 if TYPE_CHECKING:
     from ai4hse_desk.audit.records import Question

@@ -17,11 +17,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ai4hse_desk.gui.note_text import CELL_TEXT, format_time, one_line, option_text
+from ai4hse_desk.display.note_text import CELL_TEXT, format_time, one_line, option_text
+from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.gui.plain_text import title_text
 from ai4hse_desk.gui.widgets.labels import table_texts
 from ai4hse_desk.notes.model import FLAG_FIELDS, Value
-from ai4hse_desk.verdicts.attempt_detail import display_text
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

@@ -3,6 +3,8 @@ desk's extracted answer option by option, and the exact-match verdict."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
@@ -21,10 +23,13 @@ from ai4hse_desk.display.status_style import (
     chip_style_sheet,
     status_foreground,
 )
+from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.gui.widgets.fitted_scroll import FittedScrollArea
 from ai4hse_desk.gui.widgets.labels import plain_label, set_style_sheet, table_texts
 from ai4hse_desk.protocol.outcome import Status
-from ai4hse_desk.verdicts.attempt_detail import AttemptDetail, OptionRow, display_text
+
+if TYPE_CHECKING:
+    from ai4hse_desk.verdicts.attempt_detail import AttemptDetail, OptionRow
 
 #: Heading shown while no attempt is selected.
 NO_SELECTION = "No attempt selected"

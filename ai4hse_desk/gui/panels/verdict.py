@@ -3,6 +3,8 @@ the runner's recorded verdict, the attempt's facts and its run's settings."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import (
     QFrame,
@@ -25,9 +27,12 @@ from ai4hse_desk.display.status_style import (
     status_foreground,
     status_label,
 )
+from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.gui.widgets.label_grid import LabelGrid, bold
 from ai4hse_desk.gui.widgets.labels import plain_label, set_style_sheet
-from ai4hse_desk.verdicts.attempt_detail import AttemptDetail, display_text
+
+if TYPE_CHECKING:
+    from ai4hse_desk.verdicts.attempt_detail import AttemptDetail
 
 #: Shown while no attempt is selected.
 NO_SELECTION = "No attempt selected"

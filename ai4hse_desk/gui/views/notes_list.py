@@ -26,10 +26,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ai4hse_desk.gui.note_text import format_time, one_line, option_text
+from ai4hse_desk.display.note_text import format_time, one_line, option_text
+from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.gui.widgets.labels import plain_label, table_texts
 from ai4hse_desk.notes import CATEGORIES, STATES, AttemptNote, Flag
-from ai4hse_desk.verdicts.attempt_detail import display_text
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

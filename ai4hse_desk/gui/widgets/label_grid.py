@@ -8,8 +8,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QGridLayout, QLabel, QWidget
 
+from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.gui.widgets.labels import plain_label, set_style_sheet
-from ai4hse_desk.verdicts.attempt_detail import display_text
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Final
 
 from ai4hse_desk.display.format import option_letter
-from ai4hse_desk.verdicts.attempt_detail import display_text
+from ai4hse_desk.display.text_sanitize import display_text
 
 #: What a flag on no particular option reads as.
 WHOLE_QUESTION: Final = "whole question"
