@@ -34,7 +34,7 @@ class Plan:
         seed: the shuffle's seed (``random`` order), else ``None``.
         reviewers: everyone in the plan, as given.
         questions: the questions in plan order.
-        assignments: question → its K reviewers.
+        assignments: question → its K reviewers, in name order.
     """
 
     per_question: int
@@ -97,7 +97,7 @@ def plan_review(
         seed = None
     people = len(reviewers)
     assignments = {
-        qid: tuple(reviewers[(n * per_question + j) % people] for j in range(per_question))
+        qid: tuple(sorted(reviewers[(n * per_question + j) % people] for j in range(per_question)))
         for n, qid in enumerate(ordered)
     }
     return Plan(per_question, order, seed, tuple(reviewers), tuple(ordered), assignments)

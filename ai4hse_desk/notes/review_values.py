@@ -92,6 +92,19 @@ def check_answer(values: object, options: int, *, unsure: bool, what: str) -> An
     return answer
 
 
+#: The flag category each concern counts as where flags are shown (⚑ marks, filters).
+CONCERN_CATEGORY: Final = {
+    "key_wrong": "key_incorrect",
+    "no_correct_option": "key_incorrect",
+    "multiple_defensible": "multiple_defensible",
+    "unclear_question": "ambiguous_wording",
+    "unclear_options": "option_overlap",
+    "outdated_or_jurisdiction": "outdated_or_jurisdiction",
+    "typo_or_format": "typo_or_format",
+    "other": "other",
+}
+
+
 def key_of(answer: Answer) -> tuple[bool, ...]:
     """A TRUE/FALSE :data:`Answer` as Booleans (a key)."""
     return tuple(item == TRUE for item in answer)

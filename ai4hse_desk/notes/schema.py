@@ -1,7 +1,7 @@
 """The notes store's tables, as the current migration head leaves them.
 
-Three tables, every name prefixed ``review_`` so that a team's PostgreSQL
-database can hold them beside other things:
+Every name is prefixed ``review_`` so that a team's PostgreSQL database can hold
+them beside other things. Flags and attempt notes (migration 0001):
 
 * ``review_meta`` — key/value: ``audit_sha256`` and ``audit_name`` of the audit
   file the store was first opened with, ``created_at``.
@@ -9,6 +9,20 @@ database can hold them beside other things:
   it and when. Never updated.
 * ``review_revisions`` — append-only: every change, with the item's values
   after it. Never updated or deleted.
+
+The independent expert review (migration 0002), append-only like flags:
+
+* ``review_plans`` — one row per plan made (K, order, seed, who made it); the
+  newest is the plan in force, older ones stay as history.
+* ``review_assignments`` — each plan's (question, reviewer) pairs, with the
+  question's place in that reviewer's queue.
+* ``review_verdicts`` — one row per (question, reviewer), never updated; its
+  values live in ``review_verdict_revisions`` (blind answer, verdict, proposed
+  key, confidence, source, note, state after each change).
+* ``review_decisions`` / ``review_decision_revisions`` — the adjudicator's
+  decision on a question, one row per question, every change a revision.
+
+Lists (blind answers, keys, reviewers) are stored as JSON text.
 
 The migrations in ``migrations/versions`` create exactly these tables (a test
 compares them); this module is what the queries use. Alembic's own version
@@ -29,12 +43,13 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    UniqueConstraint,
 )
 
 #: Alembic's version table for this store.
 VERSION_TABLE: Final = "review_schema_version"
 #: The newest migration; a test checks it against the migrations folder.
-SCHEMA_HEAD: Final = "0001"
+SCHEMA_HEAD: Final = "0002"
 
 metadata = MetaData()
 
@@ -77,4 +92,82 @@ review_revisions = Table(
     Column("reverts", String(36), nullable=True),
     Index("ix_review_revisions_item_at", "item_id", "at"),
     Index("ix_review_revisions_reviewer_at", "reviewer", "at"),
+)
+
+review_plans = Table(
+    "review_plans",
+    metadata,
+    Column("plan_id", String(36), primary_key=True),
+    Column("created_at", String(27), nullable=False),
+    Column("created_by", Text, nullable=False),
+    Column("per_question", Integer, nullable=False),
+    Column("plan_order", String(16), nullable=False),
+    Column("seed", Integer, nullable=True),
+    Column("reviewers", Text, nullable=False),
+    Column("questions", Integer, nullable=False),
+    Column("audit_sha256", String(64), nullable=True),
+    Index("ix_review_plans_created", "created_at"),
+)
+
+review_assignments = Table(
+    "review_assignments",
+    metadata,
+    Column("plan_id", String(36), ForeignKey("review_plans.plan_id"), primary_key=True),
+    Column("question_id", Text, primary_key=True),
+    Column("reviewer", Text, primary_key=True),
+    Column("position", Integer, nullable=False),
+    Index("ix_review_assignments_reviewer", "plan_id", "reviewer", "position"),
+)
+
+review_verdicts = Table(
+    "review_verdicts",
+    metadata,
+    Column("verdict_id", String(36), primary_key=True),
+    Column("question_id", Text, nullable=False),
+    Column("reviewer", Text, nullable=False),
+    Column("created_at", String(27), nullable=False),
+    Column("audit_sha256", String(64), nullable=True),
+    UniqueConstraint("question_id", "reviewer", name="uq_review_verdicts_question_reviewer"),
+)
+
+review_verdict_revisions = Table(
+    "review_verdict_revisions",
+    metadata,
+    Column("revision_id", String(36), primary_key=True),
+    Column("verdict_id", String(36), ForeignKey("review_verdicts.verdict_id"), nullable=False),
+    Column("at", String(27), nullable=False),
+    Column("action", String(16), nullable=False),
+    Column("blind", String(16), nullable=False),
+    Column("blind_answer", Text, nullable=True),
+    Column("blind_at", String(27), nullable=True),
+    Column("verdict", String(32), nullable=True),
+    Column("proposed_key", Text, nullable=True),
+    Column("confidence", String(16), nullable=True),
+    Column("source", Text, nullable=False),
+    Column("note", Text, nullable=False),
+    Column("state", String(16), nullable=False),
+    Column("changes", Text, nullable=False),
+    Index("ix_review_verdict_revisions_verdict_at", "verdict_id", "at"),
+)
+
+review_decisions = Table(
+    "review_decisions",
+    metadata,
+    Column("decision_id", String(36), primary_key=True),
+    Column("question_id", Text, nullable=False, unique=True),
+    Column("created_at", String(27), nullable=False),
+    Column("audit_sha256", String(64), nullable=True),
+)
+
+review_decision_revisions = Table(
+    "review_decision_revisions",
+    metadata,
+    Column("revision_id", String(36), primary_key=True),
+    Column("decision_id", String(36), ForeignKey("review_decisions.decision_id"), nullable=False),
+    Column("adjudicator", Text, nullable=False),
+    Column("at", String(27), nullable=False),
+    Column("decision", String(32), nullable=False),
+    Column("corrected_key", Text, nullable=True),
+    Column("note", Text, nullable=False),
+    Index("ix_review_decision_revisions_decision_at", "decision_id", "at"),
 )

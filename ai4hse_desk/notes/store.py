@@ -46,6 +46,8 @@ from ai4hse_desk.notes.records import (
     revision_from_row,
     revisions_query,
 )
+from ai4hse_desk.notes.review_book import ReviewBook
+from ai4hse_desk.notes.review_values import CONCERN_CATEGORY
 from ai4hse_desk.notes.schema import review_items as _ITEMS
 
 if TYPE_CHECKING:
@@ -72,6 +74,8 @@ class NotesStore:
         self._engine = engine
         self.warning: str | None = None
         self.audit_sha256: str = audit.fingerprint()
+        #: The independent expert review (plans, verdicts, decisions) in this store.
+        self.review = ReviewBook(audit, engine, self.audit_sha256)
 
     @classmethod
     def open(cls, audit: AuditDB, location: str | None = None) -> NotesStore:
@@ -297,8 +301,19 @@ class NotesStore:
     def flagged_question_ids(
         self, *, states: tuple[str, ...] = ("open",), category: str | None = None
     ) -> set[str]:
-        """Ids of the questions with a flag in one of ``states`` (and ``category``)."""
-        return {f.question_id for f in self.flags(states=states, category=category)}
+        """Ids of the questions with a flag in one of ``states`` (and ``category``).
+
+        A submitted review concern counts as an open flag of the category it maps
+        to (:data:`~.review_values.CONCERN_CATEGORY`), so it shows wherever flags show.
+        """
+        flagged = {f.question_id for f in self.flags(states=states, category=category)}
+        if "open" in states:
+            flagged |= {
+                v.question_id
+                for v in self.review.all_verdicts()
+                if v.concern and category in (None, CONCERN_CATEGORY.get(v.verdict or ""))
+            }
+        return flagged
 
     def close(self) -> None:
         """Release the store's connections (the audit database stays open); idempotent."""

@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import time
+from importlib.resources import files
 from typing import TYPE_CHECKING
 
 import notes_fixtures
@@ -33,11 +34,16 @@ def _engine_for(notes: NotesStore) -> object:
     return create_engine(notes.location.url)
 
 
+#: Every migration, oldest first: a fresh store runs them all.
+ALL_MIGRATIONS = ("0001", "0002")
+
+
 def test_migrations_run_on_a_fresh_store_and_a_second_open_is_a_no_op(
     audit: AuditDB, store_url: str
 ) -> None:
     with NotesStore.open(audit, store_url) as first:
-        assert first.applied_migrations == (SCHEMA_HEAD,)
+        assert first.applied_migrations == ALL_MIGRATIONS
+        assert ALL_MIGRATIONS[-1] == SCHEMA_HEAD
         assert first.warning is None
         first.add_flag(question_id="Q001", category="other", note="n", reviewer="ann")
         url = first.location.url
@@ -58,6 +64,31 @@ def test_migrations_run_on_a_fresh_store_and_a_second_open_is_a_no_op(
             assert compare_metadata(context, metadata) == []
     finally:
         engine.dispose()
+
+
+def test_a_store_made_before_the_review_tables_upgrades_and_keeps_its_flags(
+    audit: AuditDB, store_url: str
+) -> None:
+    """A 0001 store (flags only) gains the review tables on open; nothing is lost."""
+    from alembic import command
+    from alembic.config import Config
+
+    with NotesStore.open(audit, store_url) as notes:
+        notes.add_flag(question_id="Q001", category="other", note="kept", reviewer="ann")
+        url = notes.location.url
+    engine = create_engine(url)
+    try:
+        with engine.begin() as conn:
+            config = Config()
+            config.set_main_option("script_location", str(files("ai4hse_desk.notes.migrations")))
+            config.attributes["connection"] = conn
+            command.downgrade(config, "0001")
+            assert "review_verdicts" not in inspect(conn).get_table_names()
+    finally:
+        engine.dispose()
+    with NotesStore.open(audit, store_url) as notes:
+        assert notes.applied_migrations == ("0002",)
+        assert [f.note for f in notes.flags()] == ["kept"]
 
 
 def test_schema_head_is_the_newest_migration() -> None:
@@ -255,7 +286,7 @@ def test_concurrent_first_opens_migrate_once(audit: AuditDB, store_url: str) -> 
     ]
     results = [proc.communicate(timeout=60) for proc in procs]
     assert [proc.returncode for proc in procs] == [0, 0], results
-    assert sorted(out.strip() for out, _ in results) == ["", SCHEMA_HEAD]
+    assert sorted(out.strip() for out, _ in results) == ["", ",".join(ALL_MIGRATIONS)]
 
 
 def test_a_writer_killed_mid_way_leaves_every_committed_flag(

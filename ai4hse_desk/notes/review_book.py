@@ -1,0 +1,395 @@
+"""The independent expert review, kept in the notes store: plans, verdicts, decisions.
+
+:class:`ReviewBook` is what :attr:`NotesStore.review <ai4hse_desk.notes.store.NotesStore>`
+returns. Every value is checked against the audit file (the question exists, a
+list has one value per option) before anything is written; a refused call
+writes nothing. The **blind rule** is kept here, in the store, so that no
+client can break it: :meth:`ReviewBook.others_verdicts` refuses a reviewer the
+other reviewers' verdicts on a question until their own is submitted (and on a
+question outside their queue), and a blind answer can never be recorded once
+the key was shown — once a verdict exists, its blind answer (or "not blind") is
+fixed. :meth:`ReviewBook.all_verdicts` is the coordinator's read (status, report,
+exports), never shown in a reviewer's Review view before the reveal.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ai4hse_desk.audit import AuditError
+from ai4hse_desk.notes import backend, review_writes
+from ai4hse_desk.notes.errors import ReviewError
+from ai4hse_desk.notes.model import clean_note, clean_reviewer, usable_text, utc_now
+from ai4hse_desk.notes.review_plan import ORDERS, plan_review
+from ai4hse_desk.notes.review_records import BLIND, NOT_BLIND, dump_list
+from ai4hse_desk.notes.review_status import adjudication_list, review_status
+from ai4hse_desk.notes.review_values import (
+    CONFIDENCES,
+    DECISIONS,
+    DRAFT,
+    KEY_CORRECTED,
+    KEY_WRONG,
+    MAX_SOURCE,
+    SUBMITTED,
+    VERDICTS,
+    check_answer,
+)
+from ai4hse_desk.notes.schema import review_verdicts
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from sqlalchemy import Engine
+    from sqlalchemy.engine import Connection
+
+    from ai4hse_desk.audit import AuditDB, Question
+    from ai4hse_desk.notes.review_records import Decision, ReviewVerdict, StoredPlan
+    from ai4hse_desk.notes.review_values import Answer
+
+_V = review_verdicts
+
+
+class BlindRuleError(ReviewError):
+    """A read or write the blind rule forbids."""
+
+
+def _choice(value: str | None, allowed: tuple[str, ...], what: str) -> str | None:
+    if value is None or value in allowed:
+        return value
+    raise ReviewError(f"unknown {what} {str(value)[:40]!r} (one of {', '.join(allowed)})")
+
+
+class ReviewBook:
+    """Plans, verdicts and decisions of one audit file's review."""
+
+    def __init__(self, audit: AuditDB, engine: Engine, audit_sha256: str) -> None:
+        self._audit = audit
+        self._engine = engine
+        self._sha = audit_sha256
+
+    # -- checks ---------------------------------------------------------------------
+
+    def _question(self, question_id: object) -> Question:
+        if not isinstance(question_id, str) or not usable_text(question_id):
+            raise ReviewError(f"unknown question: {question_id!r}")
+        try:
+            return self._audit.question(question_id)
+        except AuditError:
+            raise ReviewError(f"unknown question: {question_id}") from None
+
+    def _planned_reviewer(self, name: object) -> str:
+        """``name`` cleaned; when a plan exists it must be one of the plan's reviewers."""
+        who = clean_reviewer(name)
+        plan = self.plan()
+        if plan is not None and who not in plan.plan.reviewers:
+            known = ", ".join(plan.plan.reviewers)
+            raise ReviewError(f"unknown reviewer: {who} (the plan's reviewers are {known})")
+        return who
+
+    # -- the plan -------------------------------------------------------------------
+
+    def make_plan(
+        self,
+        *,
+        reviewers: Sequence[str],
+        per_question: int,
+        order: str = "corpus",
+        seed: int | None = None,
+        questions: Sequence[str] | None = None,
+        ranking: Sequence[str] | None = None,
+        replace: bool = False,
+        created_by: str = "",
+    ) -> StoredPlan:
+        """Assign each selected question (default all) to ``per_question`` reviewers.
+
+        Raises:
+            ReviewError: a bad reviewer name, K out of range, an unknown question or
+                order, or a plan already exists and ``replace`` is False.
+        """
+        names = [clean_reviewer(name) for name in reviewers]
+        if order not in ORDERS:
+            raise ReviewError(f"unknown plan order {order!r} (one of {', '.join(ORDERS)})")
+        corpus = [q.question_id for q in self._audit.questions()]
+        selected = corpus if questions is None else list(questions)
+        for qid in selected:
+            self._question(qid)
+        plan = plan_review(selected, names, per_question, order=order, seed=seed, ranking=ranking)
+        author = created_by.strip() or names[0]
+        stored = backend.write(
+            self._engine,
+            lambda c: review_writes.write_plan(c, plan, author, self._sha, replace=replace),
+        )
+        if stored is None:
+            raise ReviewError("a review plan already exists; --replace makes a new one")
+        return stored
+
+    def plan(self) -> StoredPlan | None:
+        """The plan in force, or ``None``."""
+        return backend.read(self._engine, review_writes.read_plan)
+
+    def queue(self, reviewer: str) -> list[str]:
+        """``reviewer``'s questions in plan order (empty without a plan)."""
+        plan = self.plan()
+        return [] if plan is None else plan.plan.queue(clean_reviewer(reviewer))
+
+    # -- verdicts -------------------------------------------------------------------
+
+    def record_blind(
+        self, question_id: str, reviewer: str, answer: Sequence[str] | None
+    ) -> ReviewVerdict:
+        """Record the blind answer (``None``: "skip blind", recorded as not blind) as a
+        draft without a verdict; after this the key may be shown.
+
+        Raises:
+            BlindRuleError: the reviewer already has a verdict on this question.
+        """
+        question = self._question(question_id)
+        who = self._planned_reviewer(reviewer)
+        blind = (
+            None
+            if answer is None
+            else check_answer(
+                list(answer), question.n_options, unsure=True, what="the blind answer"
+            )
+        )
+
+        def update(old: ReviewVerdict | None) -> dict[str, object]:
+            if old is not None:
+                raise BlindRuleError(
+                    f"{who} already answered {question_id} (at {old.blind_at}); "
+                    "a blind answer cannot be recorded after the key was shown"
+                )
+            return {
+                "blind": NOT_BLIND if blind is None else BLIND,
+                "blind_answer": dump_list(blind),
+                "blind_at": utc_now(),
+                "verdict": None,
+                "proposed_key": None,
+                "confidence": None,
+                "source": "",
+                "note": "",
+                "state": DRAFT,
+            }
+
+        return self._change(question_id, who, update)
+
+    def save_verdict(
+        self,
+        question_id: str,
+        reviewer: str,
+        *,
+        verdict: str | None,
+        blind_answer: Sequence[str] | None = None,
+        not_blind: bool = False,
+        proposed_key: Sequence[str] | None = None,
+        confidence: str | None = None,
+        source: str = "",
+        note: str = "",
+        submit: bool = True,
+    ) -> ReviewVerdict:
+        """Record or revise ``reviewer``'s verdict on ``question_id`` (cli.md ``review verdict``).
+
+        A new verdict needs ``blind_answer`` or ``not_blind``. On an existing one a
+        ``blind_answer`` must equal the one recorded (it is never changed, nor added
+        to a verdict recorded as not blind); ``not_blind`` keeps what was recorded.
+
+        Raises:
+            ReviewError: an unknown question, reviewer, verdict or confidence; a list of
+                the wrong length; ``key_wrong`` without a proposed key.
+            BlindRuleError: a blind answer after the reveal.
+        """
+        question = self._question(question_id)
+        who = self._planned_reviewer(reviewer)
+        n = question.n_options
+        blind = (
+            None
+            if blind_answer is None
+            else check_answer(list(blind_answer), n, unsure=True, what="the blind answer")
+        )
+        key = (
+            None
+            if proposed_key is None
+            else check_answer(list(proposed_key), n, unsure=False, what="the proposed key")
+        )
+        _choice(verdict, VERDICTS, "verdict")
+        _choice(confidence, CONFIDENCES, "confidence")
+        if verdict == KEY_WRONG and key is None:
+            raise ReviewError("key_wrong needs a proposed key (--proposed-key [TRUE, FALSE, ...])")
+        if submit and verdict is None:
+            raise ReviewError("a verdict is needed to submit")
+        values = {
+            "verdict": verdict,
+            "proposed_key": dump_list(key),
+            "confidence": confidence,
+            "source": clean_note(source, required=False)[:MAX_SOURCE],
+            "note": clean_note(note, required=False),
+            "state": SUBMITTED if submit else DRAFT,
+        }
+
+        def update(old: ReviewVerdict | None) -> dict[str, object]:
+            return {**self._blind_fields(old, blind, not_blind, question_id, who), **values}
+
+        return self._change(question_id, who, update)
+
+    @staticmethod
+    def _blind_fields(
+        old: ReviewVerdict | None, blind: Answer | None, not_blind: bool, qid: str, who: str
+    ) -> dict[str, object]:
+        if old is None:
+            if blind is None and not not_blind:
+                raise ReviewError("a first verdict needs --blind-answer LIST or --not-blind")
+            return {
+                "blind": NOT_BLIND if blind is None else BLIND,
+                "blind_answer": dump_list(blind),
+                "blind_at": utc_now(),
+            }
+        if blind is not None and old.blind == NOT_BLIND:
+            raise BlindRuleError(
+                f"{who}'s verdict on {qid} was recorded as not blind at {old.blind_at}; "
+                "a blind answer cannot be added after the key was shown"
+            )
+        if blind is not None and blind != old.blind_answer:
+            raise BlindRuleError(
+                f"{who}'s blind answer on {qid} was recorded at {old.blind_at}; "
+                "it cannot change after the key was shown"
+            )
+        return {
+            "blind": old.blind,
+            "blind_answer": dump_list(old.blind_answer),
+            "blind_at": old.blind_at,
+        }
+
+    def _change(
+        self,
+        question_id: str,
+        who: str,
+        update: Callable[[ReviewVerdict | None], dict[str, object]],
+    ) -> ReviewVerdict:
+        return backend.write(
+            self._engine,
+            lambda c: review_writes.change_verdict(c, question_id, who, self._sha, update),
+        )
+
+    def own_verdict(self, question_id: str, reviewer: str) -> ReviewVerdict | None:
+        """``reviewer``'s own verdict on ``question_id`` (any state), or ``None``."""
+        who = clean_reviewer(reviewer)
+        found = backend.read(
+            self._engine,
+            lambda c: review_writes.read_verdicts(
+                c, _V.c.question_id == question_id, _V.c.reviewer == who
+            ),
+        )
+        return found[0] if found else None
+
+    def own_verdicts(self, reviewer: str) -> list[ReviewVerdict]:
+        """Every verdict of ``reviewer`` (their progress; never anyone else's)."""
+        who = clean_reviewer(reviewer)
+        return backend.read(
+            self._engine, lambda c: review_writes.read_verdicts(c, _V.c.reviewer == who)
+        )
+
+    def others_verdicts(self, question_id: str, viewer: str) -> list[ReviewVerdict]:
+        """The other reviewers' *submitted* verdicts on ``question_id``, for ``viewer``.
+
+        Raises:
+            BlindRuleError: ``viewer`` has not submitted their own verdict on it, or
+                (with a plan) the question is not in their queue.
+        """
+        who = clean_reviewer(viewer)
+
+        def work(conn: Connection) -> list[ReviewVerdict]:
+            plan = review_writes.read_plan(conn)
+            if plan is not None and who not in plan.plan.assignments.get(question_id, ()):
+                raise BlindRuleError(f"{question_id} is not in {who}'s review queue")
+            rows = review_writes.read_verdicts(conn, _V.c.question_id == question_id)
+            mine = next((v for v in rows if v.reviewer == who), None)
+            if mine is None or not mine.submitted:
+                raise BlindRuleError(
+                    f"{who} has not submitted a verdict on {question_id}; the other "
+                    "reviewers' verdicts stay hidden until then"
+                )
+            return [v for v in rows if v.reviewer != who and v.submitted]
+
+        return backend.read(self._engine, work)
+
+    def all_verdicts(self) -> list[ReviewVerdict]:
+        """Every verdict (the coordinator's read: status, report, exports)."""
+        return backend.read(self._engine, review_writes.read_verdicts)
+
+    # -- adjudication ---------------------------------------------------------------
+
+    def adjudicate(
+        self,
+        question_id: str,
+        adjudicator: str,
+        decision: str,
+        *,
+        key: Sequence[str] | None = None,
+        note: str = "",
+    ) -> Decision:
+        """Record the final decision on ``question_id`` (revisions keep the history).
+
+        Raises:
+            ReviewError: an unknown question or decision, ``key_corrected`` without a
+                key (or a key with another decision), a key of the wrong length, or an
+                adjudicator who is one of the question's reviewers.
+        """
+        question = self._question(question_id)
+        who = clean_reviewer(adjudicator)
+        _choice(decision, DECISIONS, "decision")
+        if decision == KEY_CORRECTED and key is None:
+            raise ReviewError("key_corrected needs the corrected key (--key [TRUE, FALSE, ...])")
+        if decision != KEY_CORRECTED and key is not None:
+            raise ReviewError("--key is given only with key_corrected")
+        corrected = (
+            None
+            if key is None
+            else check_answer(list(key), question.n_options, unsure=False, what="the corrected key")
+        )
+        text = clean_note(note, required=False)
+
+        def work(conn: Connection) -> Decision:
+            plan = review_writes.read_plan(conn)
+            assigned = set() if plan is None else set(plan.plan.assignments.get(question_id, ()))
+            rows = review_writes.read_verdicts(conn, _V.c.question_id == question_id)
+            if who in assigned | {v.reviewer for v in rows}:
+                raise ReviewError(
+                    f"{who} is one of {question_id}'s reviewers; another person adjudicates it"
+                )
+            return review_writes.record_decision(
+                conn, question_id, who, decision, corrected, text, self._sha
+            )
+
+        return backend.write(self._engine, work)
+
+    def decisions(self) -> list[Decision]:
+        """Every question's decision as it stands now."""
+        return backend.read(self._engine, review_writes.read_decisions)
+
+    # -- summaries ------------------------------------------------------------------
+
+    def corpus_order(self) -> list[str]:
+        """Every question id of the audit file, in corpus order."""
+        return [q.question_id for q in self._audit.questions()]
+
+    def status(self) -> dict[str, object]:
+        """cli.md's ``review status`` object (with ``audit``)."""
+        plan, verdicts, decisions = backend.read(
+            self._engine,
+            lambda c: (
+                review_writes.read_plan(c),
+                review_writes.read_verdicts(c),
+                review_writes.read_decisions(c),
+            ),
+        )
+        body = review_status(plan, verdicts, decisions, self.corpus_order())
+        audit = {"path": str(self._audit.path), "sha256": self._sha}
+        return {"audit": audit, **body}
+
+    def adjudication_list(self) -> list[str]:
+        """Questions needing adjudication, in corpus order."""
+        return adjudication_list(self.all_verdicts(), self.corpus_order())
+
+    def concerned_question_ids(self) -> set[str]:
+        """Questions with at least one submitted concern (shown like flags)."""
+        return {v.question_id for v in self.all_verdicts() if v.concern}

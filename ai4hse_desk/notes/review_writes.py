@@ -1,0 +1,261 @@
+"""The review tables' queries and writes, inside :mod:`.backend` transactions.
+
+Rows are only inserted, never updated or deleted. A verdict's row is created
+once per (question, reviewer) — the unique constraint and a per-pair lock make
+two clients that create it at once meet on one row — and each change appends a
+revision stamped after the verdict's latest (:func:`~.model.after`). A plan
+replaces the previous one by being newer; the old plan and its assignments stay.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import func, insert, select
+
+from ai4hse_desk.notes import backend
+from ai4hse_desk.notes.model import after, new_id, utc_now
+from ai4hse_desk.notes.review_plan import Plan
+from ai4hse_desk.notes.review_records import (
+    VERDICT_FIELDS,
+    Decision,
+    ReviewVerdict,
+    StoredPlan,
+    decision_from_row,
+    dump_list,
+    load_list,
+    verdict_from_row,
+)
+from ai4hse_desk.notes.schema import (
+    review_assignments,
+    review_decision_revisions,
+    review_decisions,
+    review_plans,
+    review_verdict_revisions,
+    review_verdicts,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
+    from sqlalchemy import ColumnElement, Select
+    from sqlalchemy.engine import Connection
+
+_V, _VR = review_verdicts, review_verdict_revisions
+_D, _DR = review_decisions, review_decision_revisions
+_P, _A = review_plans, review_assignments
+
+
+def verdicts_query(*where: ColumnElement[bool]) -> Select[Any]:
+    """Verdicts (``where`` on ``review_verdicts``) joined to their latest revision."""
+    rank = func.row_number().over(
+        partition_by=_VR.c.verdict_id, order_by=(_VR.c.at.desc(), _VR.c.revision_id.desc())
+    )
+    inner = (
+        select(*_V.c, *(getattr(_VR.c, name) for name in VERDICT_FIELDS), _VR.c.at, rank.label("r"))
+        .join(_VR, _VR.c.verdict_id == _V.c.verdict_id)
+        .where(*where)
+        .subquery("current")
+    )
+    return select(inner).where(inner.c.r == 1).order_by(inner.c.created_at, inner.c.verdict_id)
+
+
+def decisions_query(*where: ColumnElement[bool]) -> Select[Any]:
+    """Decisions (``where`` on ``review_decisions``) joined to their latest revision."""
+    rank = func.row_number().over(
+        partition_by=_DR.c.decision_id, order_by=(_DR.c.at.desc(), _DR.c.revision_id.desc())
+    )
+    inner = (
+        select(
+            *_D.c,
+            _DR.c.adjudicator,
+            _DR.c.decision,
+            _DR.c.corrected_key,
+            _DR.c.note,
+            _DR.c.at,
+            rank.label("r"),
+        )
+        .join(_DR, _DR.c.decision_id == _D.c.decision_id)
+        .where(*where)
+        .subquery("current")
+    )
+    return select(inner).where(inner.c.r == 1).order_by(inner.c.created_at)
+
+
+def read_verdicts(conn: Connection, *where: ColumnElement[bool]) -> list[ReviewVerdict]:
+    """The verdicts matching ``where``, as they stand now."""
+    return [verdict_from_row(row) for row in conn.execute(verdicts_query(*where))]
+
+
+def read_decisions(conn: Connection, *where: ColumnElement[bool]) -> list[Decision]:
+    """The decisions matching ``where``, as they stand now."""
+    return [decision_from_row(row) for row in conn.execute(decisions_query(*where))]
+
+
+def read_plan(conn: Connection) -> StoredPlan | None:
+    """The plan in force (the newest), or ``None`` before any plan."""
+    row = conn.execute(select(_P).order_by(_P.c.created_at.desc()).limit(1)).first()
+    if row is None:
+        return None
+    reviewers = load_list(row.reviewers, "plan's reviewers") or ()
+    query = select(_A).where(_A.c.plan_id == row.plan_id).order_by(_A.c.position, _A.c.reviewer)
+    assigned: dict[str, list[str]] = {}
+    for item in conn.execute(query):
+        assigned.setdefault(str(item.question_id), []).append(str(item.reviewer))
+    plan = Plan(
+        per_question=int(row.per_question),
+        order=str(row.plan_order),
+        seed=None if row.seed is None else int(row.seed),
+        reviewers=reviewers,
+        questions=tuple(assigned),
+        assignments={qid: tuple(who) for qid, who in assigned.items()},
+    )
+    return StoredPlan(str(row.plan_id), str(row.created_at), str(row.created_by), plan)
+
+
+def write_plan(
+    conn: Connection, plan: Plan, created_by: str, audit_sha256: str, *, replace: bool
+) -> StoredPlan | None:
+    """Store ``plan`` as the plan in force; ``None`` (nothing written) if one exists and
+    ``replace`` is False. Assignments keep the plan's question order as ``position``."""
+    backend.lock(conn, "review_plan")
+    if not replace and conn.execute(select(_P.c.plan_id).limit(1)).first() is not None:
+        return None
+    previous = conn.execute(select(func.max(_P.c.created_at))).scalar()
+    plan_id = new_id()
+    at = after(None if previous is None else str(previous), utc_now(), "the review plan")
+    conn.execute(
+        insert(_P),
+        [
+            {
+                "plan_id": plan_id,
+                "created_at": at,
+                "created_by": created_by,
+                "per_question": plan.per_question,
+                "plan_order": plan.order,
+                "seed": plan.seed,
+                "reviewers": dump_list(plan.reviewers),
+                "questions": len(plan.questions),
+                "audit_sha256": audit_sha256,
+            }
+        ],
+    )
+    rows = [
+        {"plan_id": plan_id, "question_id": qid, "reviewer": who, "position": position}
+        for position, qid in enumerate(plan.questions)
+        for who in plan.assignments[qid]
+    ]
+    for start in range(0, len(rows), 5_000):
+        conn.execute(insert(_A), rows[start : start + 5_000])
+    return StoredPlan(plan_id, at, created_by, plan)
+
+
+def _changes(old: Mapping[str, object], new: Mapping[str, object]) -> str:
+    changed = {k: [old.get(k), v] for k, v in new.items() if old.get(k) != v}
+    return json.dumps(changed, separators=(",", ":"), sort_keys=True)
+
+
+def change_verdict(
+    conn: Connection,
+    question_id: str,
+    reviewer: str,
+    audit_sha256: str,
+    update: Callable[[ReviewVerdict | None], dict[str, object]],
+) -> ReviewVerdict:
+    """Create or revise ``reviewer``'s verdict on ``question_id``.
+
+    ``update`` receives the verdict as it stands (``None`` if there is none) and
+    returns the revision's full field values (:data:`~.review_records.VERDICT_FIELDS`);
+    it raises :class:`~.errors.ReviewError` to refuse, and then nothing is written.
+    No revision is appended when nothing changes.
+    """
+    backend.lock(conn, f"verdict:{len(question_id)}:{question_id}:{reviewer}")
+    where = (_V.c.question_id == question_id, _V.c.reviewer == reviewer)
+    current = read_verdicts(conn, *where)
+    old = current[0] if current else None
+    values = update(old)
+    if old is None:
+        verdict_id, now = new_id(), utc_now()
+        conn.execute(
+            insert(_V),
+            [
+                {
+                    "verdict_id": verdict_id,
+                    "question_id": question_id,
+                    "reviewer": reviewer,
+                    "created_at": now,
+                    "audit_sha256": audit_sha256,
+                }
+            ],
+        )
+        before: dict[str, object] = {}
+        action, at = "create", now
+    else:
+        verdict_id = old.verdict_id
+        before = {name: getattr(old, name) for name in VERDICT_FIELDS}
+        before["blind_answer"] = dump_list(old.blind_answer)
+        before["proposed_key"] = dump_list(old.proposed_key)
+        if before == values:
+            return old
+        action = "submit" if values["state"] == "submitted" != old.state else "edit"
+        at = after(old.updated_at, utc_now(), f"the verdict on {question_id}")
+    conn.execute(
+        insert(_VR),
+        [
+            {
+                "revision_id": new_id(),
+                "verdict_id": verdict_id,
+                "at": at,
+                "action": action,
+                "changes": _changes(before, values),
+                **values,
+            }
+        ],
+    )
+    return read_verdicts(conn, *where)[0]
+
+
+def record_decision(
+    conn: Connection,
+    question_id: str,
+    adjudicator: str,
+    decision: str,
+    corrected_key: tuple[str, ...] | None,
+    note: str,
+    audit_sha256: str,
+) -> Decision:
+    """Record (or revise, appending a revision) the decision on ``question_id``."""
+    backend.lock(conn, f"decision:{question_id}")
+    current = read_decisions(conn, _D.c.question_id == question_id)
+    if current:
+        decision_id = current[0].decision_id
+        at = after(current[0].at, utc_now(), f"the decision on {question_id}")
+    else:
+        decision_id, at = new_id(), utc_now()
+        conn.execute(
+            insert(_D),
+            [
+                {
+                    "decision_id": decision_id,
+                    "question_id": question_id,
+                    "created_at": at,
+                    "audit_sha256": audit_sha256,
+                }
+            ],
+        )
+    conn.execute(
+        insert(_DR),
+        [
+            {
+                "revision_id": new_id(),
+                "decision_id": decision_id,
+                "adjudicator": adjudicator,
+                "at": at,
+                "decision": decision,
+                "corrected_key": dump_list(corrected_key),
+                "note": note,
+            }
+        ],
+    )
+    return read_decisions(conn, _D.c.question_id == question_id)[0]
