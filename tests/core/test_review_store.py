@@ -65,7 +65,9 @@ def test_replanning_keeps_every_verdict(store: NotesStore) -> None:
                      replace=True)  # fmt: skip
     assert [v.question_id for v in review.all_verdicts()] == ["Q001"]
     plan = review.plan()
-    assert plan is not None and plan.plan.order == "random" and plan.plan.seed == 3
+    assert plan is not None
+    assert plan.plan.order == "random"
+    assert plan.plan.seed == 3
 
 
 def test_blind_rule_holds_through_a_second_connection(audit: AuditDB, store_url: str) -> None:
@@ -86,7 +88,8 @@ def test_blind_rule_holds_through_a_second_connection(audit: AuditDB, store_url:
         with pytest.raises(BlindRuleError, match="cannot change"):
             bob.review.save_verdict("Q001", "bob", verdict="key_ok", blind_answer=[T, T, T, T])
         mine = bob.review.save_verdict("Q001", "bob", verdict="key_ok", not_blind=True)
-        assert mine.blind_answer == (F, U, T, F) and mine.submitted
+        assert mine.blind_answer == (F, U, T, F)
+        assert mine.submitted
         seen = bob.review.others_verdicts("Q001", "bob")
         assert [(v.reviewer, v.verdict) for v in seen] == [("ann", "key_wrong")]
 
@@ -94,7 +97,8 @@ def test_blind_rule_holds_through_a_second_connection(audit: AuditDB, store_url:
 def test_a_skipped_blind_answer_is_recorded_and_cannot_be_added_later(store: NotesStore) -> None:
     review = store.review
     skipped = review.record_blind("Q002", "ann", None)
-    assert skipped.blind == "not_blind" and skipped.blind_answer is None
+    assert skipped.blind == "not_blind"
+    assert skipped.blind_answer is None
     with pytest.raises(BlindRuleError, match="not blind"):
         review.save_verdict("Q002", "ann", verdict="key_ok", blind_answer=[T, F, F, F])
     assert review.own_verdict("Q002", "ann") == skipped
@@ -141,7 +145,9 @@ def test_revisions_append_and_status_counts_queues(store: NotesStore) -> None:
     review.make_plan(reviewers=["ann", "bob"], per_question=2, questions=["Q001", "Q002"])
     review.save_verdict("Q001", "ann", verdict="key_ok", blind_answer=[T, F, T, F], submit=False)
     first = review.save_verdict("Q001", "ann", verdict="key_ok", not_blind=True, note="checked")
-    assert first.submitted and first.note == "checked" and first.blind == "blind"
+    assert first.submitted
+    assert first.note == "checked"
+    assert first.blind == "blind"
     assert review.save_verdict("Q001", "ann", verdict="key_ok", not_blind=True,
                                note="checked") == first  # fmt: skip
     review.save_verdict("Q001", "bob", verdict="unclear_question", not_blind=True)

@@ -51,9 +51,7 @@ def upgrade() -> None:
         sa.Column("reviewer", sa.Text, nullable=False),
         sa.Column("created_at", sa.String(27), nullable=False),
         sa.Column("audit_sha256", sa.String(64), nullable=True),
-        sa.UniqueConstraint(
-            "question_id", "reviewer", name="uq_review_verdicts_question_reviewer"
-        ),
+        sa.UniqueConstraint("question_id", "reviewer", name="uq_review_verdicts_question_reviewer"),
     )
     op.create_table(
         "review_verdict_revisions",
