@@ -1,5 +1,5 @@
 """Headless command line: ``ai4hse-desk demo | rescore | extract | import | flag | notes |
-keyaudit`` (cli.md), one ``cmd_*`` module per sub-command.
+keyaudit | review`` (cli.md), one ``cmd_*`` module per sub-command.
 
 Every command here runs without Qt. Exit status follows cli.md: 0 success,
 2 a problem with the input (one ``error:`` line on stderr, no traceback),
@@ -23,6 +23,7 @@ from ai4hse_desk.cli import (
     cmd_keyaudit,
     cmd_notes,
     cmd_rescore,
+    cmd_review,
 )
 from ai4hse_desk.cli.errors import report_internal_error
 from ai4hse_desk.cli.parser import OneLineErrorParser
@@ -41,11 +42,12 @@ COMMAND_MODULES = (
     cmd_flag,
     cmd_notes,
     cmd_keyaudit,
+    cmd_review,
 )
 
 #: Sub-commands served headless (the launcher sends anything else to the window).
 HEADLESS_COMMANDS: frozenset[str] = frozenset(
-    {"demo", "rescore", "extract", "import", "flag", "notes", "keyaudit"}
+    {"demo", "rescore", "extract", "import", "flag", "notes", "keyaudit", "review"}
 )  # keep in step
 
 

@@ -148,9 +148,7 @@ class ReviewBook:
         blind = (
             None
             if answer is None
-            else check_answer(
-                list(answer), question.n_options, unsure=True, what="the blind answer"
-            )
+            else check_answer(answer, question.n_options, unsure=True, what="the blind answer")
         )
 
         def update(old: ReviewVerdict | None) -> dict[str, object]:
@@ -204,12 +202,12 @@ class ReviewBook:
         blind = (
             None
             if blind_answer is None
-            else check_answer(list(blind_answer), n, unsure=True, what="the blind answer")
+            else check_answer(blind_answer, n, unsure=True, what="the blind answer")
         )
         key = (
             None
             if proposed_key is None
-            else check_answer(list(proposed_key), n, unsure=False, what="the proposed key")
+            else check_answer(proposed_key, n, unsure=False, what="the proposed key")
         )
         _choice(verdict, VERDICTS, "verdict")
         _choice(confidence, CONFIDENCES, "confidence")
@@ -344,7 +342,7 @@ class ReviewBook:
         corrected = (
             None
             if key is None
-            else check_answer(list(key), question.n_options, unsure=False, what="the corrected key")
+            else check_answer(key, question.n_options, unsure=False, what="the corrected key")
         )
         text = clean_note(note, required=False)
 

@@ -1,0 +1,191 @@
+"""``ai4hse-desk review plan | verdict | adjudicate | status | report`` (cli.md, "Review").
+
+The independent expert review lives in the notes store (``--notes``, default
+``AUDIT_DB.review.sqlite``), never in the audit file, and no official score
+changes. Bad input is exit 2 with one ``error:`` line and nothing written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from ai4hse_desk.cli.cmd_notes import add_store_arguments, notes_session
+from ai4hse_desk.cli.errors import InputError
+from ai4hse_desk.cli.json_out import write_json, write_line
+from ai4hse_desk.cli.parser import positive_int
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+
+    from ai4hse_desk.notes import NotesStore
+
+T = TypeVar("T")
+
+_VERDICTS = (
+    "key_ok, key_wrong, multiple_defensible, no_correct_option, unclear_question, "
+    "unclear_options, outdated_or_jurisdiction, typo_or_format or other"
+)
+_LIST = "one value per option in option order, e.g. [TRUE, FALSE, TRUE, FALSE]"
+
+
+def _names(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def _whole(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text[:40]!r}") from None
+
+
+def register(commands: Any) -> None:
+    """Add the ``review`` sub-command and its five actions."""
+    review = commands.add_parser(
+        "review",
+        help="independent expert review of the questions and keys (plan, verdicts, report)",
+        description="Plan, record and report an independent review of the questions and keys. "
+        "Everything is kept in the notes store; the audit file and the scores never change.",
+    )
+    actions = review.add_subparsers(dest="action", metavar="ACTION", required=True)
+
+    p = actions.add_parser("plan", help="assign each question to K distinct reviewers")
+    add_store_arguments(p)
+    p.add_argument("--reviewers", required=True, metavar="NAME[,NAME...]", type=_names)
+    p.add_argument("--per-question", required=True, type=positive_int, metavar="K")
+    p.add_argument("--order", default="corpus", help="corpus (default), random or keyaudit")
+    p.add_argument("--seed", type=_whole, metavar="N", help="the random order's seed")
+    p.add_argument("--questions", type=_names, metavar="QID[,QID...]", help="default: all")
+    p.add_argument("--replace", action="store_true", help="replace the plan in force")
+    p.set_defaults(handler=run_plan)
+
+    p = actions.add_parser("verdict", help="record or revise one reviewer's verdict")
+    add_store_arguments(p)
+    p.add_argument("--question", required=True, metavar="QID")
+    p.add_argument("--reviewer", required=True, metavar="NAME")
+    p.add_argument("--verdict", required=True, metavar="V", help=_VERDICTS)
+    blind = p.add_mutually_exclusive_group(required=True)
+    blind.add_argument("--blind-answer", metavar="LIST", help=f"{_LIST}; UNSURE allowed")
+    blind.add_argument("--not-blind", action="store_true", help="answered after seeing the key")
+    p.add_argument("--proposed-key", metavar="LIST", help=f"{_LIST} (required for key_wrong)")
+    p.add_argument("--confidence", help="low, medium or high")
+    p.add_argument("--source", default="", metavar="TEXT", help="what was checked")
+    p.add_argument("--note", default="", metavar="TEXT")
+    p.add_argument("--draft", action="store_true", help="save without submitting")
+    p.set_defaults(handler=run_verdict)
+
+    p = actions.add_parser("adjudicate", help="record the final decision on a question")
+    add_store_arguments(p)
+    p.add_argument("--question", required=True, metavar="QID")
+    p.add_argument("--adjudicator", required=True, metavar="NAME")
+    p.add_argument(
+        "--decision",
+        required=True,
+        metavar="D",
+        help="key_confirmed, key_corrected, question_excluded or unresolved",
+    )
+    p.add_argument("--key", metavar="LIST", help=f"the corrected key: {_LIST}")
+    p.add_argument("--note", default="", metavar="TEXT")
+    p.set_defaults(handler=run_adjudicate)
+
+    p = actions.add_parser("status", help="progress per reviewer and coverage (JSON)")
+    add_store_arguments(p)
+    p.set_defaults(handler=run_status)
+
+    p = actions.add_parser("report", help="the review report (JSON or printable HTML)")
+    add_store_arguments(p)
+    p.add_argument("--format", dest="fmt", required=True, choices=("json", "html"))
+    p.add_argument("--out", required=True, metavar="FILE")
+    p.add_argument("--include-private", action="store_true", help="question and option texts")
+    p.set_defaults(handler=run_report)
+
+
+def _in_store(args: argparse.Namespace, work: Callable[[NotesStore], T]) -> T:
+    """Run ``work`` on the notes store; a :class:`ReviewError` becomes exit 2."""
+    from ai4hse_desk.notes import ReviewError
+
+    with notes_session(args.audit_db, args.notes) as store:
+        try:
+            return work(store)
+        except ReviewError as exc:
+            raise InputError(str(exc)) from None
+
+
+def _ranking(store: NotesStore) -> list[str]:
+    from ai4hse_desk.keyaudit import compute_key_audit
+
+    return [item.question_id for item in compute_key_audit(store.audit).questions]
+
+
+def run_plan(args: argparse.Namespace) -> int:
+    """Run ``review plan``: store the plan, print the status."""
+
+    def work(store: NotesStore) -> dict[str, object]:
+        ranking = _ranking(store) if args.order == "keyaudit" else None
+        store.review.make_plan(
+            reviewers=args.reviewers, per_question=args.per_question, order=args.order,
+            seed=args.seed, questions=args.questions, ranking=ranking, replace=args.replace,
+        )  # fmt: skip
+        return store.review.status()
+
+    write_json(sys.stdout, _in_store(args, work))
+    return 0
+
+
+def run_verdict(args: argparse.Namespace) -> int:
+    """Run ``review verdict``: print the verdict as one JSON line."""
+
+    def work(store: NotesStore) -> object:
+        return store.review.save_verdict(
+            args.question, args.reviewer, verdict=args.verdict, blind_answer=args.blind_answer,
+            not_blind=args.not_blind, proposed_key=args.proposed_key,
+            confidence=args.confidence, source=args.source, note=args.note,
+            submit=not args.draft,
+        ).to_json()  # fmt: skip
+
+    write_line(sys.stdout, _in_store(args, work))
+    return 0
+
+
+def run_adjudicate(args: argparse.Namespace) -> int:
+    """Run ``review adjudicate``: print the decision as one JSON line."""
+
+    def work(store: NotesStore) -> object:
+        return store.review.adjudicate(
+            args.question, args.adjudicator, args.decision, key=args.key, note=args.note
+        ).to_json()
+
+    write_line(sys.stdout, _in_store(args, work))
+    return 0
+
+
+def run_status(args: argparse.Namespace) -> int:
+    """Run ``review status``."""
+    write_json(sys.stdout, _in_store(args, lambda store: store.review.status()))
+    return 0
+
+
+def run_report(args: argparse.Namespace) -> int:
+    """Run ``review report``: write the report through the guarded writer; print a summary."""
+    import json
+
+    from ai4hse_desk.filewrite import check_target, write_text
+    from ai4hse_desk.notes.review_report import review_report
+    from ai4hse_desk.notes.review_report_html import render_review_html
+
+    def work(store: NotesStore) -> Path:
+        check_target(args.out)  # before the long pass: a refused target costs nothing
+        report = review_report(store.audit, store.review, include_private=args.include_private)
+        if args.fmt == "json":
+            text = json.dumps(report, indent=2, ensure_ascii=True, allow_nan=False) + "\n"
+        else:
+            text = render_review_html(report)
+        return write_text(args.out, text)
+
+    path = _in_store(args, work)
+    write_line(sys.stdout, {"written": str(path), "format": args.fmt,
+                            "private": bool(args.include_private)})  # fmt: skip
+    return 0

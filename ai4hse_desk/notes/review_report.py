@@ -1,0 +1,106 @@
+"""The review report (cli.md ``review report``): status, verdicts, agreement, decisions,
+the questions concerned and the sensitivity table, as one JSON-ready object.
+
+The sensitivity figures come from one pass over the attempts
+(:func:`~ai4hse_desk.verdicts.key_sensitivity.review_sensitivity`): the official
+exact accuracy beside the same without the ``question_excluded`` questions and
+rescored with the ``key_corrected`` keys. They are labelled not official; the
+audit file, the official scores and ``rescore`` never change. Question and
+option texts appear only with ``include_private``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from ai4hse_desk.notes.review_stats import Rated, review_agreement
+from ai4hse_desk.notes.review_status import needs_adjudication, submitted_by_question
+from ai4hse_desk.notes.review_values import KEY_CORRECTED, QUESTION_EXCLUDED, VERDICTS, key_of
+from ai4hse_desk.verdicts.key_sensitivity import review_sensitivity
+
+if TYPE_CHECKING:
+    from ai4hse_desk.audit import AuditDB
+    from ai4hse_desk.notes.review_book import ReviewBook
+    from ai4hse_desk.notes.review_records import Decision, ReviewVerdict
+    from ai4hse_desk.progress import Progress
+
+
+def _private(audit: AuditDB, question_id: str) -> dict[str, object]:
+    question = audit.question(question_id)
+    return {"question_text": question.text, "options": [o.text for o in question.options]}
+
+
+def corrections(decisions: list[Decision]) -> tuple[dict[str, tuple[bool, ...]], set[str]]:
+    """The corrected keys and the excluded questions that the decisions record."""
+    corrected = {
+        d.question_id: key_of(d.corrected_key)
+        for d in decisions
+        if d.decision == KEY_CORRECTED and d.corrected_key is not None
+    }
+    excluded = {d.question_id for d in decisions if d.decision == QUESTION_EXCLUDED}
+    return corrected, excluded
+
+
+def _concerned(
+    verdicts: list[ReviewVerdict], order: list[str], decided: set[str]
+) -> list[dict[str, object]]:
+    grouped = submitted_by_question(verdicts)
+    rows = []
+    for qid in order:
+        submitted = grouped.get(qid, [])
+        if not any(v.concern for v in submitted):
+            continue
+        counts = Counter(v.verdict for v in submitted)
+        rows.append({
+            "question_id": qid,
+            "verdicts": {name: counts[name] for name in VERDICTS if counts[name]},
+            "in_adjudication": needs_adjudication(submitted),
+            "decided": qid in decided,
+        })  # fmt: skip
+    return rows
+
+
+def review_report(
+    audit: AuditDB,
+    book: ReviewBook,
+    *,
+    include_private: bool = False,
+    progress: Progress | None = None,
+) -> dict[str, object]:
+    """cli.md's ``review report`` object (plus ``agreement.category``, ``definition``,
+    ``questions_concerned`` and each sensitivity row's ``model`` and ``repetitions``).
+
+    Raises:
+        RescoreCancelled: ``progress`` returned False during the sensitivity pass.
+    """
+    status = book.status()
+    verdicts = book.all_verdicts()
+    decisions = book.decisions()
+    order = book.corpus_order()
+    rank = {qid: n for n, qid in enumerate(order)}
+    submitted = [v for v in verdicts if v.submitted and v.verdict is not None]
+    counts = Counter(v.verdict for v in submitted)
+    keys = audit.answer_keys()
+    rated = [Rated(v.question_id, v.reviewer, str(v.verdict), v.blind_answer) for v in submitted]
+    corrected, excluded = corrections(decisions)
+    decision_rows = []
+    for decision in sorted(decisions, key=lambda d: rank.get(d.question_id, len(rank))):
+        row = decision.to_json()
+        if include_private:
+            row.update(_private(audit, decision.question_id))
+        decision_rows.append(row)
+    concerned = _concerned(verdicts, order, {d.question_id for d in decisions})
+    if include_private:
+        for row in concerned:
+            row.update(_private(audit, str(row["question_id"])))
+    return {
+        "audit": status["audit"],
+        "status": {k: v for k, v in status.items() if k != "audit"},
+        "verdicts": {name: counts[name] for name in VERDICTS},
+        "agreement": review_agreement(rated, keys),
+        "decisions": decision_rows,
+        "questions_concerned": concerned,
+        "sensitivity": review_sensitivity(audit, corrected, excluded, progress=progress),
+        "private": include_private,
+    }
