@@ -22,6 +22,7 @@ from ai4hse_desk.notes.errors import ReviewError
 from ai4hse_desk.notes.model import clean_note, clean_reviewer, usable_text, utc_now
 from ai4hse_desk.notes.review_plan import ORDERS, plan_review
 from ai4hse_desk.notes.review_records import BLIND, NOT_BLIND, dump_list
+from ai4hse_desk.notes.review_rules import BlindRuleError, blind_fields, decide, others_submitted
 from ai4hse_desk.notes.review_status import adjudication_list, review_status
 from ai4hse_desk.notes.review_values import (
     CONFIDENCES,
@@ -40,17 +41,11 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from sqlalchemy import Engine
-    from sqlalchemy.engine import Connection
 
     from ai4hse_desk.audit import AuditDB, Question
     from ai4hse_desk.notes.review_records import Decision, ReviewVerdict, StoredPlan
-    from ai4hse_desk.notes.review_values import Answer
 
 _V = review_verdicts
-
-
-class BlindRuleError(ReviewError):
-    """A read or write the blind rule forbids."""
 
 
 def _choice(value: str | None, allowed: tuple[str, ...], what: str) -> str | None:
@@ -225,37 +220,9 @@ class ReviewBook:
         }
 
         def update(old: ReviewVerdict | None) -> dict[str, object]:
-            return {**self._blind_fields(old, blind, not_blind, question_id, who), **values}
+            return {**blind_fields(old, blind, not_blind, question_id, who), **values}
 
         return self._change(question_id, who, update)
-
-    @staticmethod
-    def _blind_fields(
-        old: ReviewVerdict | None, blind: Answer | None, not_blind: bool, qid: str, who: str
-    ) -> dict[str, object]:
-        if old is None:
-            if blind is None and not not_blind:
-                raise ReviewError("a first verdict needs --blind-answer LIST or --not-blind")
-            return {
-                "blind": NOT_BLIND if blind is None else BLIND,
-                "blind_answer": dump_list(blind),
-                "blind_at": utc_now(),
-            }
-        if blind is not None and old.blind == NOT_BLIND:
-            raise BlindRuleError(
-                f"{who}'s verdict on {qid} was recorded as not blind at {old.blind_at}; "
-                "a blind answer cannot be added after the key was shown"
-            )
-        if blind is not None and blind != old.blind_answer:
-            raise BlindRuleError(
-                f"{who}'s blind answer on {qid} was recorded at {old.blind_at}; "
-                "it cannot change after the key was shown"
-            )
-        return {
-            "blind": old.blind,
-            "blind_answer": dump_list(old.blind_answer),
-            "blind_at": old.blind_at,
-        }
 
     def _change(
         self,
@@ -294,21 +261,7 @@ class ReviewBook:
                 (with a plan) the question is not in their queue.
         """
         who = clean_reviewer(viewer)
-
-        def work(conn: Connection) -> list[ReviewVerdict]:
-            plan = review_writes.read_plan(conn)
-            if plan is not None and who not in plan.plan.assignments.get(question_id, ()):
-                raise BlindRuleError(f"{question_id} is not in {who}'s review queue")
-            rows = review_writes.read_verdicts(conn, _V.c.question_id == question_id)
-            mine = next((v for v in rows if v.reviewer == who), None)
-            if mine is None or not mine.submitted:
-                raise BlindRuleError(
-                    f"{who} has not submitted a verdict on {question_id}; the other "
-                    "reviewers' verdicts stay hidden until then"
-                )
-            return [v for v in rows if v.reviewer != who and v.submitted]
-
-        return backend.read(self._engine, work)
+        return backend.read(self._engine, lambda c: others_submitted(c, question_id, who))
 
     def all_verdicts(self) -> list[ReviewVerdict]:
         """Every verdict (the coordinator's read: status, report, exports)."""
@@ -346,19 +299,10 @@ class ReviewBook:
         )
         text = clean_note(note, required=False)
 
-        def work(conn: Connection) -> Decision:
-            plan = review_writes.read_plan(conn)
-            assigned = set() if plan is None else set(plan.plan.assignments.get(question_id, ()))
-            rows = review_writes.read_verdicts(conn, _V.c.question_id == question_id)
-            if who in assigned | {v.reviewer for v in rows}:
-                raise ReviewError(
-                    f"{who} is one of {question_id}'s reviewers; another person adjudicates it"
-                )
-            return review_writes.record_decision(
-                conn, question_id, who, decision, corrected, text, self._sha
-            )
-
-        return backend.write(self._engine, work)
+        return backend.write(
+            self._engine,
+            lambda c: decide(c, question_id, who, decision, corrected, text, self._sha),
+        )
 
     def decisions(self) -> list[Decision]:
         """Every question's decision as it stands now."""
