@@ -27,6 +27,12 @@ def register(commands: Any) -> None:
         metavar="N",
         help="scale the database to about N attempts (benchmarks; up to 1,000,000)",
     )
+    p.add_argument(
+        "--questions",
+        type=positive_int,
+        metavar="N",
+        help="grow the corpus to N questions, variants of the written 100 (benchmarks)",
+    )
     p.set_defaults(handler=run)
 
 
@@ -41,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     if not out.parent.is_dir():
         raise InputError(f"no such directory: {out.parent}")
     try:
-        summary = write_demo(out, attempts=args.attempts)
+        summary = write_demo(out, attempts=args.attempts, questions=args.questions)
     except WriterError as exc:
         raise InputError(str(exc)) from None
     sys.stderr.write(

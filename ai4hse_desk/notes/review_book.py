@@ -253,6 +253,24 @@ class ReviewBook:
             self._engine, lambda c: review_writes.read_verdicts(c, _V.c.reviewer == who)
         )
 
+    def progress(self, reviewer: str) -> dict[str, object]:
+        """``reviewer``'s queue and where they are in it: ``{"queue": [question ids],
+        "states": {question id: "draft" | "submitted"}, "assigned", "submitted",
+        "drafts"}`` (without a plan the queue is every question, corpus order)."""
+        who = clean_reviewer(reviewer)
+        plan, states = backend.read(
+            self._engine, lambda c: (review_writes.read_plan(c), review_writes.read_states(c, who))
+        )
+        queue = self.corpus_order() if plan is None else plan.plan.queue(who)
+        mine = [states[qid] for qid in queue if qid in states]
+        return {
+            "queue": queue,
+            "states": states,
+            "assigned": len(queue),
+            "submitted": mine.count(SUBMITTED),
+            "drafts": mine.count(DRAFT),
+        }
+
     def others_verdicts(self, question_id: str, viewer: str) -> list[ReviewVerdict]:
         """The other reviewers' *submitted* verdicts on ``question_id``, for ``viewer``.
 

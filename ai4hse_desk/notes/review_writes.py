@@ -88,9 +88,23 @@ def read_verdicts(conn: Connection, *where: ColumnElement[bool]) -> list[ReviewV
     return [verdict_from_row(row) for row in conn.execute(verdicts_query(*where))]
 
 
+def read_states(conn: Connection, reviewer: str) -> dict[str, str]:
+    """Question → the state (``draft``/``submitted``) of ``reviewer``'s verdict on it:
+    the Review view's progress, without reading the verdicts themselves."""
+    current = verdicts_query(_V.c.reviewer == reviewer).subquery()
+    rows = conn.execute(select(current.c.question_id, current.c.state))
+    return {str(qid): str(state) for qid, state in rows}
+
+
 def read_decisions(conn: Connection, *where: ColumnElement[bool]) -> list[Decision]:
     """The decisions matching ``where``, as they stand now."""
     return [decision_from_row(row) for row in conn.execute(decisions_query(*where))]
+
+
+#: Plans already read, by id: a stored plan never changes (a new plan gets a new id),
+#: so only the newest plan's id is read again. A few are kept (a handful of stores).
+_PLANS: dict[str, StoredPlan] = {}
+_PLANS_KEPT = 8
 
 
 def read_plan(conn: Connection) -> StoredPlan | None:
@@ -98,6 +112,9 @@ def read_plan(conn: Connection) -> StoredPlan | None:
     row = conn.execute(select(_P).order_by(_P.c.created_at.desc()).limit(1)).first()
     if row is None:
         return None
+    known = _PLANS.get(str(row.plan_id))
+    if known is not None:
+        return known
     reviewers = load_list(row.reviewers, "plan's reviewers") or ()
     query = select(_A).where(_A.c.plan_id == row.plan_id).order_by(_A.c.position, _A.c.reviewer)
     assigned: dict[str, list[str]] = {}
@@ -111,7 +128,11 @@ def read_plan(conn: Connection) -> StoredPlan | None:
         questions=tuple(assigned),
         assignments={qid: tuple(who) for qid, who in assigned.items()},
     )
-    return StoredPlan(str(row.plan_id), str(row.created_at), str(row.created_by), plan)
+    stored = StoredPlan(str(row.plan_id), str(row.created_at), str(row.created_by), plan)
+    if len(_PLANS) >= _PLANS_KEPT:
+        _PLANS.clear()
+    _PLANS[stored.plan_id] = stored
+    return stored
 
 
 def write_plan(

@@ -128,6 +128,7 @@ review_verdicts = Table(
     Column("created_at", String(27), nullable=False),
     Column("audit_sha256", String(64), nullable=True),
     UniqueConstraint("question_id", "reviewer", name="uq_review_verdicts_question_reviewer"),
+    Index("ix_review_verdicts_reviewer", "reviewer"),
 )
 
 review_verdict_revisions = Table(

@@ -198,3 +198,18 @@ def test_scaled_database(tmp_path: Path) -> None:
     assert longest < 10_000
     assert summary.statuses["valid"] > 0.7 * summary.attempts
     assert summary.disagreements > 0
+
+
+def test_a_grown_demo_corpus_has_that_many_distinct_questions(tmp_path: Path) -> None:
+    """``demo --questions N``: variants of the written 100, every text distinct, keys kept."""
+    from ai4hse_desk.audit import open_audit
+    from ai4hse_desk.writer.demo import write_demo
+
+    summary = write_demo(tmp_path / "grown.sqlite", questions=250)
+    assert summary.questions == 250
+    with open_audit(tmp_path / "grown.sqlite") as db:
+        questions = db.questions()
+    assert [q.question_id for q in questions[:2]] == ["Q0001", "Q0002"]
+    assert len({q.text for q in questions}) == 250
+    assert questions[100].key == questions[0].key
+    assert questions[100].text.endswith("(site 1)")

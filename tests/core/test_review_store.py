@@ -196,3 +196,17 @@ def test_a_submitted_concern_shows_like_a_flag(store: NotesStore) -> None:
     assert store.flagged_question_ids(category="key_incorrect") == {"Q004"}
     assert store.flagged_question_ids(category="ambiguous_wording") == set()
     assert store.flagged_question_ids(states=("resolved",)) == set()
+
+
+def test_progress_counts_the_reviewers_own_queue(store: NotesStore) -> None:
+    review = store.review
+    assert review.progress("ann")["queue"] == ORDER  # no plan: every question, corpus order
+    review.make_plan(reviewers=["ann", "bob"], per_question=1)
+    queue = review.queue("ann")
+    review.save_verdict(queue[0], "ann", verdict="key_ok", not_blind=True)
+    review.record_blind(queue[1], "ann", None)
+    review.save_verdict(queue[0], "bob", verdict="key_ok", not_blind=True)  # not bob's queue
+    progress = review.progress("ann")
+    assert progress["queue"] == queue
+    assert (progress["assigned"], progress["submitted"], progress["drafts"]) == (len(queue), 1, 1)
+    assert review.progress("bob")["submitted"] == 0

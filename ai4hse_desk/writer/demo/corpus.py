@@ -8,7 +8,7 @@ benchmark. Each has 4 to 6 options, a Boolean key, a ``topic`` and a
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -98,6 +98,35 @@ def load_corpus() -> DemoCorpus:
     except (KeyError, TypeError, ValueError) as exc:
         raise WriterError(f"the demo corpus resource is malformed: {exc}") from None
     return DemoCorpus(corpus_id, questions)
+
+
+#: Largest corpus :func:`widened_corpus` makes.
+MAX_QUESTIONS = 10_000
+
+
+def widened_corpus(corpus: DemoCorpus, questions: int) -> DemoCorpus:
+    """``corpus`` grown to ``questions`` questions (benchmarks of review at scale).
+
+    Question ``n`` beyond the written ones is a variant of written question
+    ``(n − 1) mod 100 + 1``: the same options and key, the text set at another
+    site ("… (site 7)"), so no two texts repeat. Ids become ``Q0001`` … (four
+    digits) so they sort in corpus order.
+
+    Raises:
+        WriterError: ``questions`` below the written corpus or above :data:`MAX_QUESTIONS`.
+    """
+    base = corpus.questions
+    if not len(base) <= questions <= MAX_QUESTIONS:
+        raise WriterError(
+            f"questions must be between {len(base)} and {MAX_QUESTIONS:,}, not {questions:,}"
+        )
+    grown = []
+    for n in range(1, questions + 1):
+        source = base[(n - 1) % len(base)]
+        site = (n - 1) // len(base)
+        text = source.text if site == 0 else f"{source.text} (site {site})"
+        grown.append(replace(source, question_id=f"Q{n:04d}", ordinal=n, text=text))
+    return DemoCorpus(f"{corpus.corpus_id}-x{questions}", tuple(grown))
 
 
 def insert_corpus(conn: sqlite3.Connection, corpus: DemoCorpus) -> None:

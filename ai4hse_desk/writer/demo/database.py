@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ai4hse_desk.writer.demo.attempts import INSERT_ATTEMPT, AttemptWriter
-from ai4hse_desk.writer.demo.corpus import insert_corpus, load_corpus
+from ai4hse_desk.writer.demo.corpus import insert_corpus, load_corpus, widened_corpus
 from ai4hse_desk.writer.demo.runs import RunSpec, default_runs, scaled_runs
 from ai4hse_desk.writer.demo.specials import plan_specials
 from ai4hse_desk.writer.new_db import WriterError, new_audit_db
@@ -100,7 +100,11 @@ def _insert_runs(conn: sqlite3.Connection, runs: tuple[RunSpec, ...]) -> None:
 
 
 def write_demo(
-    path: str | os.PathLike[str], *, attempts: int | None = None, seed: int = DEFAULT_SEED
+    path: str | os.PathLike[str],
+    *,
+    attempts: int | None = None,
+    seed: int = DEFAULT_SEED,
+    questions: int | None = None,
 ) -> DemoSummary:
     """Write the demo audit database (schema v1) to a new file.
 
@@ -110,6 +114,8 @@ def write_demo(
             this many attempts (1 to 1,000,000; at least 6 runs of 100
             questions are always written).
         seed: seed of all randomness; the same arguments give the same bytes.
+        questions: ``None`` for the 100 written questions; otherwise the corpus
+            grown to this many (:func:`~.corpus.widened_corpus`).
 
     Returns:
         A summary of what was written.
@@ -118,9 +124,9 @@ def write_demo(
         WriterError: the file exists, its directory is missing, or
             ``attempts`` is out of range.
     """
-    corpus = load_corpus()
+    corpus = load_corpus() if questions is None else widened_corpus(load_corpus(), questions)
     runs = _runs_for(attempts, len(corpus.questions))
-    specials = plan_specials(runs) if attempts is None else None
+    specials = plan_specials(runs) if attempts is None and questions is None else None
     writer = AttemptWriter(corpus.questions, seed, specials)
     meta = {
         "benchmark": BENCHMARK,

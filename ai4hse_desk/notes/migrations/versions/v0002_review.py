@@ -53,6 +53,7 @@ def upgrade() -> None:
         sa.Column("audit_sha256", sa.String(64), nullable=True),
         sa.UniqueConstraint("question_id", "reviewer", name="uq_review_verdicts_question_reviewer"),
     )
+    op.create_index("ix_review_verdicts_reviewer", "review_verdicts", ["reviewer"])
     op.create_table(
         "review_verdict_revisions",
         sa.Column("revision_id", sa.String(36), primary_key=True),
