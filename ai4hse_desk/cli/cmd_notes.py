@@ -90,11 +90,12 @@ def register(commands: Any) -> None:
 
     p = actions.add_parser(
         "export",
-        help="write every flag and attempt note as CSV, JSON or XLSX",
+        help="write every flag, attempt note, review verdict, decision and plan",
         description=(
-            "Write every flag and attempt note with its state and revision count (JSON: "
-            "with the full history, as `notes import` reads it). Question, option and raw "
-            "response texts only with --include-private."
+            "Write every flag and attempt note with its state and revision count, and the "
+            "review's verdicts, decisions and plans (XLSX: with the histories and the plan "
+            "as sheets; JSON: with every revision, as `notes import` reads it). Question, "
+            "option and raw response texts only with --include-private."
         ),
     )
     add_store_arguments(p)
@@ -110,7 +111,12 @@ def register(commands: Any) -> None:
     p = actions.add_parser(
         "import",
         help="merge another reviewer's JSON export (twice adds nothing)",
-        description="Merge a JSON export of `notes export`; items already present are skipped.",
+        description=(
+            "Merge a JSON export of `notes export` (flags, notes, and the review's plans, "
+            "verdicts and decisions); what is already present is skipped. A file that would "
+            "change a recorded blind answer, give a reviewer a second verdict on a question "
+            "or let a reviewer adjudicate their own question is refused whole. Prints counts."
+        ),
     )
     add_store_arguments(p)
     p.add_argument("file", type=Path, metavar="FILE.json")

@@ -4,9 +4,11 @@ Open a store with :meth:`NotesStore.open` (an SQLite file beside the audit
 database by default, or any ``--notes`` path or SQLAlchemy URL, PostgreSQL
 included); record :class:`Flag` and :class:`AttemptNote` items, each change a
 :class:`Revision`. :func:`export_notes` writes CSV, JSON or XLSX (columns declared
-once, in :mod:`.frames`), :func:`import_notes` merges another reviewer's JSON
-export, and :func:`key_agreement` measures agreement on ``key_incorrect``. The audit
-database is never written, and no score ever depends on a note (protocol §7).
+once, in :mod:`.frames` and, for the review's verdicts, decisions and plans, in
+:mod:`.review_frames`), :func:`import_notes` merges another reviewer's JSON
+export (the review's too, :mod:`.review_exchange`), and :func:`key_agreement`
+measures agreement on ``key_incorrect``. The audit database is never written,
+and no score ever depends on a note (protocol §7).
 Every problem a reviewer can fix is a :class:`ReviewError` (a ``ValueError``).
 """
 
@@ -25,6 +27,7 @@ from ai4hse_desk.notes.model import (
     ItemRecord,
     Revision,
 )
+from ai4hse_desk.notes.review_frames import REVIEW_COLUMNS, TABLE_COLUMNS
 from ai4hse_desk.notes.store import NotesStore
 
 __all__ = [
@@ -36,8 +39,10 @@ __all__ = [
     "FORMATS",
     "HISTORY_COLUMNS",
     "NOTE_COLUMNS",
+    "REVIEW_COLUMNS",
     "SEVERITIES",
     "STATES",
+    "TABLE_COLUMNS",
     "Agreement",
     "AttemptNote",
     "Flag",

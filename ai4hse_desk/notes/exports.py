@@ -1,12 +1,18 @@
 """Exports of the reviewer notes: CSV, JSON (what ``notes import`` reads) and XLSX.
 
 Columns are declared once, in :mod:`.frames`: :data:`EXPORT_COLUMNS` (one row
-per flag or attempt note, as it stands now) and :data:`HISTORY_COLUMNS` (one row
-per revision: the XLSX ``history`` sheet); the CSV and XLSX files are written from
-the frames built there, the same tables ``ai4hse_desk.analysis.notes_df`` gives. A
-column marked *private* — question text, option text, answer key, raw
-response — is left out unless ``include_private``; those texts are read from
-the audit database at export time and are never kept in the notes store.
+per flag or attempt note, as it stands now — the table
+``ai4hse_desk.analysis.notes_df`` gives) and :data:`HISTORY_COLUMNS` (one row
+per revision: the XLSX ``history`` sheet); and in :mod:`.review_frames` for the
+independent review: the CSV (and the XLSX ``notes`` sheet) continues the flags'
+table with one row per verdict and per decision and the review's own columns after
+the flags' ones, and the XLSX has the sheets ``verdict_history``,
+``decision_history`` and ``plan``. JSON (version 2) adds the lists
+``review_plans``, ``review_verdicts`` and ``review_decisions`` with every revision;
+``notes import`` still reads version 1. A column marked *private* — question
+text, option text, answer key, raw response — is left out unless
+``include_private``; those texts are read from the audit database at export
+time and are never kept in the notes store.
 
 In CSV and XLSX a text cell starting with ``=``, ``+``, ``-``, ``@``, a tab or a
 carriage return is neutralised with a leading ``'`` (OWASP CSV injection), so
@@ -21,21 +27,42 @@ from __future__ import annotations
 import json
 import os
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from ai4hse_desk.display.cells import guard_cell
+from ai4hse_desk.display.frames import build_frame
 from ai4hse_desk.filewrite import WriteRefused, check_target, write_atomic
 from ai4hse_desk.notes.errors import ReviewError
-from ai4hse_desk.notes.frames import Entry, columns, entries, history_frame, notes_frame
+from ai4hse_desk.notes.frames import Entry, columns, entries, history_frame
 from ai4hse_desk.notes.model import utc_now
+from ai4hse_desk.notes.review_exchange import read_review
+from ai4hse_desk.notes.review_frames import (
+    DECISION_HISTORY_COLUMNS,
+    PLAN_COLUMNS,
+    VERDICT_HISTORY_COLUMNS,
+    DecisionEntry,
+    VerdictEntry,
+    assignments,
+    decision_json,
+    decision_steps,
+    plan_json,
+    table_columns,
+    verdict_json,
+    verdict_steps,
+)
 
 if TYPE_CHECKING:
-    from ai4hse_desk.display.frames import FrameColumn
+    from collections.abc import Callable
+
+    from ai4hse_desk.notes.review_frames import Row
+    from ai4hse_desk.notes.review_history import PlanRecord
     from ai4hse_desk.notes.store import NotesStore
 
 EXPORT_FORMAT: Final = "ai4hse-review-notes"
-EXPORT_VERSION: Final = 1
+#: Version 2 added the review lists; version 1 files still import.
+EXPORT_VERSION: Final = 2
 FORMATS: Final = ("csv", "json", "xlsx")
 _XLSX_ILLEGAL: Final = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 
@@ -45,8 +72,38 @@ def _write_bytes(path: Path, data: bytes) -> None:
         handle.write(data)
 
 
-def _write_csv(path: Path, rows: list[Entry], cols: tuple[FrameColumn[Entry], ...]) -> None:
-    frame = notes_frame(rows, cols, cell=guard_cell)
+@dataclass(frozen=True, slots=True)
+class Contents:
+    """Everything an export writes: flags and notes, and the review."""
+
+    entries: list[Entry]
+    plans: tuple[PlanRecord, ...]
+    verdicts: list[VerdictEntry]
+    decisions: list[DecisionEntry]
+    include_private: bool
+
+    @classmethod
+    def read(cls, store: NotesStore, include_private: bool) -> Contents:
+        """Read ``store`` (private texts from its audit file only when asked for)."""
+        rows = entries(store, include_private)
+        review = store.run(read_review)
+        questions = {q.question_id: q for q in store.audit.questions()} if include_private else {}
+        return cls(
+            rows,
+            review.plans,
+            [VerdictEntry(v, questions.get(v.question_id)) for v in review.verdicts],
+            [DecisionEntry(d, questions.get(d.question_id)) for d in review.decisions],
+            include_private,
+        )
+
+    def table(self, cell: Callable[[object], object]) -> Any:
+        """The notes table: flags and notes, then verdicts, then decisions."""
+        rows: list[Row] = [*self.entries, *self.verdicts, *self.decisions]
+        return build_frame(rows, table_columns(self.include_private), cell=cell)
+
+
+def _write_csv(path: Path, contents: Contents) -> None:
+    frame = contents.table(guard_cell)
     frame.to_csv(path, index=False, encoding="utf-8-sig", lineterminator="\r\n")
 
 
@@ -57,16 +114,29 @@ def _xlsx_cell(value: object) -> object:
     return value
 
 
-def _write_xlsx(path: Path, rows: list[Entry], cols: tuple[FrameColumn[Entry], ...]) -> None:
+def _write_xlsx(path: Path, contents: Contents) -> None:
     import pandas as pd  # heavy: only when an XLSX is asked for
 
+    sheets = {
+        "notes": contents.table(_xlsx_cell),
+        "history": history_frame(contents.entries, cell=_xlsx_cell),
+        "verdict_history": build_frame(
+            verdict_steps(contents.verdicts), VERDICT_HISTORY_COLUMNS, cell=_xlsx_cell
+        ),
+        "decision_history": build_frame(
+            decision_steps(contents.decisions), DECISION_HISTORY_COLUMNS, cell=_xlsx_cell
+        ),
+        "plan": build_frame(assignments(contents.plans), PLAN_COLUMNS, cell=_xlsx_cell),
+    }
     with pd.ExcelWriter(path, engine="openpyxl") as writer:
-        notes_frame(rows, cols, cell=_xlsx_cell).to_excel(writer, sheet_name="notes", index=False)
-        history_frame(rows, cell=_xlsx_cell).to_excel(writer, sheet_name="history", index=False)
+        for name, frame in sheets.items():
+            frame.to_excel(writer, sheet_name=name, index=False)
 
 
-def json_document(store: NotesStore, rows: list[Entry], include_private: bool) -> dict[str, Any]:
-    """The JSON export: format, version, audit fingerprint, flags and notes with revisions."""
+def json_document(store: NotesStore, contents: Contents) -> dict[str, Any]:
+    """The JSON export: format, version, audit fingerprint, flags and notes with revisions,
+    and the review's plans, verdicts and decisions with theirs."""
+    include_private = contents.include_private
     cols = columns(include_private)
 
     def item(entry: Entry) -> dict[str, Any]:
@@ -74,6 +144,7 @@ def json_document(store: NotesStore, rows: list[Entry], include_private: bool) -
         data["revisions"] = [rev.to_json() for rev in entry.history]
         return data
 
+    rows = contents.entries
     return {
         "format": EXPORT_FORMAT,
         "version": EXPORT_VERSION,
@@ -82,6 +153,9 @@ def json_document(store: NotesStore, rows: list[Entry], include_private: bool) -
         "include_private": include_private,
         "flags": [item(e) for e in rows if e.item.kind == "flag"],
         "attempt_notes": [item(e) for e in rows if e.item.kind == "attempt_note"],
+        "review_plans": [plan_json(plan) for plan in contents.plans],
+        "review_verdicts": [verdict_json(v) for v in contents.verdicts],
+        "review_decisions": [decision_json(d) for d in contents.decisions],
     }
 
 
@@ -92,7 +166,7 @@ def export_notes(
 
     Returns:
         A summary: ``out``, ``format``, ``flags``, ``attempt_notes``, ``revisions``,
-        ``include_private``.
+        ``plans``, ``verdicts``, ``decisions``, ``include_private`` (counts only).
     Raises:
         ReviewError: unknown format, or a target :func:`ai4hse_desk.filewrite.check_target`
             refuses (the audit database, the notes store, a side-file name of either,
@@ -105,23 +179,26 @@ def export_notes(
     target = Path(os.path.abspath(out))
     try:
         check_target(target)  # before reading anything: a refused name fails fast
-        rows = entries(store, include_private)
-        cols = columns(include_private)
+        contents = Contents.read(store, include_private)
         if fmt == "csv":
-            write_atomic(target, lambda p: _write_csv(p, rows, cols))
+            write_atomic(target, lambda p: _write_csv(p, contents))
         elif fmt == "xlsx":
-            write_atomic(target, lambda p: _write_xlsx(p, rows, cols))
+            write_atomic(target, lambda p: _write_xlsx(p, contents))
         else:
-            doc = json_document(store, rows, include_private)
+            doc = json_document(store, contents)
             data = (json.dumps(doc, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
             write_atomic(target, lambda p: _write_bytes(p, data))
     except WriteRefused as exc:
         raise ReviewError(str(exc)) from None
+    rows = contents.entries
     return {
         "out": str(target),
         "format": fmt,
         "flags": sum(e.item.kind == "flag" for e in rows),
         "attempt_notes": sum(e.item.kind == "attempt_note" for e in rows),
         "revisions": sum(len(e.history) for e in rows),
+        "plans": len(contents.plans),
+        "verdicts": len(contents.verdicts),
+        "decisions": len(contents.decisions),
         "include_private": include_private,
     }

@@ -9,7 +9,9 @@ one ``create`` revision per item, dated ``created_at`` and by its author, no
 revision before it, an ``undo`` naming an earlier revision of the same item, and
 the item's summary columns equal to its latest revision. The first problem is
 raised as one :class:`~ai4hse_desk.notes.errors.ReviewError` naming its JSON path
-(``flags[3].revisions[1].at: …``); nothing has been written then.
+(``flags[3].revisions[1].at: …``); nothing has been written then. Version 1
+files (flags and notes only) are read as before; version 2 adds the review lists,
+checked by :class:`~.review_import_check.ReviewChecker`.
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ from ai4hse_desk.notes.model import (
     frozen_values,
 )
 from ai4hse_desk.notes.records import fields_of
+from ai4hse_desk.notes.review_history import ReviewData
+from ai4hse_desk.notes.review_import_check import REVIEW_LISTS, ReviewChecker
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -40,6 +44,8 @@ if TYPE_CHECKING:
 #: The JSON lists of an export and the item kind each holds.
 LISTS: Final = {"flags": "flag", "attempt_notes": "attempt_note"}
 _TOP: Final = frozenset({"format", "version", "exported_at", "audit", "include_private", *LISTS})
+#: The versions this desk reads, and the top-level fields of each.
+READ_VERSIONS: Final = {1: _TOP, EXPORT_VERSION: _TOP | frozenset(REVIEW_LISTS)}
 _REVISION: Final = frozenset(
     {"revision_id", "item_id", "reviewer", "at", "action", "changes", "values", "reverts"}
 )
@@ -56,6 +62,7 @@ class CheckedExport:
     items: list[ItemRecord] = field(default_factory=list)
     revisions: list[Revision] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
+    review: ReviewData = field(default_factory=ReviewData)
 
 
 def _check_action(rev: Revision, kind: str, where: str) -> None:
@@ -103,10 +110,10 @@ class ExportChecker:
         if not isinstance(doc, dict) or doc.get("format") != EXPORT_FORMAT:
             f.fail("", f"not a reviewer notes export (format {EXPORT_FORMAT})")
         version = doc.get("version")
-        if type(version) is not int or version != EXPORT_VERSION:
-            reads = f"this desk reads version {EXPORT_VERSION}"
+        if type(version) is not int or version not in READ_VERSIONS:
+            reads = f"this desk reads versions {', '.join(map(str, READ_VERSIONS))}"
             f.fail("", f"export version {f.shown(version)} is not supported ({reads})")
-        f.exact_object(doc, "", _TOP)
+        f.exact_object(doc, "", READ_VERSIONS[version])
         check_time(doc["exported_at"], "exported_at", now=self.now)
         audit = f.exact_object(doc["audit"], "audit", frozenset({"sha256", "name"}))
         checked = CheckedExport(f.sha256(audit["sha256"], "audit.sha256"))
@@ -122,6 +129,8 @@ class ExportChecker:
                 checked.items.append(item)
                 checked.revisions.extend(revisions)
             checked.counts[key] = len(raw_items)
+        if version >= 2:
+            checked.review = ReviewChecker(self.store, self.now).review(doc, private)
         return checked
 
     def item(

@@ -12,7 +12,7 @@ or attempt exists — and no score ever depends on the notes (protocol §7).
 from __future__ import annotations
 
 from types import EllipsisType, TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import Engine, select
 
@@ -51,7 +51,11 @@ from ai4hse_desk.notes.review_values import CONCERN_CATEGORY
 from ai4hse_desk.notes.schema import review_items as _ITEMS
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Callable, Mapping, Sequence
+
+    from sqlalchemy.engine import Connection
+
+T = TypeVar("T")
 
 
 class NotesStore:
@@ -245,6 +249,13 @@ class NotesStore:
             ReviewError: an id already here names a different item.
         """
         return backend.write(self._engine, lambda conn: writes.merge(conn, items, revs))
+
+    def run(self, work: Callable[[Connection], T], *, write: bool = False) -> T:
+        """Run ``work`` in one transaction of this store: a read (one consistent
+        snapshot), or with ``write`` a write (``work`` raising rolls it all back);
+        retried while the database is busy. For the notes modules that read or merge
+        whole tables (:mod:`.review_exchange`)."""
+        return (backend.write if write else backend.read)(self._engine, work)
 
     # -- reading -----------------------------------------------------------------
 

@@ -165,7 +165,7 @@ def test_json_export_carries_format_fingerprint_and_revisions(
     store.add_attempt_note(attempt_id=3, note="odd", reviewer="b")
     export_notes(store, "json", tmp_path / "n.json")
     doc = json.loads((tmp_path / "n.json").read_text(encoding="utf-8"))
-    assert (doc["format"], doc["version"]) == (EXPORT_FORMAT, 1)
+    assert (doc["format"], doc["version"]) == (EXPORT_FORMAT, 2)
     assert doc["audit"]["sha256"] == audit.fingerprint()
     assert doc["include_private"] is False
     (item,) = doc["flags"]
@@ -220,7 +220,7 @@ def test_import_checks_everything_before_adding_anything(
         "not a UUID": lambda d: d["flags"][1].update(item_id="nope"),
         "unknown state": lambda d: d["flags"][1]["revisions"][0]["values"].update(state="gone"),
         "not a UTC time": lambda d: d["flags"][1]["revisions"][0].update(at="yesterday"),
-        "version 2 is not supported": lambda d: d.update(version=2),
+        "version 3 is not supported": lambda d: d.update(version=3),
         "not a reviewer notes export": lambda d: d.update(format="other"),
     }
     with NotesStore.open(audit, str(tmp_path / "empty.sqlite")) as empty:

@@ -279,7 +279,10 @@ class NotesController(QObject):
                 self._panel.select_note(item_id)
         if snapshot.every_flag is not None:
             self._dock.list.set_items(
-                snapshot.every_flag, snapshot.every_note or [], has_store=self.store is not None
+                snapshot.every_flag,
+                snapshot.every_note or [],
+                has_store=self.store is not None,
+                concerns=snapshot.every_concern or [],
             )
         if snapshot.flagged != self._flagged:
             self._flagged = snapshot.flagged

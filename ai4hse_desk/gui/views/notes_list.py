@@ -1,10 +1,14 @@
-"""Every flag and attempt note of the notes store in one table, with filters.
+"""Every flag, attempt note and submitted review concern of the notes store in one table.
 
-Filters: state, category (flags only: a category hides attempt notes, which
-have none), reviewer (the author) and kind. A double-click on a flag shows the
-first listed attempt of its question; on an attempt note, that attempt. The
-list is small (people write notes): the notes controller reads it whole, off the
-GUI thread, and it is filtered here.
+A **review concern** is a submitted verdict other than ``key_ok`` (issue 13: it
+shows wherever flags show); its row gives the reviewer, the verdict and the note,
+and the flag category the concern counts as. Filters: state (a concern counts as
+an open flag, so "open" lists it), category (a category hides attempt notes,
+which have none), reviewer (the author) and kind. A double-click on a flag or a
+concern shows the first listed attempt of its question; on an attempt note, that
+attempt. Every text is shown as plain text. The list is small (people write
+notes): the notes controller reads it whole, off the GUI thread, and it is
+filtered here.
 """
 
 from __future__ import annotations
@@ -30,11 +34,22 @@ from ai4hse_desk.display.note_text import format_time, one_line, option_text
 from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.gui.widgets.labels import plain_label, table_texts
 from ai4hse_desk.notes import CATEGORIES, STATES, AttemptNote, Flag
+from ai4hse_desk.notes.review_values import CONCERN_CATEGORY
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-KINDS = (("Flags and notes", None), ("Flags", "flag"), ("Attempt notes", "attempt_note"))
+    from ai4hse_desk.notes.review_records import ReviewVerdict
+
+#: The row kind of a submitted review concern.
+CONCERN = "review_concern"
+KINDS = (
+    ("Flags, notes and concerns", None),
+    ("Flags", "flag"),
+    ("Attempt notes", "attempt_note"),
+    ("Review concerns", CONCERN),
+)
+_KIND_TEXT = {"flag": "flag", "attempt_note": "attempt note", CONCERN: "review concern"}
 COLUMNS = (
     "Kind",
     "Question",
@@ -42,6 +57,7 @@ COLUMNS = (
     "Option",
     "Category",
     "Severity",
+    "Verdict",
     "State",
     "Reviewer",
     "Updated",
@@ -54,9 +70,9 @@ _ROLE_TARGET = Qt.ItemDataRole.UserRole + 1
 
 @dataclass(frozen=True, slots=True)
 class NoteRow:
-    """One flag or attempt note as the list shows it."""
+    """One flag, attempt note or review concern as the list shows it."""
 
-    kind: str  # "flag" or "attempt_note"
+    kind: str  # "flag", "attempt_note" or CONCERN
     item_id: str
     question_id: str
     attempt_id: int | None
@@ -67,6 +83,7 @@ class NoteRow:
     reviewer: str
     updated_at: str
     note: str
+    verdict: str | None = None
 
 
 def _match(wanted: str | None, value: str) -> bool:
@@ -81,10 +98,12 @@ def note_rows(
     category: str | None = None,
     reviewer: str | None = None,
     kind: str | None = None,
+    concerns: Sequence[ReviewVerdict] = (),
 ) -> list[NoteRow]:
-    """The flags and notes matching every given filter, newest change first.
+    """The flags, notes and submitted concerns matching every filter, newest change first.
 
-    ``reviewer`` is the author; a ``category`` leaves attempt notes out (they have none).
+    ``reviewer`` is the author; a ``category`` leaves attempt notes out (they have none);
+    a concern counts as an open flag of the category its verdict maps to.
     """
     rows: list[NoteRow] = []
     if kind in (None, "flag"):
@@ -109,18 +128,29 @@ def note_rows(
                         None, n.state, n.reviewer, n.updated_at, n.note,
                     )
                 )  # fmt: skip
+    if kind in (None, CONCERN) and state in (None, "open"):
+        for v in concerns:
+            mapped = CONCERN_CATEGORY.get(v.verdict or "")
+            if v.concern and _match(category, mapped or "") and _match(reviewer, v.reviewer):
+                rows.append(
+                    NoteRow(
+                        CONCERN, v.verdict_id, v.question_id, None, None, mapped, None,
+                        v.state, v.reviewer, v.updated_at, v.note, v.verdict,
+                    )
+                )  # fmt: skip
     rows.sort(key=lambda row: row.updated_at, reverse=True)
     return rows
 
 
 def _cells(row: NoteRow) -> tuple[str, ...]:
     return (
-        "flag" if row.kind == "flag" else "attempt note",
+        _KIND_TEXT[row.kind],
         display_text(row.question_id),
         "" if row.attempt_id is None else str(row.attempt_id),
         option_text(row.option) if row.kind == "flag" else "",
         row.category or "",
         row.severity or "",
+        display_text(row.verdict or ""),
         row.state,
         display_text(row.reviewer),
         format_time(row.updated_at),
@@ -137,7 +167,7 @@ def _combo(name: str, choices: Sequence[tuple[str, str | None]]) -> QComboBox:
 
 
 class NotesList(QWidget):
-    """The filters and the table of every flag and note."""
+    """The filters and the table of every flag, note and submitted review concern."""
 
     question_activated = Signal(str)
     attempt_activated = Signal(int)
@@ -147,8 +177,10 @@ class NotesList(QWidget):
         self.setAccessibleName("Notes list")
         self._flags: list[Flag] = []
         self._notes: list[AttemptNote] = []
+        self._concerns: list[ReviewVerdict] = []
         self._has_store = False
         self.state = _combo("State filter", [("Any state", None), *((s, s) for s in STATES)])
+        self.state.setToolTip("A submitted review concern counts as an open flag")
         self.category = _combo(
             "Category filter", [("Any category", None), *((c, c) for c in CATEGORIES)]
         )
@@ -157,7 +189,7 @@ class NotesList(QWidget):
         self.kind = _combo("Kind filter", KINDS)
         self.count = plain_label(name="Notes shown", wrap=False)
         self.table = QTableWidget(0, len(COLUMNS))
-        self.table.setAccessibleName("Flags and attempt notes")
+        self.table.setAccessibleName("Flags, attempt notes and review concerns")
         self.table.setHorizontalHeaderLabels(list(COLUMNS))
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -193,16 +225,24 @@ class NotesList(QWidget):
         self.refresh()
 
     def set_items(
-        self, flags: Sequence[Flag], notes: Sequence[AttemptNote], *, has_store: bool
+        self,
+        flags: Sequence[Flag],
+        notes: Sequence[AttemptNote],
+        *,
+        has_store: bool,
+        concerns: Sequence[ReviewVerdict] = (),
     ) -> None:
-        """List every flag and note of the store (``has_store``: False when there is none)."""
+        """List every flag, note and submitted concern of the store (``has_store``: False
+        when there is none)."""
         self._flags, self._notes, self._has_store = list(flags), list(notes), has_store
+        self._concerns = [v for v in concerns if v.concern]
         self.refresh()
 
     def refresh(self) -> None:
         """Show what the current filters let through."""
-        flags, notes = self._flags, self._notes
-        self._refresh_reviewers({f.reviewer for f in flags} | {n.reviewer for n in notes})
+        flags, notes, concerns = self._flags, self._notes, self._concerns
+        authors = {f.reviewer for f in flags} | {n.reviewer for n in notes}
+        self._refresh_reviewers(authors | {v.reviewer for v in concerns})
         rows = note_rows(
             flags,
             notes,
@@ -210,6 +250,7 @@ class NotesList(QWidget):
             category=self.category.currentData(),
             reviewer=self.reviewer.currentData(),
             kind=self.kind.currentData(),
+            concerns=concerns,
         )
         self.table.setSortingEnabled(False)
         self.table.setRowCount(len(rows))
@@ -226,10 +267,12 @@ class NotesList(QWidget):
                 item.setData(_ROLE_TARGET, target)
                 self.table.setItem(r, column, item)
         self.table.setSortingEnabled(True)
+        what = "flags, notes and review concerns" if concerns else "flags and notes"
+        total = len(flags) + len(notes) + len(concerns)
         self.count.setText(
             "No notes for this file yet"
             if not self._has_store
-            else f"{len(rows):,} of {len(flags) + len(notes):,} flags and notes"
+            else f"{len(rows):,} of {total:,} {what}"
         )
 
     def _refresh_reviewers(self, names: set[str]) -> None:
@@ -254,10 +297,10 @@ class NotesList(QWidget):
 
     def _activated(self, item: QTableWidgetItem) -> None:
         target = item.data(_ROLE_TARGET)
-        if item.data(_ROLE_KIND) == "flag":
-            self.question_activated.emit(str(target))
-        else:
+        if item.data(_ROLE_KIND) == "attempt_note":
             self.attempt_activated.emit(int(target))
+        else:  # a flag or a review concern: its question
+            self.question_activated.emit(str(target))
 
 
 class NotesDock(QDockWidget):

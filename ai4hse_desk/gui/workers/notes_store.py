@@ -17,6 +17,7 @@ from ai4hse_desk.notes import AttemptNote, Flag, NotesStore, ReviewError
 
 if TYPE_CHECKING:
     from ai4hse_desk.audit import AuditDB
+    from ai4hse_desk.notes.review_records import ReviewVerdict
 
 LANE = "notes"
 #: What a store may raise: a reviewer's problem, a database refusing, a file system refusing.
@@ -62,6 +63,8 @@ class NotesSnapshot:
     notes: list[AttemptNote]
     every_flag: list[Flag] | None  # for the notes list, when it is shown
     every_note: list[AttemptNote] | None
+    #: The submitted review concerns (verdicts other than key_ok), for the notes list.
+    every_concern: list[ReviewVerdict] | None = None
 
 
 def read_snapshot(
@@ -78,6 +81,7 @@ def read_snapshot(
         [] if attempt_id is None else store.attempt_notes(attempt_id=attempt_id),
         store.flags() if with_list else None,
         store.attempt_notes() if with_list else None,
+        [v for v in store.review.all_verdicts() if v.concern] if with_list else None,
     )
 
 

@@ -1,0 +1,417 @@
+"""The review tables whole, for ``notes export`` and ``notes import``: read, and merged.
+
+:func:`read_review` reads every plan (with its assignments), every verdict and
+decision with every revision, in one read transaction. :func:`merge_review` adds
+the plans, verdicts, decisions and revisions of a checked export
+(:mod:`.review_import_check`) whose ids the store does not hold yet, inside the
+import's one write transaction; nothing is ever updated or deleted. The merge
+rules (any break refuses the whole import, and nothing is written):
+
+* an id already here must name the same thing: a plan with the same fields and
+  assignments, a verdict or decision on the same question (by the same reviewer),
+  a revision with the same values;
+* a new plan may become the plan in force only if the file also holds the store's
+  plan in force (it continues that plan's history, as a ``--replace`` made
+  elsewhere does); a file's own unrelated plan never replaces it by accident;
+* one reviewer has one verdict per question and a question one decision: a file
+  verdict on a (question, reviewer) pair, or a decision on a question, that this
+  store holds under another id is refused — its revisions are never re-attached,
+  since the two would be independent histories with their own blind answers;
+* the blind rule: every revision of a verdict keeps the blind answer (or "not
+  blind") and its time that the verdict was first recorded with, so an import can
+  neither change a recorded blind answer nor add one to a not-blind verdict;
+* one ``create`` revision per verdict: revisions added to a verdict already here
+  never include another one;
+* independent adjudication: a decision revision added is never by one of the
+  question's reviewers (anyone with a verdict on it, or assigned it by the plan in
+  force at the revision's time).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final
+
+from sqlalchemy import insert, select
+
+from ai4hse_desk.notes import backend
+from ai4hse_desk.notes.errors import ReviewError
+from ai4hse_desk.notes.review_history import (
+    DecisionRecord,
+    DecisionRevision,
+    PlanRecord,
+    ReviewData,
+    VerdictRecord,
+    VerdictRevision,
+    decision_revision,
+    decision_revision_row,
+    opt_text,
+    verdict_revision,
+    verdict_revision_row,
+)
+from ai4hse_desk.notes.review_records import BLIND, dump_list, load_list
+from ai4hse_desk.notes.schema import (
+    review_assignments,
+    review_decision_revisions,
+    review_decisions,
+    review_plans,
+    review_verdict_revisions,
+    review_verdicts,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
+    from sqlalchemy import Column
+    from sqlalchemy.engine import Connection
+
+_V, _VR = review_verdicts, review_verdict_revisions
+_D, _DR = review_decisions, review_decision_revisions
+_P, _A = review_plans, review_assignments
+_CHUNK: Final = 500
+
+
+@dataclass(frozen=True, slots=True)
+class MergeCounts:
+    """What :func:`merge_review` added."""
+
+    plans: int = 0
+    verdicts: int = 0
+    verdict_revisions: int = 0
+    decisions: int = 0
+    decision_revisions: int = 0
+
+
+def _chunks(values: Sequence[str]) -> Iterable[Sequence[str]]:
+    return (values[start : start + _CHUNK] for start in range(0, len(values), _CHUNK))
+
+
+def _rows_in(conn: Connection, table: Any, column: Column[Any], keys: Iterable[str]) -> list[Any]:
+    """The rows of ``table`` whose ``column`` is one of ``keys`` (in slices)."""
+    wanted = sorted(set(keys))
+    return [
+        row
+        for part in _chunks(wanted)
+        for row in conn.execute(select(table).where(column.in_(part)))
+    ]
+
+
+# -- reading ------------------------------------------------------------------------
+
+
+def _plans(conn: Connection, rows: Sequence[Any]) -> list[PlanRecord]:
+    assigned: dict[str, dict[str, tuple[int, list[str]]]] = defaultdict(dict)
+    for row in _rows_in(conn, _A, _A.c.plan_id, [str(r.plan_id) for r in rows]):
+        position, who = assigned[str(row.plan_id)].setdefault(
+            str(row.question_id), (int(row.position), [])
+        )
+        if position != int(row.position):
+            raise ReviewError(f"the notes store holds a damaged plan: {row.plan_id}")
+        who.append(str(row.reviewer))
+    plans = []
+    for row in rows:
+        questions = assigned.get(str(row.plan_id), {})
+        found = [(qid, pos, tuple(sorted(who))) for qid, (pos, who) in questions.items()]
+        assignments = tuple(sorted(found, key=lambda a: (a[1], a[0])))
+        plans.append(
+            PlanRecord(
+                plan_id=str(row.plan_id),
+                created_at=str(row.created_at),
+                created_by=str(row.created_by),
+                per_question=int(row.per_question),
+                order=str(row.plan_order),
+                seed=None if row.seed is None else int(row.seed),
+                reviewers=load_list(row.reviewers, "plan's reviewers") or (),
+                questions=int(row.questions),
+                audit_sha256=opt_text(row.audit_sha256),
+                assignments=assignments,
+            )
+        )
+    return plans
+
+
+def _by_parent(revisions: Iterable[Any], key: str) -> dict[str, list[Any]]:
+    grouped: dict[str, list[Any]] = defaultdict(list)
+    for rev in sorted(revisions, key=lambda r: (r.at, r.revision_id)):
+        grouped[getattr(rev, key)].append(rev)
+    return grouped
+
+
+def read_review(conn: Connection) -> ReviewData:
+    """Every plan, verdict and decision with every revision (oldest first)."""
+    plans = _plans(conn, conn.execute(select(_P).order_by(_P.c.created_at, _P.c.plan_id)).all())
+    revisions = _by_parent((verdict_revision(r) for r in conn.execute(select(_VR))), "verdict_id")
+    verdicts = [
+        VerdictRecord(
+            str(row.verdict_id),
+            str(row.question_id),
+            str(row.reviewer),
+            str(row.created_at),
+            opt_text(row.audit_sha256),
+            tuple(revisions.get(str(row.verdict_id), ())),
+        )
+        for row in conn.execute(select(_V).order_by(_V.c.created_at, _V.c.verdict_id))
+    ]
+    steps = _by_parent((decision_revision(r) for r in conn.execute(select(_DR))), "decision_id")
+    decisions = [
+        DecisionRecord(
+            str(row.decision_id),
+            str(row.question_id),
+            str(row.created_at),
+            opt_text(row.audit_sha256),
+            tuple(steps.get(str(row.decision_id), ())),
+        )
+        for row in conn.execute(select(_D).order_by(_D.c.created_at, _D.c.decision_id))
+    ]
+    return ReviewData(tuple(plans), tuple(verdicts), tuple(decisions))
+
+
+# -- merging ------------------------------------------------------------------------
+
+
+def _refuse(where: str, problem: str) -> ReviewError:
+    return ReviewError(f"{where}: {problem}" if where else problem)
+
+
+def _merge_plans(conn: Connection, plans: Sequence[PlanRecord]) -> int:
+    if not plans:
+        return 0
+    backend.lock(conn, "review_plan")
+    rows = _rows_in(conn, _P, _P.c.plan_id, [p.plan_id for p in plans])
+    known = {p.plan_id: p for p in _plans(conn, rows)}
+    new = []
+    for plan in plans:
+        if plan.plan_id not in known:
+            new.append(plan)
+        elif known[plan.plan_id] != plan:
+            raise _refuse(plan.where, "this store holds another plan with this id")
+    newest = max(new, key=lambda p: (p.created_at, p.plan_id), default=None)
+    query = select(_P.c.plan_id, _P.c.created_at).order_by(_P.c.created_at.desc()).limit(1)
+    in_force = conn.execute(query).first()
+    ids = {plan.plan_id for plan in plans}
+    if (
+        newest is not None
+        and in_force is not None
+        and newest.created_at > str(in_force.created_at)
+        and str(in_force.plan_id) not in ids
+    ):
+        raise _refuse(
+            f"{newest.where}.plan_id",
+            f"would replace this store's plan in force (made {in_force.created_at}), which "
+            "the file does not hold; only `review plan --replace` replaces a plan",
+        )
+    for plan in new:
+        row = {
+            "plan_id": plan.plan_id,
+            "created_at": plan.created_at,
+            "created_by": plan.created_by,
+            "per_question": plan.per_question,
+            "plan_order": plan.order,
+            "seed": plan.seed,
+            "reviewers": dump_list(plan.reviewers),
+            "questions": plan.questions,
+            "audit_sha256": plan.audit_sha256,
+        }
+        conn.execute(insert(_P), [row])
+        assignments = [
+            {"plan_id": plan.plan_id, "question_id": qid, "reviewer": who, "position": position}
+            for qid, position, reviewers in plan.assignments
+            for who in reviewers
+        ]
+        for start in range(0, len(assignments), 5_000):
+            conn.execute(insert(_A), assignments[start : start + 5_000])
+    return len(new)
+
+
+def _identity(row: Any) -> tuple[object, ...]:
+    return (str(row.question_id), str(row.created_at), opt_text(row.audit_sha256))
+
+
+def _stored_by_id(
+    conn: Connection, table: Any, id_column: str, records: Sequence[Any], key: str
+) -> tuple[dict[str, Any], dict[Any, Any]]:
+    """The stored rows of ``table`` with the records' ids, and those on the records'
+    questions by ``key`` (question, or question and reviewer)."""
+    on_questions = _rows_in(conn, table, table.c.question_id, [r.question_id for r in records])
+    by_key = {tuple(str(getattr(row, k)) for k in key.split(",")): row for row in on_questions}
+    by_id = {str(getattr(row, id_column)): row for row in on_questions}
+    ids = [getattr(r, id_column) for r in records]
+    for row in _rows_in(conn, table, getattr(table.c, id_column), ids):
+        by_id[str(getattr(row, id_column))] = row
+    return by_id, by_key
+
+
+def _present(conn: Connection, table: Any, revision_ids: Iterable[str]) -> dict[str, Any]:
+    """The stored revisions of ``table`` with these ids, by id."""
+    return {str(r.revision_id): r for r in _rows_in(conn, table, table.c.revision_id, revision_ids)}
+
+
+def _merge_verdicts(conn: Connection, verdicts: Sequence[VerdictRecord]) -> tuple[int, int]:
+    pairs = {f"verdict:{len(v.question_id)}:{v.question_id}:{v.reviewer}" for v in verdicts}
+    for key in sorted(pairs):
+        backend.lock(conn, key)
+    by_id, by_pair = _stored_by_id(conn, _V, "verdict_id", verdicts, "question_id,reviewer")
+    present = _present(conn, _VR, (rev.revision_id for v in verdicts for rev in v.revisions))
+    held = [v.verdict_id for v in verdicts if v.verdict_id in by_id]
+    history = _by_parent(
+        map(verdict_revision, _rows_in(conn, _VR, _VR.c.verdict_id, held)), "verdict_id"
+    )
+    new_verdicts: list[VerdictRecord] = []
+    new_revisions: list[VerdictRevision] = []
+    for verdict in verdicts:
+        row = by_id.get(verdict.verdict_id)
+        pair = by_pair.get((verdict.question_id, verdict.reviewer))
+        ours = (verdict.question_id, verdict.created_at, verdict.audit_sha256)
+        if row is not None and (_identity(row), str(row.reviewer)) != (ours, verdict.reviewer):
+            raise _refuse(verdict.where, "this store holds another verdict with this id")
+        if pair is not None and str(pair.verdict_id) != verdict.verdict_id:
+            raise _refuse(
+                f"{verdict.where}.verdict_id",
+                f"this store holds another verdict of {verdict.reviewer} on "
+                f"{verdict.question_id} (one verdict per reviewer and question; merge each "
+                "reviewer's work from one store)",
+            )
+        stored = history.get(verdict.verdict_id, [])
+        for rev in verdict.revisions:
+            if _new_verdict_revision(rev, present.get(rev.revision_id), stored):
+                new_revisions.append(rev)
+        if row is None:
+            new_verdicts.append(verdict)
+    if new_verdicts:
+        conn.execute(
+            insert(_V),
+            [
+                {
+                    "verdict_id": v.verdict_id,
+                    "question_id": v.question_id,
+                    "reviewer": v.reviewer,
+                    "created_at": v.created_at,
+                    "audit_sha256": v.audit_sha256,
+                }
+                for v in new_verdicts
+            ],
+        )
+    if new_revisions:
+        conn.execute(insert(_VR), [verdict_revision_row(r) for r in new_revisions])
+    return len(new_verdicts), len(new_revisions)
+
+
+def _new_verdict_revision(
+    rev: VerdictRevision, row: Any, stored: Sequence[VerdictRevision]
+) -> bool:
+    """True if ``rev`` is to be added to its verdict's ``stored`` revisions; False if it
+    is there already; a :class:`ReviewError` if it may not join them (module docstring)."""
+    if row is not None:
+        if str(row.verdict_id) != rev.verdict_id:
+            raise _refuse(rev.where, "this store holds this revision under another verdict")
+        if verdict_revision(row) != rev:
+            raise _refuse(rev.where, "this store holds another revision with this id")
+        return False
+    if stored and stored[0].blind_triple() != rev.blind_triple():
+        first = stored[0]
+        if first.blind == rev.blind:
+            problem = "would change the blind answer this store recorded"
+        elif rev.blind == BLIND:
+            problem = "would add a blind answer to a verdict this store recorded as not blind"
+        else:
+            problem = "would drop the blind answer this store recorded"
+        raise _refuse(
+            f"{rev.where}.blind_answer",
+            f"{problem} (at {first.blind_at}); a blind answer is fixed once the key was shown",
+        )
+    if stored and rev.action == "create":
+        raise _refuse(f"{rev.where}.action", "this store holds this verdict's create revision")
+    return True
+
+
+def _reviewers_of(conn: Connection, question_id: str, at: str) -> set[str]:
+    """Who reviews ``question_id``: whoever has a verdict on it, and its assignees in the
+    plan in force at ``at``."""
+    query = select(_V.c.reviewer).where(_V.c.question_id == question_id)
+    who = {str(name) for name in conn.execute(query).scalars()}
+    in_force = select(_P.c.plan_id).where(_P.c.created_at <= at)
+    plan = conn.execute(in_force.order_by(_P.c.created_at.desc()).limit(1)).scalar()
+    if plan is not None:
+        query = select(_A.c.reviewer).where(_A.c.plan_id == plan, _A.c.question_id == question_id)
+        who |= {str(name) for name in conn.execute(query).scalars()}
+    return who
+
+
+def _new_decision_revisions(
+    decision: DecisionRecord, held: bool, present: dict[str, Any]
+) -> list[DecisionRevision]:
+    """The revisions of ``decision`` to add (``held``: the store has the decision)."""
+    new = []
+    for rev in decision.revisions:
+        row = present.get(rev.revision_id)
+        if row is None:
+            if held and rev.at == decision.created_at:
+                raise _refuse(f"{rev.where}.at", "this store holds this decision's first revision")
+            new.append(rev)
+        elif str(row.decision_id) != rev.decision_id or decision_revision(row) != rev:
+            raise _refuse(rev.where, "this store holds another revision with this id")
+    return new
+
+
+def _merge_decisions(conn: Connection, decisions: Sequence[DecisionRecord]) -> tuple[int, int]:
+    for key in sorted({f"decision:{d.question_id}" for d in decisions}):
+        backend.lock(conn, key)
+    by_id, by_question = _stored_by_id(conn, _D, "decision_id", decisions, "question_id")
+    present = _present(conn, _DR, (rev.revision_id for d in decisions for rev in d.revisions))
+    new_decisions: list[DecisionRecord] = []
+    new_revisions: list[tuple[DecisionRecord, DecisionRevision]] = []
+    for decision in decisions:
+        row = by_id.get(decision.decision_id)
+        other = by_question.get((decision.question_id,))
+        ours = (decision.question_id, decision.created_at, decision.audit_sha256)
+        if row is not None and _identity(row) != ours:
+            raise _refuse(decision.where, "this store holds another decision with this id")
+        if other is not None and str(other.decision_id) != decision.decision_id:
+            raise _refuse(
+                f"{decision.where}.decision_id",
+                f"this store holds another decision on {decision.question_id} "
+                "(one decision per question)",
+            )
+        added = _new_decision_revisions(decision, row is not None, present)
+        new_revisions.extend((decision, rev) for rev in added)
+        if row is None:
+            new_decisions.append(decision)
+    for decision, rev in new_revisions:
+        if rev.adjudicator in _reviewers_of(conn, decision.question_id, rev.at):
+            raise _refuse(
+                f"{rev.where}.adjudicator",
+                f"{rev.adjudicator} is one of {decision.question_id}'s reviewers; another "
+                "person adjudicates it",
+            )
+    if new_decisions:
+        conn.execute(
+            insert(_D),
+            [
+                {
+                    "decision_id": d.decision_id,
+                    "question_id": d.question_id,
+                    "created_at": d.created_at,
+                    "audit_sha256": d.audit_sha256,
+                }
+                for d in new_decisions
+            ],
+        )
+    if new_revisions:
+        conn.execute(insert(_DR), [decision_revision_row(rev) for _d, rev in new_revisions])
+    return len(new_decisions), len(new_revisions)
+
+
+def merge_review(conn: Connection, data: ReviewData) -> MergeCounts:
+    """Add what of ``data`` this store does not hold yet (module docstring), inside
+    ``conn``'s write transaction; verdicts after plans, decisions after both (the
+    adjudicator check reads them).
+
+    Raises:
+        ReviewError: a merge rule is broken (named by the JSON path of what breaks it);
+            the caller's transaction then rolls back.
+    """
+    plans = _merge_plans(conn, data.plans)
+    verdicts, verdict_revisions = _merge_verdicts(conn, data.verdicts)
+    decisions, decision_revisions = _merge_decisions(conn, data.decisions)
+    return MergeCounts(plans, verdicts, verdict_revisions, decisions, decision_revisions)

@@ -1,0 +1,213 @@
+"""The review tables' rows as records: plans with assignments, verdicts and decisions
+with every revision — what ``notes export`` writes and ``notes import`` merges.
+
+A verdict revision's ``changes`` column is JSON text whose list fields (blind
+answer, proposed key) are themselves JSON text; here they are tuples, as every
+other list of a record is. :mod:`.review_exchange` reads and merges the records.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final
+
+from ai4hse_desk.notes.errors import ReviewError
+from ai4hse_desk.notes.review_records import VERDICT_FIELDS, dump_list, load_list
+
+if TYPE_CHECKING:
+    from ai4hse_desk.notes.review_values import Answer
+
+#: The list-valued fields of a verdict revision (JSON text in the tables).
+LIST_FIELDS: Final = frozenset({"blind_answer", "proposed_key"})
+#: What a verdict revision's action is: the first one, a change, the change submitting it.
+VERDICT_ACTIONS: Final = ("create", "edit", "submit")
+
+#: A verdict revision's ``changes``: field → (old, new), list fields as tuples.
+Changes = dict[str, tuple[object, object]]
+
+
+@dataclass(frozen=True, slots=True)
+class PlanRecord:
+    """One stored plan with its assignments: question → (position, reviewers by name)."""
+
+    plan_id: str
+    created_at: str
+    created_by: str
+    per_question: int
+    order: str
+    seed: int | None
+    reviewers: tuple[str, ...]
+    questions: int
+    audit_sha256: str | None
+    assignments: tuple[tuple[str, int, tuple[str, ...]], ...]
+    where: str = field(default="", compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class VerdictRevision:
+    """One row of ``review_verdict_revisions`` (lists as tuples, ``changes`` decoded)."""
+
+    revision_id: str
+    verdict_id: str
+    at: str
+    action: str
+    blind: str
+    blind_answer: Answer | None
+    blind_at: str | None
+    verdict: str | None
+    proposed_key: Answer | None
+    confidence: str | None
+    source: str
+    note: str
+    state: str
+    changes: Changes = field(hash=False)
+    where: str = field(default="", compare=False)
+
+    def blind_triple(self) -> tuple[object, ...]:
+        """What the blind rule fixes: the mode, the answer and its time."""
+        return (self.blind, self.blind_answer, self.blind_at)
+
+
+@dataclass(frozen=True, slots=True)
+class VerdictRecord:
+    """One verdict's identity with every revision, oldest first."""
+
+    verdict_id: str
+    question_id: str
+    reviewer: str
+    created_at: str
+    audit_sha256: str | None
+    revisions: tuple[VerdictRevision, ...]
+    where: str = field(default="", compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionRevision:
+    """One row of ``review_decision_revisions``."""
+
+    revision_id: str
+    decision_id: str
+    adjudicator: str
+    at: str
+    decision: str
+    corrected_key: Answer | None
+    note: str
+    where: str = field(default="", compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionRecord:
+    """One question's decision with every revision, oldest first."""
+
+    decision_id: str
+    question_id: str
+    created_at: str
+    audit_sha256: str | None
+    revisions: tuple[DecisionRevision, ...]
+    where: str = field(default="", compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewData:
+    """Every plan, verdict and decision of a store (or of an export)."""
+
+    plans: tuple[PlanRecord, ...] = ()
+    verdicts: tuple[VerdictRecord, ...] = ()
+    decisions: tuple[DecisionRecord, ...] = ()
+
+
+def opt_text(value: object) -> str | None:
+    return None if value is None else str(value)
+
+
+def _stored(name: str, value: object) -> object:
+    if name in LIST_FIELDS and isinstance(value, tuple):
+        return dump_list(value)
+    return value
+
+
+def encode_changes(changes: Changes) -> str:
+    """``changes`` as the column text :mod:`.review_writes` writes."""
+    data = {name: [_stored(name, old), _stored(name, new)] for name, (old, new) in changes.items()}
+    return json.dumps(data, separators=(",", ":"), sort_keys=True)
+
+
+def _loaded(name: str, value: object) -> object:
+    return load_list(value, name) if name in LIST_FIELDS else value
+
+
+def decode_changes(text: object, revision_id: str) -> Changes:
+    """A stored ``changes`` column, list fields back as tuples."""
+    try:
+        data = json.loads(str(text))
+    except (TypeError, ValueError, RecursionError):
+        data = None
+    if not isinstance(data, dict) or not all(
+        name in VERDICT_FIELDS and isinstance(pair, list) and len(pair) == 2
+        for name, pair in data.items()
+    ):
+        raise ReviewError(f"the notes store holds a damaged verdict revision: {revision_id}")
+    return {name: (_loaded(name, old), _loaded(name, new)) for name, (old, new) in data.items()}
+
+
+def verdict_revision(row: Any) -> VerdictRevision:
+    return VerdictRevision(
+        revision_id=str(row.revision_id),
+        verdict_id=str(row.verdict_id),
+        at=str(row.at),
+        action=str(row.action),
+        blind=str(row.blind),
+        blind_answer=load_list(row.blind_answer, "blind answer"),
+        blind_at=opt_text(row.blind_at),
+        verdict=opt_text(row.verdict),
+        proposed_key=load_list(row.proposed_key, "proposed key"),
+        confidence=opt_text(row.confidence),
+        source=str(row.source),
+        note=str(row.note),
+        state=str(row.state),
+        changes=decode_changes(row.changes, str(row.revision_id)),
+    )
+
+
+def verdict_revision_row(rev: VerdictRevision) -> dict[str, object]:
+    return {
+        "revision_id": rev.revision_id,
+        "verdict_id": rev.verdict_id,
+        "at": rev.at,
+        "action": rev.action,
+        "blind": rev.blind,
+        "blind_answer": dump_list(rev.blind_answer),
+        "blind_at": rev.blind_at,
+        "verdict": rev.verdict,
+        "proposed_key": dump_list(rev.proposed_key),
+        "confidence": rev.confidence,
+        "source": rev.source,
+        "note": rev.note,
+        "state": rev.state,
+        "changes": encode_changes(rev.changes),
+    }
+
+
+def decision_revision(row: Any) -> DecisionRevision:
+    return DecisionRevision(
+        revision_id=str(row.revision_id),
+        decision_id=str(row.decision_id),
+        adjudicator=str(row.adjudicator),
+        at=str(row.at),
+        decision=str(row.decision),
+        corrected_key=load_list(row.corrected_key, "corrected key"),
+        note=str(row.note),
+    )
+
+
+def decision_revision_row(rev: DecisionRevision) -> dict[str, object]:
+    return {
+        "revision_id": rev.revision_id,
+        "decision_id": rev.decision_id,
+        "adjudicator": rev.adjudicator,
+        "at": rev.at,
+        "decision": rev.decision,
+        "corrected_key": dump_list(rev.corrected_key),
+        "note": rev.note,
+    }
