@@ -124,11 +124,14 @@ def register(commands: Any) -> None:
 
     p = actions.add_parser(
         "agreement",
-        help="agreement between reviewers on key_incorrect (kappa / alpha) as JSON",
+        help="agreement between reviewers (kappa / alpha) as JSON",
         description=(
-            "Agreement on key_incorrect over the questions flagged by two or more reviewers: "
-            "Cohen's kappa for two reviewers, Krippendorff's alpha (nominal) for more, and "
-            "kappa per pair (README, 'Reviewer notes')."
+            "Agreement between reviewers. Once review verdicts exist: over the questions "
+            "with two or more submitted verdicts (concern, verdict category, blind answers, "
+            "blind answers against the key; README, 'Independent review'). Before: on "
+            "key_incorrect over the questions flagged by two or more reviewers. Cohen's "
+            "kappa for two reviewers, Krippendorff's alpha (nominal) for more; 'based_on' "
+            "and 'definition' in the JSON say which was used."
         ),
     )
     add_store_arguments(p)
@@ -170,8 +173,16 @@ def run_import(args: argparse.Namespace) -> int:
 def run_agreement(args: argparse.Namespace) -> int:
     """Run ``notes agreement``."""
     from ai4hse_desk.notes import key_agreement
+    from ai4hse_desk.notes.review_stats import Rated, review_agreement
 
     with notes_session(args.audit_db, args.notes) as store:
-        result = key_agreement(store)
-    _print_json(result.to_json(), indent=2)
+        submitted = [v for v in store.review.all_verdicts() if v.submitted and v.verdict]
+        if submitted:
+            rated = [Rated(v.question_id, v.reviewer, str(v.verdict), v.blind_answer)
+                     for v in submitted]  # fmt: skip
+            result = {"based_on": "review_verdicts",
+                      **review_agreement(rated, store.audit.answer_keys())}  # fmt: skip
+        else:
+            result = {"based_on": "flags", **key_agreement(store).to_json()}
+    _print_json(result, indent=2)
     return 0

@@ -275,3 +275,25 @@ def test_a_reviewer_killed_mid_submit_keeps_every_saved_verdict(
             present = {v.verdict_id for v in notes.review.all_verdicts()}
     assert saved <= present
     assert len(present) - len(saved) <= 1
+
+
+def test_notes_agreement_says_which_definition_it_used(
+    make_audit_db: Callable[..., Path], tmp_path: Path
+) -> None:
+    audit = make_audit_db()
+    a, notes = str(audit), ["--notes", str(tmp_path / "s.sqlite")]
+    code, _, _ = cli("flag", a, "--question", "Q001", "--category", "key_incorrect",
+                     "--note", "n", "--reviewer", "ann", *notes)  # fmt: skip
+    assert code == 0
+    code, out, _ = cli("notes", "agreement", a, *notes)
+    assert code == 0
+    assert json.loads(out)["based_on"] == "flags"
+    for who, verdict in (("ann", "key_ok"), ("bob", "unclear_question")):
+        _ok("verdict", a, "--question", "Q002", "--reviewer", who, "--verdict", verdict,
+            "--blind-answer", "[TRUE, FALSE, FALSE, TRUE]", *notes)  # fmt: skip
+    code, out, _ = cli("notes", "agreement", a, *notes)
+    result = json.loads(out)
+    assert result["based_on"] == "review_verdicts"
+    assert result["definition"] == "units: questions with two or more submitted verdicts"
+    assert result["concern"]["units"] == 1
+    assert result["blind_vs_key"]["options"]["of"] == 8
