@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from ai4hse_desk.gui.main_window import MainWindow
 
 SCREENSHOT_SIZE = (1600, 1000)
-VIEWS = ("attempts", "scores", "compare", "keyaudit")
+VIEWS = ("attempts", "scores", "compare", "keyaudit", "review")
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -20,6 +20,7 @@ from ai4hse_desk.gui.controllers.navigation import Navigator
 from ai4hse_desk.gui.controllers.notes import NotesController
 from ai4hse_desk.gui.controllers.notes_changes import NoteChanges
 from ai4hse_desk.gui.controllers.opening import APP_TITLE, EMPTY_MESSAGE, OpeningController
+from ai4hse_desk.gui.controllers.review import ReviewController
 from ai4hse_desk.gui.controllers.reviewer import ReviewerIdentity
 from ai4hse_desk.gui.controllers.selection import AttemptSelection
 from ai4hse_desk.gui.controllers.views import ViewSwitcher
@@ -31,6 +32,7 @@ from ai4hse_desk.gui.views.attempts import AttemptsView
 from ai4hse_desk.gui.views.filters_dock import FiltersDock
 from ai4hse_desk.gui.views.keyaudit import KeyAuditView
 from ai4hse_desk.gui.views.notes_list import NotesDock
+from ai4hse_desk.gui.views.review import ReviewView
 from ai4hse_desk.gui.views.scores import ScoresView
 from ai4hse_desk.gui.widgets.index_bar import IndexBar
 from ai4hse_desk.gui.widgets.recent_menu import fill_recent_menu
@@ -43,7 +45,7 @@ if TYPE_CHECKING:
 
 
 class MainWindow(QMainWindow):
-    """The desk's main window: the attempts, scores and key-audit pages, two docks, menus."""
+    """The desk's main window: the attempts, scores, key-audit and review pages, two docks."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -69,10 +71,12 @@ class MainWindow(QMainWindow):
         self.attempts = AttemptsView(self.model)
         self.scores = ScoresView(self.tasks)
         self.keyaudit = KeyAuditView(self.tasks)
+        self.review = ReviewView()
         self.views = QTabWidget()
         self.views.setAccessibleName("Views")
         for page, title in (
-            (self.attempts, "Attempts"), (self.scores, "Scores"), (self.keyaudit, "Key audit")
+            (self.attempts, "Attempts"), (self.scores, "Scores"), (self.keyaudit, "Key audit"),
+            (self.review, "Review"),
         ):  # fmt: skip
             self.views.addTab(page, title)
         self.setCentralWidget(self.views)
@@ -99,24 +103,20 @@ class MainWindow(QMainWindow):
         self.notes = NotesController(a.flags_panel, self.notes_dock, tasks, self)
         identity = ReviewerIdentity(self.settings)
         self.changes = NoteChanges(self.notes, a.flags_panel, identity, tasks, self)
+        self.reviewing = ReviewController(self.review, self.notes, identity, tasks,
+                                          lambda: self.keyaudit.result, self)  # fmt: skip
 
     def _wire(self) -> None:
-        a, o, s, lst, nav, notes = (
-            self.attempts,
-            self.opening,
-            self.selection,
-            self.attempt_list,
-            self.navigator,
-            self.notes,
-        )
+        a, o, s, lst, nav, notes = (self.attempts, self.opening, self.selection,
+                                    self.attempt_list, self.navigator, self.notes)  # fmt: skip
         status = self.statusBar().showMessage
         connections = (
             (o.session_changed, (lst.set_session, self.compare.set_session, s.set_session,
                                  nav.set_session, self.switcher.set_session, notes.set_session,
-                                 lambda _session: self.index_bar.hide())),
+                                 self.reviewing.set_session, lambda _s: self.index_bar.hide())),
             (o.choices_changed, (lst.set_choices,)),
             (o.index_ready, (lst.set_index, self.compare.set_index, self._index_ready,
-                             self.switcher.index_ready)),
+                             self.switcher.index_ready, self.reviewing.set_index)),
             (o.index_progress, (self.index_bar.show_progress,)),
             (o.fts_state, (a.search.set_fts_state,)),
             (o.title_changed, (self.setWindowTitle,)),
@@ -136,7 +136,8 @@ class MainWindow(QMainWindow):
             (self.notes_dock.list.attempt_activated, (nav.jump_to_attempt,)),
             (self.switcher.flag_requested, (self.changes.flag_question,)),
             (self.changes.explore_requested, (self.switcher.explore_without,)),
-            *((source.message, (status,)) for source in (o, lst, nav, notes, self.changes)),
+            *((source.message, (status,))
+              for source in (o, lst, nav, notes, self.changes, self.reviewing)),
         )  # fmt: skip
         for signal, slots in connections:
             for slot in slots:

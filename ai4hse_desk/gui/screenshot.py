@@ -116,6 +116,8 @@ def _render(path: Path, out: Path, view: str, size: tuple[int, int], errors: lis
                 window.switcher.show_scores()
             elif view == "keyaudit":
                 window.switcher.show_keyaudit()
+            elif view == "review":
+                window.switcher.show_review()
             window.tasks.wait_idle()
             for _ in range(SETTLE_ROUNDS):
                 QApplication.processEvents()

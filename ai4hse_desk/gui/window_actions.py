@@ -1,7 +1,7 @@
 """Every menu entry and shortcut of the main window, in one table.
 
 The keys J/K (next and previous attempt), N/P (question), E (parse error),
-``/`` and Ctrl+F (search), Esc (clear), Ctrl+1…4 (views) and the Notes menu are
+``/`` and Ctrl+F (search), Esc (clear), Ctrl+1…5 (views) and the Notes menu are
 all here; :class:`~ai4hse_desk.gui.actions.ActionRegistry` turns the table into
 menus. Handlers are the controllers' methods; the window passes them in.
 """
@@ -35,6 +35,11 @@ SCORES_MENU = ("csv", "xlsx", "png", "svg", "html", "private", "recompute")
 EXPLORE_TIP = (
     "Scores ▸ Sensitivity: the metrics without the questions that have an open "
     "key_incorrect flag, beside the official ones (which never change)"
+)
+
+REVIEW_TIP = (
+    "One question of your review queue at a time: answer it blind (1–9, 0, Enter), "
+    "then see the key and the evidence and submit your verdict (Ctrl+Enter)"
 )
 
 
@@ -84,6 +89,8 @@ def window_actions(p: WindowParts) -> tuple[Entry, ...]:
                    ("Ctrl+2",)),
         ActionSpec("scores", view, "Scores dashboard", p.switcher.show_scores, ("Ctrl+3",)),
         ActionSpec("keyaudit", view, "Key audit", p.switcher.show_keyaudit, ("Ctrl+4",)),
+        ActionSpec("review", view, "Review, blind first", p.switcher.show_review, ("Ctrl+5",),
+                   tip=REVIEW_TIP),
         Placed("filters_dock", view, p.filters_toggle),
         SubMenu(SCORES_EXPORTS),
         *(Placed("", SCORES_EXPORTS, p.scores_actions[key]) for key in SCORES_MENU),

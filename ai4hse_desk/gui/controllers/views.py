@@ -1,9 +1,9 @@
 """Switching between the window's pages, and the hand-overs between them.
 
-The attempts page (side by side, or the compare grid), the scores dashboard and
-the key audit. Scores and key audit are computed the first time they are shown
-for an opened file (``wait`` computes at once, for headless screenshots and
-tests). A click on a plotted bar filters the attempt list; the key audit opens a
+The attempts page (side by side, or the compare grid), the scores dashboard,
+the key audit and the Review view. Scores and key audit are computed the first
+time they are shown for an opened file (``wait`` computes at once, for headless
+screenshots and tests). A click on a plotted bar filters the attempt list; the key audit opens a
 question's compare grid or starts a ``key_incorrect`` flag on it.
 """
 
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from ai4hse_desk.index import AttemptQuery
     from ai4hse_desk.index.session import AuditSession
 
-VIEW_ATTEMPTS, VIEW_SCORES, VIEW_KEYAUDIT = 0, 1, 2
+VIEW_ATTEMPTS, VIEW_SCORES, VIEW_KEYAUDIT, VIEW_REVIEW = 0, 1, 2, 3
 TAB_ATTEMPT, TAB_COMPARE = 0, 1
 
 
@@ -96,6 +96,15 @@ class ViewSwitcher(QObject):
         if wait:
             self._tasks.wait_idle()
 
+    def show_review(self, *, wait: bool = False) -> None:
+        """Ctrl+5: the Review view, one question of the reviewer's queue, blind first."""
+        self._pages.setCurrentIndex(VIEW_REVIEW)
+        page = self._pages.widget(VIEW_REVIEW)
+        if page is not None:
+            page.setFocus()  # its keys (1–9, 0, Enter) work at once
+        if wait:
+            self._tasks.wait_idle()
+
     def explore_without(self, question_ids: set[str], reason: str) -> None:
         """Scores ▸ Sensitivity: the metrics without ``question_ids`` (never official)."""
         self.show_scores()
@@ -138,6 +147,7 @@ __all__ = [
     "TAB_COMPARE",
     "VIEW_ATTEMPTS",
     "VIEW_KEYAUDIT",
+    "VIEW_REVIEW",
     "VIEW_SCORES",
     "ViewSwitcher",
 ]

@@ -1,0 +1,308 @@
+"""The Review view's requests: the reviewer's queue, one question at a time, blind first.
+
+The queue is the reviewer's in the review plan, or — without a plan — every
+question in corpus order. The reviewer is the one the window records flags
+under (:class:`~.reviewer.ReviewerIdentity`, asked the first time something is
+recorded). Every read and write of the notes store runs on its ``"notes"`` lane
+(reads here, changes through :meth:`~.notes.NotesController.write`), in order,
+never on the GUI thread. A question this reviewer has not answered is read — and
+shown — without its key (:mod:`ai4hse_desk.gui.workers.review_store`); a
+refusal of the store (:class:`~ai4hse_desk.notes.ReviewError`) comes back as one
+line in the view.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, TypeVar
+
+from PySide6.QtCore import QObject, Signal
+
+from ai4hse_desk.display.text_sanitize import display_text
+from ai4hse_desk.errors import first_line
+from ai4hse_desk.gui.views.review import BLIND, REVEALED
+from ai4hse_desk.gui.views.review_form import starting_key
+from ai4hse_desk.gui.workers.notes_store import LANE, store_problem
+from ai4hse_desk.gui.workers.review_store import blind_question, read_page, read_queue
+from ai4hse_desk.gui.workers.task import QueryOp
+from ai4hse_desk.notes import ReviewError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from ai4hse_desk.gui.controllers.notes import NotesController
+    from ai4hse_desk.gui.controllers.reviewer import ReviewerIdentity
+    from ai4hse_desk.gui.views.review import ReviewView
+    from ai4hse_desk.gui.views.review_form import VerdictValues
+    from ai4hse_desk.gui.workers.review_store import ReviewPage, ReviewQueue
+    from ai4hse_desk.gui.workers.runner import TaskRunner
+    from ai4hse_desk.index import ReviewIndex
+    from ai4hse_desk.index.session import AuditSession
+    from ai4hse_desk.keyaudit import KeyAuditResult
+    from ai4hse_desk.notes import NotesStore
+
+T = TypeVar("T")
+PAGE = "review page"
+NO_FILE = "Open an audit database to review its questions."
+WAITING = "The review opens once the review index is ready."
+
+
+class ReviewController(QObject):
+    """Carries the Review view's requests to the notes store and shows what comes back.
+
+    Signals:
+        message: a line for the status bar.
+    """
+
+    message = Signal(str)
+
+    def __init__(
+        self,
+        view: ReviewView,
+        notes: NotesController,
+        identity: ReviewerIdentity,
+        tasks: TaskRunner,
+        key_audit: Callable[[], KeyAuditResult | None],
+        parent: QObject | None = None,
+    ) -> None:
+        """``key_audit``: the key audit computed so far, if any (its evidence is shown)."""
+        super().__init__(parent)
+        self._view, self._notes, self._identity = view, notes, identity
+        self._tasks, self._key_audit = tasks, key_audit
+        self._session: AuditSession | None = None
+        self._index: ReviewIndex | None = None
+        self._queue: ReviewQueue | None = None
+        self._current: str | None = None
+        self._shown: tuple[str, str] | None = None  # (question, phase) on screen
+        self._history: list[str] = []
+        self._generation = 0
+        view.shown.connect(self.activate)
+        view.blind_requested.connect(self.record_blind)
+        view.skip_blind_requested.connect(lambda: self.record_blind(None))
+        view.submit_requested.connect(lambda values: self.save(values, submit=True))
+        view.draft_requested.connect(lambda values: self.save(values, submit=False))
+        view.skip_requested.connect(self.skip)
+        view.back_requested.connect(self.back)
+        view.name_requested.connect(self.change_name)
+
+    @property
+    def queue(self) -> ReviewQueue | None:
+        """The queue as last read."""
+        return self._queue
+
+    @property
+    def current(self) -> str | None:
+        """The question shown."""
+        return self._current
+
+    # -- the file -------------------------------------------------------------------------
+
+    def set_session(self, session: AuditSession | None) -> None:
+        """Another file is open (or none): its review follows once its index is ready."""
+        self._generation += 1
+        self._session, self._index, self._queue = session, None, None
+        self._current, self._shown, self._history = None, None, []
+        self._view.show_idle(NO_FILE if session is None else WAITING)
+
+    def set_index(self, index: ReviewIndex | None) -> None:
+        """The review index is ready: a Review view shown now reads its queue."""
+        self._index = index
+        if self._view.isVisible():
+            self.reload()
+
+    def activate(self) -> None:
+        """The view is shown: read the queue (again if the reviewer changed), else the page."""
+        if self._session is None or self._index is None:
+            return
+        queue = self._queue
+        if queue is None or self._current is None or queue.reviewer != self._identity.name:
+            self.reload()
+        else:
+            self._open(self._current, remember=False, keep_input=True)
+
+    # -- reading --------------------------------------------------------------------------
+
+    def _read(self, work: Callable[[NotesStore | None], T], then: Callable[[T], None]) -> None:
+        notes, generation = self._notes, self._generation
+        task = self._tasks.run(
+            QueryOp(lambda _p: work(notes.store), lane=LANE, name=PAGE, explain=store_problem)
+        )
+
+        def succeeded(result: T) -> None:
+            if generation == self._generation:
+                then(result)
+
+        def failed(reason: str) -> None:
+            if generation == self._generation:
+                self._view.show_error(f"The review could not be read: {reason}")
+
+        task.succeeded.connect(succeeded)
+        task.failed.connect(failed)
+
+    def reload(self, *, advance: bool = False, keep_input: bool = False) -> None:
+        """Read the queue, then show the current question (``advance``: the next open one;
+        ``keep_input``: what the reviewer typed or ticked on it stays)."""
+        session = self._session
+        if session is None or self._index is None:
+            return
+        reviewer = self._identity.name
+        ordered = sorted(session.questions.values(), key=lambda q: q.ordinal)
+        corpus = [q.question_id for q in ordered]
+        self._read(
+            lambda store: read_queue(store, reviewer, corpus),
+            lambda queue: self._queue_read(queue, advance, keep_input),
+        )
+
+    def _queue_read(self, queue: ReviewQueue, advance: bool, keep_input: bool) -> None:
+        self._queue = queue
+        empty = queue.empty_reason()
+        if empty:
+            self._view.show_idle(empty)
+            return
+        current = self._current if self._current in queue.questions else None
+        if advance:
+            target = queue.next_open(current)
+            if target is None or target == current:
+                total = len(queue.questions)
+                self.message.emit(f"All {total:,} questions of your queue are submitted.")
+                target = current
+        else:
+            target = current or queue.next_open(None)
+        self._open(target or queue.questions[0], remember=advance, keep_input=keep_input)
+
+    def _open(self, question_id: str, *, remember: bool, keep_input: bool = False) -> None:
+        if remember and self._current not in (None, question_id):
+            self._history.append(str(self._current))
+        if question_id != self._current:
+            self._view.clear_error()
+        self._current = question_id
+        reviewer, index = self._identity.name, self._index
+        self._read(
+            lambda store: read_page(store, index, question_id, reviewer),
+            lambda page: self._page_read(page, keep_input),
+        )
+
+    def _page_read(self, page: ReviewPage, keep_input: bool) -> None:
+        session, queue = self._session, self._queue
+        if session is None or queue is None or page.question_id != self._current:
+            return
+        question = session.questions[page.question_id]
+        blind = blind_question(question)
+        phase = BLIND if page.reveal is None or page.own is None else REVEALED
+        same = self._shown == (page.question_id, phase) and self._view.phase == phase
+        if page.reveal is None or page.own is None:
+            if not same:  # else the reviewer's ticks so far stay
+                self._view.show_blind(blind)
+        elif same and keep_input:
+            self._view.update_reveal(question, page.own, page.reveal, self._key_audit())
+        else:
+            start = starting_key(page.own.blind_answer, question.key)
+            self._view.show_revealed(
+                blind, question, page.own, page.reveal, self._key_audit(), start
+            )
+        self._shown = (page.question_id, phase)
+        self._view.set_header(*queue.header(page.question_id))
+
+    # -- moving ---------------------------------------------------------------------------
+
+    def skip(self) -> None:
+        """The next question not yet submitted, without saving anything."""
+        queue, current = self._queue, self._current
+        if queue is None:
+            return
+        target = queue.next_open(current)
+        if target is None or target == current:
+            self.message.emit("No other question of your queue is waiting.")
+            return
+        self._open(target, remember=True)
+
+    def back(self) -> None:
+        """The question shown before (else the one before it in the queue)."""
+        queue, current = self._queue, self._current
+        if queue is None or current is None:
+            return
+        target = self._history.pop() if self._history else queue.previous(current)
+        if target is None:
+            self.message.emit("This is the first question of your queue.")
+            return
+        self._open(target, remember=False)
+
+    # -- recording ------------------------------------------------------------------------
+
+    def record_blind(self, answer: tuple[str, ...] | None) -> None:
+        """Enter (``answer``) or Skip blind (``None``): record it; the reveal follows."""
+        question_id = self._current
+        if question_id is None:
+            return
+        done = (
+            f"Blind answer on {question_id} recorded."
+            if answer is not None
+            else f"{question_id}: recorded as not blind."
+        )
+        self._write(
+            lambda store, who: store.review.record_blind(question_id, who, answer), done, False
+        )
+
+    def save(self, values: VerdictValues, *, submit: bool) -> None:
+        """Submit & next (``submit``) or Save draft."""
+        session, question_id = self._session, self._current
+        if session is None or question_id is None:
+            return
+        problem = values.problem(session.questions[question_id].key, submit=submit)
+        if problem:
+            self._view.show_error(problem)
+            return
+
+        def work(store: NotesStore, who: str) -> object:
+            return store.review.save_verdict(
+                question_id, who, verdict=values.verdict, proposed_key=values.proposed_key,
+                confidence=values.confidence, source=values.source, note=values.note,
+                submit=submit,
+            )  # fmt: skip
+
+        what = values.verdict or "no verdict yet"
+        done = f"{'Submitted' if submit else 'Draft saved'}: {question_id} ({what})."
+        self._write(work, done, submit)
+
+    def _write(self, work: Callable[[NotesStore, str], object], done: str, advance: bool) -> None:
+        self._view.clear_error()
+        try:
+            reviewer = self._identity.ensure(self._view)
+        except ReviewError as exc:
+            self._view.show_error(first_line(exc))
+            return
+        if reviewer is None:
+            self._view.show_error("Nothing recorded: a reviewer name is needed.")
+            return
+        task = self._notes.write(lambda store: work(store, reviewer))
+        if task is None:
+            self._view.show_error(f"Nothing can be recorded: {self._notes.unavailable}")
+            return
+        generation = self._generation
+
+        def saved(_result: object) -> None:
+            if generation == self._generation:
+                self.message.emit(display_text(done))
+                self.reload(advance=advance)
+
+        def failed(reason: str) -> None:
+            if generation == self._generation:
+                self._view.show_error(reason)
+                self.reload(keep_input=True)  # what the store holds; the input stays
+
+        task.succeeded.connect(saved)
+        task.failed.connect(failed)
+
+    def change_name(self) -> None:
+        """Reviewer name…: ask again; the queue follows the new name."""
+        try:
+            name = self._identity.change(self._view)
+        except ReviewError as exc:
+            self._view.show_error(first_line(exc))
+            return
+        if name is not None:
+            self.message.emit(f"Reviewing as {name}.")
+            self._shown = None
+            self.reload()
+
+
+__all__ = ["ReviewController"]

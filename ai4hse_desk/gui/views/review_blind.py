@@ -1,0 +1,185 @@
+"""The blind answer: the question's text and options, each answered TRUE, FALSE or unsure.
+
+Built from a :class:`~ai4hse_desk.gui.workers.review_store.BlindQuestion`, which
+holds no key. Every option starts FALSE (an unticked box); :meth:`toggle` flips
+option *n* between TRUE and FALSE (keys 1–9) and makes it the *current* option,
+:meth:`set_unsure` marks the current option unsure (key 0). A click on an
+option's button makes that option current too. Once the answer is recorded the
+buttons are locked and show what was recorded.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QButtonGroup, QGridLayout, QLabel, QRadioButton, QVBoxLayout, QWidget
+
+from ai4hse_desk.display.format import option_letter
+from ai4hse_desk.display.text_sanitize import display_text
+from ai4hse_desk.gui.widgets.labels import plain_label
+from ai4hse_desk.notes.review_values import FALSE, TRUE, UNSURE
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ai4hse_desk.gui.workers.review_store import BlindQuestion
+
+#: The three answers, in the order of the buttons, and what each button reads.
+CHOICES = ((TRUE, "TRUE"), (FALSE, "FALSE"), (UNSURE, "unsure"))
+CURRENT_MARK = "▸"
+
+
+class BlindAnswerPanel(QWidget):
+    """The question and one TRUE / FALSE / unsure choice per option.
+
+    Signals:
+        changed: the answer changed (a key or a click).
+    """
+
+    changed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setAccessibleName("Question and your blind answer")
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.text = plain_label(name="Question text")
+        larger = QFont(self.text.font())
+        larger.setPointSizeF(larger.pointSizeF() * 1.15)
+        self.text.setFont(larger)
+        self._grid_holder = QWidget()
+        self._grid = QGridLayout(self._grid_holder)
+        self._grid.setContentsMargins(0, 4, 0, 4)
+        self._grid.setColumnStretch(2, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.text)
+        layout.addWidget(self._grid_holder)
+        self._groups: list[QButtonGroup] = []
+        self._marks: list[QLabel] = []
+        self.option_texts: list[QLabel] = []
+        self._current = 0
+        self._locked = False
+
+    # -- content ------------------------------------------------------------------
+
+    def set_question(self, question: BlindQuestion) -> None:
+        """Show ``question`` with every option FALSE, option 1 current, unlocked."""
+        self.text.setText(display_text(question.text))
+        self._clear_rows()
+        for position, text in enumerate(question.options):
+            self._add_row(position, text)
+        self._current = 0
+        self._locked = False
+        self.set_answer(tuple(FALSE for _ in question.options), locked=False)
+
+    def _clear_rows(self) -> None:
+        while self._grid.count():
+            item = self._grid.takeAt(0)
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
+        for group in self._groups:
+            group.deleteLater()
+        self._groups, self._marks, self.option_texts = [], [], []
+
+    def _add_row(self, position: int, text: str) -> None:
+        key = f"{position + 1}" if position < 9 else ""
+        mark = QLabel()
+        mark.setTextFormat(Qt.TextFormat.PlainText)
+        number = plain_label(f"{key}  {option_letter(position)}", wrap=False)
+        number.setToolTip(f"Key {key} toggles this option" if key else "Click to answer")
+        label = plain_label(display_text(text), name=f"Option {option_letter(position)}")
+        group = QButtonGroup(self)
+        group.setExclusive(True)
+        row = self._grid.rowCount()
+        for column, widget in enumerate((mark, number, label)):
+            self._grid.addWidget(widget, row, column)
+        for offset, (value, shown) in enumerate(CHOICES):
+            button = QRadioButton(shown)
+            button.setAccessibleName(f"Option {option_letter(position)}: {shown}")
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the keys belong to the panel
+            button.setProperty("answer", value)
+            group.addButton(button, offset)
+            self._grid.addWidget(button, row, 3 + offset)
+        group.idClicked.connect(lambda _id, p=position: self._clicked(p))
+        self._groups.append(group)
+        self._marks.append(mark)
+        self.option_texts.append(label)
+
+    def _clicked(self, position: int) -> None:
+        self.setFocus()  # the keys follow a click, wherever the focus was
+        self._current = position
+        self._show_current()
+        self.changed.emit()
+
+    # -- the answer ---------------------------------------------------------------
+
+    @property
+    def option_count(self) -> int:
+        return len(self._groups)
+
+    @property
+    def current(self) -> int:
+        """The option key 0 marks unsure (the last one toggled or clicked)."""
+        return self._current
+
+    def value(self, position: int) -> str | None:
+        """Option ``position``'s answer (``None``: none chosen, a not-blind record)."""
+        button = self._groups[position].checkedButton()
+        return None if button is None else str(button.property("answer"))
+
+    def answer(self) -> tuple[str, ...]:
+        """The answer, one TRUE / FALSE / UNSURE per option."""
+        return tuple(self.value(p) or FALSE for p in range(self.option_count))
+
+    def toggle(self, position: int) -> bool:
+        """Keys 1–9: option ``position`` TRUE ↔ FALSE (unsure becomes TRUE); False if none."""
+        if self._locked or not 0 <= position < self.option_count:
+            return False
+        self._set(position, FALSE if self.value(position) == TRUE else TRUE)
+        return True
+
+    def set_unsure(self) -> bool:
+        """Key 0: the current option unsure."""
+        if self._locked or not self.option_count:
+            return False
+        self._set(self._current, UNSURE)
+        return True
+
+    def _set(self, position: int, value: str) -> None:
+        self._check(position, value)
+        self._current = position
+        self._show_current()
+        self.changed.emit()
+
+    def _check(self, position: int, value: str | None) -> None:
+        group = self._groups[position]
+        if value is None:
+            group.setExclusive(False)  # lets every button of the group be unchecked
+            for button in group.buttons():
+                button.setChecked(False)
+            group.setExclusive(True)
+            return
+        offset = [v for v, _shown in CHOICES].index(value)
+        button = group.button(offset)
+        if button is not None:
+            button.setChecked(True)
+
+    def set_answer(self, answer: Sequence[str] | None, *, locked: bool) -> None:
+        """Show ``answer`` (``None``: recorded as not blind, nothing ticked); ``locked``
+        once it is recorded."""
+        for position in range(self.option_count):
+            self._check(position, None if answer is None else answer[position])
+            for button in self._groups[position].buttons():
+                button.setEnabled(not locked)
+        self._locked = locked
+        self._show_current()
+
+    def _show_current(self) -> None:
+        for position, mark in enumerate(self._marks):
+            mark.setText(CURRENT_MARK if position == self._current and not self._locked else "")
+
+
+__all__ = ["CHOICES", "BlindAnswerPanel"]

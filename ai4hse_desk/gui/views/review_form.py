@@ -1,0 +1,177 @@
+"""The verdict form of the Review view: verdict, proposed key, confidence, source, note.
+
+Shown only after the blind answer. The proposed key (one TRUE/FALSE per option)
+is asked for ``key_wrong`` only and sent only then: it starts from the blind
+answer, an option answered unsure starting from the official key.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QWidget,
+)
+
+from ai4hse_desk.display.format import option_letter
+from ai4hse_desk.notes.review_values import (
+    CONFIDENCES,
+    FALSE,
+    KEY_WRONG,
+    MAX_SOURCE,
+    TRUE,
+    UNSURE,
+    VERDICTS,
+    answer_of,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ai4hse_desk.notes.review_records import ReviewVerdict
+
+#: What each verdict means, beside its name in the list.
+VERDICT_HELP = {
+    "key_ok": "the key is right",
+    "key_wrong": "the key is wrong (propose the right one)",
+    "multiple_defensible": "more than one answer is defensible",
+    "no_correct_option": "no option is correct",
+    "unclear_question": "the question is unclear",
+    "unclear_options": "the options are unclear",
+    "outdated_or_jurisdiction": "outdated, or depends on the jurisdiction",
+    "typo_or_format": "a typo or a formatting problem",
+    "other": "something else (say what in the note)",
+}
+CHOOSE = "Choose a verdict…"
+KEY_TIP = (
+    "Required for key_wrong (and sent only then): one TRUE/FALSE per option. It starts "
+    "from your blind answer; an option you answered unsure starts from the official key."
+)
+
+
+@dataclass(frozen=True)
+class VerdictValues:
+    """What the form holds (``proposed_key`` only for ``key_wrong``)."""
+
+    verdict: str | None
+    proposed_key: tuple[str, ...] | None
+    confidence: str | None
+    source: str
+    note: str
+
+    def problem(self, key: Sequence[bool], *, submit: bool) -> str:
+        """Why these values cannot be recorded against the official ``key`` ("" if they can)."""
+        if submit and self.verdict is None:
+            return "Choose a verdict before submitting (or save a draft)."
+        if self.verdict == KEY_WRONG and self.proposed_key == answer_of(tuple(key)):
+            return (
+                "key_wrong: the proposed key is the official key; change the options "
+                "you think the key has wrong."
+            )
+        return ""
+
+
+def starting_key(blind: Sequence[str] | None, key: Sequence[bool]) -> tuple[str, ...]:
+    """The proposed key a form starts with: the blind answer, unsure (or not blind) → key."""
+    official = tuple(TRUE if value else FALSE for value in key)
+    if blind is None:
+        return official
+    return tuple(o if b == UNSURE else b for b, o in zip(blind, official, strict=True))
+
+
+class VerdictForm(QWidget):
+    """The fields of one verdict."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setAccessibleName("Your verdict")
+        self.verdict = QComboBox()
+        self.verdict.setAccessibleName("Verdict")
+        self.verdict.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.verdict.setMinimumContentsLength(24)
+        self.verdict.addItem(CHOOSE, None)
+        for name in VERDICTS:
+            self.verdict.addItem(f"{name} — {VERDICT_HELP[name]}", name)
+        self.verdict.currentIndexChanged.connect(lambda _i: self._follow_verdict())
+        self._key_holder = QWidget()
+        self._key_holder.setToolTip(KEY_TIP)
+        self._key_row = QHBoxLayout(self._key_holder)
+        self._key_row.setContentsMargins(0, 0, 0, 0)
+        self.key_boxes: list[QComboBox] = []
+        self.confidence = QComboBox()
+        self.confidence.setAccessibleName("Confidence")
+        self.confidence.addItem("not given", None)
+        for level in CONFIDENCES:
+            self.confidence.addItem(level, level)
+        self.source = QLineEdit()
+        self.source.setAccessibleName("Source checked")
+        self.source.setPlaceholderText("a regulation, a standard, a URL")
+        self.source.setMaxLength(MAX_SOURCE)
+        self.note = QPlainTextEdit()
+        self.note.setAccessibleName("Note")
+        self.note.setTabChangesFocus(True)
+        self.note.setPlaceholderText("why (optional)")
+        self.note.setFixedHeight(self.note.fontMetrics().lineSpacing() * 3 + 12)
+        form = QFormLayout(self)
+        form.setContentsMargins(0, 4, 0, 0)
+        form.addRow("Verdict", self.verdict)
+        form.addRow("Proposed key", self._key_holder)
+        form.addRow("Confidence", self.confidence)
+        form.addRow("Source checked", self.source)
+        form.addRow("Note", self.note)
+
+    def set_content(self, options: int, own: ReviewVerdict | None, start: Sequence[str]) -> None:
+        """Show ``own`` (or an empty form); the proposed key starts at ``start`` unless
+        ``own`` proposed one."""
+        while self._key_row.count():
+            item = self._key_row.takeAt(0)
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
+        self.key_boxes = []
+        proposed = own.proposed_key if own is not None and own.proposed_key else tuple(start)
+        for position in range(options):
+            letter = QLabel(option_letter(position))
+            box = QComboBox()
+            box.setAccessibleName(f"Proposed key, option {option_letter(position)}")
+            box.addItems([TRUE, FALSE])
+            box.setCurrentText(proposed[position] if position < len(proposed) else FALSE)
+            self._key_row.addWidget(letter)
+            self._key_row.addWidget(box)
+            self.key_boxes.append(box)
+        self._key_row.addStretch(1)
+        verdict = None if own is None else own.verdict
+        self.verdict.setCurrentIndex(max(0, self.verdict.findData(verdict)) if verdict else 0)
+        level = None if own is None else own.confidence
+        self.confidence.setCurrentIndex(max(0, self.confidence.findData(level)) if level else 0)
+        self.source.setText("" if own is None else own.source)
+        self.note.setPlainText("" if own is None else own.note)
+        self._follow_verdict()
+
+    def _follow_verdict(self) -> None:
+        self._key_holder.setEnabled(self.verdict.currentData() == KEY_WRONG)
+
+    def values(self) -> VerdictValues:
+        """What the form holds now."""
+        verdict = self.verdict.currentData()
+        key = tuple(box.currentText() for box in self.key_boxes)
+        level = self.confidence.currentData()
+        return VerdictValues(
+            verdict=None if verdict is None else str(verdict),
+            proposed_key=key if verdict == KEY_WRONG else None,
+            confidence=None if level is None else str(level),
+            source=self.source.text(),
+            note=self.note.toPlainText(),
+        )
+
+
+__all__ = ["CHOOSE", "KEY_TIP", "VERDICT_HELP", "VerdictForm", "VerdictValues", "starting_key"]
