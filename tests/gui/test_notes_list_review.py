@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.gui.main_window import MainWindow
-from ai4hse_desk.gui.views.notes_list import COLUMNS, CONCERN, note_rows
 from ai4hse_desk.notes import NotesStore
+from ai4hse_desk.notes.list_rows import COLUMNS, CONCERN, note_rows
 
 if TYPE_CHECKING:
     from pytestqt.qtbot import QtBot
