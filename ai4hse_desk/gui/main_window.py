@@ -21,6 +21,7 @@ from ai4hse_desk.gui.controllers.notes import NotesController
 from ai4hse_desk.gui.controllers.notes_changes import NoteChanges
 from ai4hse_desk.gui.controllers.opening import APP_TITLE, EMPTY_MESSAGE, OpeningController
 from ai4hse_desk.gui.controllers.review import ReviewController
+from ai4hse_desk.gui.controllers.review_report import ReviewReportController
 from ai4hse_desk.gui.controllers.reviewer import ReviewerIdentity
 from ai4hse_desk.gui.controllers.selection import AttemptSelection
 from ai4hse_desk.gui.controllers.views import ViewSwitcher
@@ -96,7 +97,7 @@ class MainWindow(QMainWindow):
         self.selection = AttemptSelection(self)
         self.attempt_list = AttemptList(self.filters, a.search, self.model, tasks, self)
         self.navigator = Navigator(a.table, self.model, self.selection, self.attempt_list, self)
-        self.compare = CompareController(a.compare, a.tabs, self)
+        self.compare = CompareController(a.compare, a.tabs, self, tasks=tasks)
         self.switcher = ViewSwitcher(
             self.views, a.tabs, self.scores, self.keyaudit, self.navigator, self.attempt_list, tasks
         )
@@ -105,6 +106,7 @@ class MainWindow(QMainWindow):
         self.changes = NoteChanges(self.notes, a.flags_panel, identity, tasks, self)
         self.reviewing = ReviewController(self.review, self.notes, identity, tasks,
                                           lambda: self.keyaudit.result, self)  # fmt: skip
+        self.review_report = ReviewReportController(self.notes, tasks, self, self)
 
     def _wire(self) -> None:
         a, o, s, lst, nav, notes = (self.attempts, self.opening, self.selection,
@@ -137,7 +139,7 @@ class MainWindow(QMainWindow):
             (self.switcher.flag_requested, (self.changes.flag_question,)),
             (self.changes.explore_requested, (self.switcher.explore_without,)),
             *((source.message, (status,))
-              for source in (o, lst, nav, notes, self.changes, self.reviewing)),
+              for source in (o, lst, nav, notes, self.changes, self.reviewing, self.review_report)),
         )  # fmt: skip
         for signal, slots in connections:
             for slot in slots:
@@ -148,7 +150,7 @@ class MainWindow(QMainWindow):
             self.opening, self.navigator, self.attempt_list, self.switcher, self.changes,
             self.attempts.search, self.filters, self.filters_dock.toggleViewAction(),
             self.notes_dock.toggleViewAction(), self.scores.action_map, self.close,
-            lambda: show_about(self),
+            lambda: show_about(self), self.review_report.ask,
         )  # fmt: skip
 
     def open_path(self, path: str | Path, *, wait: bool = False) -> bool:

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from ai4hse_desk.gui.panels.filters import FilterPanel
     from ai4hse_desk.gui.widgets.search_bar import SearchBar
 
-MENUS = ("&File", "&Navigate", "&View", "&Notes", "&Help")
+MENUS = ("&File", "&Navigate", "&View", "&Notes", "Re&view", "&Help")
 RECENT = "&File/Open &recent"
 SCORES_EXPORTS = "&View/Scores &exports"
 #: The scores view's toolbar actions offered in View ▸ Scores exports, in order.
@@ -59,6 +59,7 @@ class WindowParts:
     scores_actions: Mapping[str, QAction]
     quit: Callable[[], object]
     about: Callable[[], object]
+    review_report: Callable[[], object]
 
 
 def window_actions(p: WindowParts) -> tuple[Entry, ...]:
@@ -108,6 +109,10 @@ def window_actions(p: WindowParts) -> tuple[Entry, ...]:
         ActionSpec("explore", notes,
                    "Explore scores without key-flagged questions (not official)…", c.explore,
                    tip=EXPLORE_TIP, separator=True),
+        ActionSpec("review_queue", "Re&view", "Review, &blind first", p.switcher.show_review),
+        ActionSpec("review_report", "Re&view", "&Report…", p.review_report,
+                   tip="The review report (printable HTML or JSON): progress, agreement, "
+                   "decisions and the sensitivity table, which is not official"),
         ActionSpec("about", "&Help", "&About AI4HSE Desk", p.about),
     )  # fmt: skip
 

@@ -92,6 +92,7 @@ def test_the_panels_follow_the_selection_signal(window: MainWindow) -> None:
     assert panels.response_view.raw_text() == second.raw_response
     assert panels.verdict_panel.reason_text() == second.outcome.reason
     window.switcher.show_compare()
+    assert window.tasks.wait_idle()  # the grid is read on its own lane
     grid = panels.compare
     shown = {
         grid.cell_attempt(r, c)

@@ -247,6 +247,7 @@ def test_bad_file_shows_dialog_and_keeps_the_open_database(
 def test_compare_grid_click_jumps_to_attempt(window: MainWindow, verdicts: list) -> None:
     window.navigator.select_row(0)
     window.attempts.tabs.setCurrentIndex(TAB_COMPARE)
+    assert window.tasks.wait_idle()  # the grid is read on its own lane
     question = {v[0]: v[2] for v in verdicts}[window.selection.attempt_id]
     grid = window.attempts.compare.table
     expected = sum(v[2] == question for v in verdicts)

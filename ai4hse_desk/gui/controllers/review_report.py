@@ -1,0 +1,134 @@
+"""Review ▸ Report…: the review report (HTML or JSON) written from the window.
+
+The same report as ``review report`` (:mod:`ai4hse_desk.notes.review_report`): the
+reviewer picks the file (its type from the name or the chosen filter) and says
+explicitly whether question and option texts go in; the report is built on the
+notes store's lane — its sensitivity pass reads every attempt, with progress and
+Cancel — and written through the guarded writer (never over the audit file or
+the store).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QProgressDialog, QWidget
+
+from ai4hse_desk.gui.workers.notes_store import LANE, store_problem
+from ai4hse_desk.gui.workers.task import QueryOp
+
+if TYPE_CHECKING:
+    from ai4hse_desk.gui.controllers.notes import NotesController
+    from ai4hse_desk.gui.workers.runner import TaskRunner
+    from ai4hse_desk.notes import NotesStore
+    from ai4hse_desk.progress import Progress
+
+FILTERS = "Printable HTML (*.html);;JSON (*.json)"
+PRIVATE_QUESTION = (
+    "Include the question and option texts of the questions concerned?\n\n"
+    "They are private: leave them out for a report that leaves this machine."
+)
+
+
+def write_report(
+    store: NotesStore | None, target: Path, *, include_private: bool, progress: Progress
+) -> Path:
+    """Build the review report of ``store`` and write it to ``target``."""
+    import json
+
+    from ai4hse_desk.filewrite import check_target, write_text
+    from ai4hse_desk.notes.review_report import review_report
+    from ai4hse_desk.notes.review_report_html import render_review_html
+
+    if store is None:
+        raise ValueError("no review has been recorded for this audit file yet")
+    check_target(target)
+    report = review_report(
+        store.audit, store.review, include_private=include_private, progress=progress
+    )
+    if target.suffix.lower() == ".json":
+        text = json.dumps(report, indent=2, ensure_ascii=True, allow_nan=False) + "\n"
+    else:
+        text = render_review_html(report)
+    return write_text(target, text)
+
+
+class ReviewReportController(QObject):
+    """Asks where and what, then writes the review report in the background.
+
+    Signals:
+        message: a line for the status bar ("Review report written to …").
+    """
+
+    message = Signal(str)
+
+    def __init__(
+        self,
+        notes: NotesController,
+        tasks: TaskRunner,
+        dialogs: QWidget,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._notes, self._tasks, self._dialogs = notes, tasks, dialogs
+        self.progress_dialog: QProgressDialog | None = None
+
+    def ask(self) -> None:
+        """Review ▸ Report…: choose the file and the private-text choice, then write."""
+        if self._notes.store is None:
+            self.message.emit("No review has been recorded for this audit file yet.")
+            return
+        path, chosen = QFileDialog.getSaveFileName(
+            self._dialogs, "Write the review report", "review-report.html", FILTERS
+        )
+        if not path:
+            return
+        target = Path(path)
+        if not target.suffix:
+            target = target.with_suffix(".json" if "json" in chosen.lower() else ".html")
+        answer = QMessageBox.question(
+            self._dialogs,
+            "Private text",
+            PRIVATE_QUESTION,
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        self.write(target, include_private=answer == QMessageBox.StandardButton.Yes)
+
+    def write(self, target: Path, *, include_private: bool) -> None:
+        """Write the report to ``target`` in the background, with progress and Cancel."""
+        notes = self._notes
+        task = self._tasks.run(
+            QueryOp(
+                lambda progress: write_report(
+                    notes.store, target, include_private=include_private, progress=progress
+                ),
+                lane=LANE,
+                name="review report",
+                explain=store_problem,
+            )
+        )
+        dialog = QProgressDialog("Writing the review report…", "Cancel", 0, 0, self._dialogs)
+        dialog.setWindowModality(Qt.WindowModality.WindowModal)
+        dialog.setMinimumDuration(300)
+        dialog.canceled.connect(task.cancel)
+        self.progress_dialog = dialog
+
+        def report(done: int, total: int) -> None:
+            dialog.setMaximum(max(total, 1))
+            dialog.setValue(done)
+
+        def closed() -> None:
+            dialog.reset()
+            dialog.deleteLater()
+            self.progress_dialog = None
+
+        task.progress.connect(report)
+        task.succeeded.connect(lambda path: self.message.emit(f"Review report written to {path}"))
+        task.failed.connect(lambda reason: self.message.emit(f"No report written: {reason}"))
+        task.cancelled.connect(
+            lambda: self.message.emit("Review report cancelled; nothing written")
+        )
+        task.finished.connect(closed)
