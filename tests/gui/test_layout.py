@@ -18,6 +18,15 @@ MAX_LINES = 320
 WINDOW_USERS = {"app.py", "screenshot.py", "main_window.py"}
 
 
+#: The attempt's detail panes and the grid they share: every text they show wraps or
+#: elides, so none widens its pane (issue 14: the verdict panel was cut off).
+DETAIL_MODULES = (
+    "panels/question.py", "panels/verdict.py", "panels/response.py", "widgets/label_grid.py",
+)  # fmt: skip
+#: Unbreakable labels allowed there (module, accessible name): the desk's own short words.
+FIXED_WORDS = {("panels/verdict.py", "Desk status"), ("widgets/label_grid.py", "title")}
+
+
 def _gui_modules() -> list[Path]:
     return sorted(GUI.rglob("*.py"))
 
@@ -85,3 +94,29 @@ def test_every_gui_module_has_one_job_and_stays_small() -> None:
     assert folders == [
         "controllers", "dialogs", "models", "panels", "views", "widgets", "workers",
     ]  # fmt: skip
+
+
+def _unbreakable_labels(module: str) -> list[str]:
+    """Labels in ``module`` that can neither wrap nor elide, but for FIXED_WORDS."""
+    found = []
+    for node in ast.walk(ast.parse((GUI / module).read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Call):
+            continue
+        called = ast.unparse(node.func)
+        keywords = {keyword.arg: ast.unparse(keyword.value) for keyword in node.keywords}
+        where = f"{module}:{node.lineno}"
+        if called == "QLabel":
+            found.append(f"{where} QLabel() (plain_label, ElidingLabel or WrappingLabel)")
+        elif called.endswith("setWordWrap") and [ast.unparse(a) for a in node.args] == ["False"]:
+            found.append(f"{where} setWordWrap(False)")
+        elif called == "plain_label" and keywords.get("wrap") == "False":
+            name = keywords.get("name", "").strip("'\"")
+            if (module, name) not in FIXED_WORDS:
+                found.append(f"{where} plain_label({name!r}, wrap=False)")
+    return found
+
+
+def test_the_detail_panes_show_no_text_unbroken() -> None:
+    """Audit text in the detail panes wraps (inside long words too) or elides in the
+    middle; only the desk's own short words may stand on one unbreakable line."""
+    assert [hit for module in DETAIL_MODULES for hit in _unbreakable_labels(module)] == []

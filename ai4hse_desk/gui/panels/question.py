@@ -24,8 +24,15 @@ from ai4hse_desk.display.status_style import (
     status_foreground,
 )
 from ai4hse_desk.display.text_sanitize import display_text
+from ai4hse_desk.gui.plain_text import plain_tooltip
 from ai4hse_desk.gui.widgets.fitted_scroll import FittedScrollArea
-from ai4hse_desk.gui.widgets.labels import plain_label, set_style_sheet, table_texts
+from ai4hse_desk.gui.widgets.labels import (
+    ElidingLabel,
+    WrappingLabel,
+    plain_label,
+    set_style_sheet,
+    table_texts,
+)
 from ai4hse_desk.protocol.outcome import Status
 
 if TYPE_CHECKING:
@@ -43,7 +50,9 @@ class QuestionPanel(QWidget):
     (option, text, key, extracted, match) and the exact-match verdict.
 
     Everything is read-only plain text; invisible and bidi characters in the
-    question and option texts are shown as visible stand-ins.
+    question and option texts are shown as visible stand-ins. Nothing widens the panel:
+    the heading (a long imported id) elides in the middle, the texts wrap, inside long
+    words too, and the option texts wrap in their cells with the whole text in a tooltip.
     """
 
     COLUMNS: tuple[str, ...] = ("Option", "Text", "Key", "Extracted", "Match")
@@ -51,12 +60,12 @@ class QuestionPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setAccessibleName("Question and answer key")
-        self._heading = plain_label(name="Question id and ordinal", wrap=False)
+        self._heading = ElidingLabel(name="Question id and ordinal")
         heading_font = QFont(self._heading.font())
         heading_font.setBold(True)
         self._heading.setFont(heading_font)
-        self._labels = plain_label(name="Question labels")
-        self._text = plain_label(name="Question text")
+        self._labels = WrappingLabel(name="Question labels")
+        self._text = WrappingLabel(name="Question text")
         self._table = self._make_table()
         self._verdict = plain_label(name="Exact-match verdict")
 
@@ -171,7 +180,7 @@ class QuestionPanel(QWidget):
     def _fill_row(self, row: int, option: OptionRow) -> None:
         cells = (
             self._item(option.letter, centred=True),
-            self._item(display_text(option.text)),
+            self._item(display_text(option.text), tip=True),
             self._chip_item(option.key_text, VALUE_COLOURS[option.key]),
             self._chip_item(
                 option.extracted_text,
@@ -189,9 +198,11 @@ class QuestionPanel(QWidget):
             self._table.setItem(row, column, item)
 
     @staticmethod
-    def _item(text: str, *, centred: bool = False) -> QTableWidgetItem:
+    def _item(text: str, *, centred: bool = False, tip: bool = False) -> QTableWidgetItem:
         item = QTableWidgetItem(text)
         item.setFlags(_FLAGS)
+        if tip:  # a cell wraps at word boundaries only: a long word is elided there
+            item.setToolTip(plain_tooltip(text))
         alignment = Qt.AlignmentFlag.AlignTop
         if centred:
             alignment |= Qt.AlignmentFlag.AlignHCenter

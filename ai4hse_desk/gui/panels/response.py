@@ -14,7 +14,7 @@ from PySide6.QtGui import (
     QTextCursor,
     QTextOption,
 )
-from PySide6.QtWidgets import QLabel, QPlainTextEdit, QTextEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QVBoxLayout, QWidget
 
 from ai4hse_desk.display.text_sanitize import VisibleText, make_visible
 from ai4hse_desk.gui.panels.response_styles import (
@@ -29,6 +29,7 @@ from ai4hse_desk.gui.panels.response_styles import (
     selections,
     summary,
 )
+from ai4hse_desk.gui.widgets.labels import WrappingLabel
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -80,8 +81,11 @@ class ResponseView(QWidget):
         )
         editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         editor.setTabStopDistance(4 * editor.fontMetrics().horizontalAdvance(" "))
+        # Lines wrap at the viewport, inside any word wider than it too (a run of ⟨ZWSP⟩
+        # stand-ins is one word): the text never widens the pane or scrolls sideways.
         editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         editor.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        editor.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         option = editor.document().defaultTextOption()
         option.setTextDirection(Qt.LayoutDirection.LeftToRight)  # text never flips a line
         editor.document().setDefaultTextOption(option)
@@ -90,10 +94,8 @@ class ResponseView(QWidget):
         editor.customContextMenuRequested.connect(self._show_context_menu)
         editor.updateRequest.connect(self._on_update_request)
 
-        self._status = QLabel(self)
-        self._status.setTextFormat(Qt.TextFormat.PlainText)
-        self._status.setAccessibleName("Raw response summary")
-        self._status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # The summary wraps: on one line it set the pane's minimum width.
+        self._status = WrappingLabel(name="Raw response summary")
 
         self._copy_action = QAction("Copy raw response", self)
         self._copy_action.setShortcut(QKeySequence("Ctrl+Shift+C"))
@@ -102,7 +104,7 @@ class ResponseView(QWidget):
         self._copy_action.triggered.connect(self.copy_raw)
         self.addAction(self._copy_action)
 
-        layout = QVBoxLayout(self)
+        layout = self._layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
         layout.addWidget(editor, 1)
@@ -199,6 +201,14 @@ class ResponseView(QWidget):
     def text_edit(self) -> QPlainTextEdit:
         """The inner text widget (for focus handling and tests)."""
         return self._editor
+
+    def height_for_lines(self, lines: int) -> int:
+        """The height that shows ``lines`` lines of the text and the summary under it."""
+        editor = self._editor
+        height = lines * editor.fontMetrics().lineSpacing() + 2 * editor.frameWidth()
+        height += int(editor.document().documentMargin() * 2)
+        summary = self._status.heightForWidth(self.width()) if self.width() > 0 else 0
+        return height + max(summary, 0) + self._layout.spacing()
 
     def copy_raw(self) -> None:
         """Copy the original response to the clipboard as plain text.

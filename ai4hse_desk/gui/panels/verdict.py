@@ -29,7 +29,7 @@ from ai4hse_desk.display.status_style import (
 )
 from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.gui.widgets.label_grid import LabelGrid, bold
-from ai4hse_desk.gui.widgets.labels import plain_label, set_style_sheet
+from ai4hse_desk.gui.widgets.labels import WrappingLabel, plain_label, set_style_sheet
 
 if TYPE_CHECKING:
     from ai4hse_desk.verdicts.attempt_detail import AttemptDetail
@@ -45,7 +45,9 @@ DIFFERS_MARK = "≠"
 class VerdictPanel(QWidget):
     """Desk status chip and reason; the disagreement banner (only when the
     runner's recorded verdict differs); runner vs desk field by field; the
-    attempt's facts and the run's settings. Scrolls when taller than its room."""
+    attempt's facts and the run's settings. Scrolls when taller than its room, never
+    sideways: its text wraps (inside long words too) and long ids elide, so its minimum
+    width is small and the splitter holding it keeps it at least that wide."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -55,7 +57,7 @@ class VerdictPanel(QWidget):
         self._chip = bold(plain_label(name="Desk status", wrap=False))
         self._chip.setObjectName("statusChip")
         self._chip.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
-        self._reason = plain_label(name="Desk status reason")
+        self._reason = WrappingLabel(name="Desk status reason")
         self._banner, self._differences = self._make_banner()
         self._comparison = LabelGrid(
             "Runner and desk verdicts", 4, ("Field", "Runner", "Desk", ""), stretch=(1, 2)
@@ -69,6 +71,8 @@ class VerdictPanel(QWidget):
         self._groups: list[QGroupBox] = []
         content = QWidget()
         layout = QVBoxLayout(content)
+        layout.setContentsMargins(6, 6, 6, 6)  # compact: stacked, it shares the height
+        layout.setSpacing(4)
         layout.addWidget(self._placeholder)
         layout.addLayout(status_row)
         layout.addWidget(self._banner)
@@ -82,9 +86,9 @@ class VerdictPanel(QWidget):
             layout.addWidget(group)
             self._groups.append(group)
         layout.addStretch(1)
-        self._content = content
+        self._content, self._content_layout = content, layout
 
-        scroll = QScrollArea()
+        self._scroll = scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         scroll.setWidget(content)
@@ -106,29 +110,61 @@ class VerdictPanel(QWidget):
         )
         title = bold(plain_label(name="Disagreement"))
         title.setText(DISAGREEMENT_TITLE)
-        differences = plain_label(name="Differences between runner and desk")
+        differences = WrappingLabel(name="Differences between runner and desk")
         layout = QVBoxLayout(banner)
+        layout.setContentsMargins(8, 4, 8, 4)
+        layout.setSpacing(2)
         layout.addWidget(title)
         layout.addWidget(differences)
         return banner, differences
 
-    #: Widest size hint: a long unbreakable value scrolls rather than widens the panel.
+    #: Widest size hint: more room goes to the other panes.
     MAX_HINT_WIDTH = 480
-    #: The content's minimum width, measured once per shown attempt (see sizeHint).
+    #: The content's minimum width, measured once per shown attempt (see minimumSizeHint).
     _content_width: int | None = None
 
-    def sizeHint(self) -> QSize:
-        """Wide enough for the facts without a horizontal scroll bar, within reason.
+    def minimumSizeHint(self) -> QSize:
+        """As wide as the content's narrowest layout, so it never scrolls sideways.
 
-        The content's minimum width is measured once per shown attempt: layouts ask
-        for this hint many times per repaint, and measuring means laying out every label.
+        Measured once per shown attempt: layouts ask for this hint many times per
+        repaint, and measuring means laying out every label.
         """
-        hint = super().sizeHint()
+        hint = super().minimumSizeHint()
         if self._content_width is None:
             self._content_width = self._content.minimumSizeHint().width()
         width = self._content_width
         width += self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
-        return QSize(min(max(hint.width(), width), self.MAX_HINT_WIDTH), hint.height())
+        return QSize(max(hint.width(), width), hint.height())
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        width = max(self.minimumSizeHint().width(), min(hint.width(), self.MAX_HINT_WIDTH))
+        return QSize(width, hint.height())
+
+    def viewport(self) -> QWidget:
+        """The scroll area's viewport: what of the content is in view."""
+        return self._scroll.viewport()
+
+    def key_height(self, width: int | None = None) -> int:
+        """The height that shows the status, the banner and *Runner vs desk* whole, at
+        ``width`` (default: the viewport's); the facts and settings below may scroll."""
+        layout = self._content_layout
+        margins = layout.contentsMargins()
+        inner = (self.viewport().width() if width is None else width) - margins.left()
+        inner -= margins.right()
+        heights = []
+        for index in range(layout.count()):
+            item = layout.itemAt(index)
+            if item is None or item.isEmpty():
+                continue
+            if item.hasHeightForWidth():
+                heights.append(item.heightForWidth(inner))
+            else:
+                heights.append(item.sizeHint().height())
+            if item.widget() is self._groups[0]:
+                break
+        spacing = layout.spacing() * (len(heights) - 1)
+        return margins.top() + sum(heights) + spacing + margins.bottom()
 
     # ----------------------------------------------------------------- public
 
@@ -160,6 +196,7 @@ class VerdictPanel(QWidget):
         self._settings.set_rows(detail.settings)
         for group in self._groups:
             group.setVisible(True)
+        self.updateGeometry()  # a new minimum width
 
     def clear(self) -> None:
         """Show only the "no attempt selected" placeholder."""

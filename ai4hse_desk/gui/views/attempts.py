@@ -1,11 +1,12 @@
 """The attempts page: the search bar, the attempt list and its counts above the selected
-attempt side by side (question and flags, raw response, verdict) or the compare grid."""
+attempt (question and flags, raw response, verdict: :mod:`.detail_panes`, which arranges
+them by their width) or the compare grid."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QLabel,
@@ -21,12 +22,15 @@ from ai4hse_desk.gui.panels.question import QuestionPanel
 from ai4hse_desk.gui.panels.response import ResponseView
 from ai4hse_desk.gui.panels.verdict import VerdictPanel
 from ai4hse_desk.gui.views.compare_grid import CompareGrid
+from ai4hse_desk.gui.views.detail_panes import DetailPanes
 from ai4hse_desk.gui.widgets.search_bar import SearchBar
 
 if TYPE_CHECKING:
     from ai4hse_desk.gui.models.attempt_table import AttemptTableModel
 
 COLUMNS_KEY = "attempt_columns"
+#: A fitted list column may be this wide whatever the list's width (else a quarter of it).
+MIN_WIDEST = 200
 
 
 def _attempt_table(model: AttemptTableModel) -> QTableView:
@@ -69,18 +73,10 @@ class AttemptsView(QSplitter):
         self.response_view = ResponseView()
         self.verdict_panel = VerdictPanel()
         self.flags_panel = FlagsPanel()  # under the question, in its own column
-        self.question_column = QSplitter(Qt.Orientation.Vertical)
-        self.question_column.setObjectName("question_column")
-        self.question_column.addWidget(self.question_panel)
-        self.question_column.addWidget(self.flags_panel)
-        self.question_column.setStretchFactor(0, 3)
-        self.question_column.setStretchFactor(1, 2)
-        self.question_column.splitterMoved.connect(self._column_arranged)
-        self.detail_splitter = QSplitter(Qt.Orientation.Horizontal)
-        self.detail_splitter.setObjectName("detail_splitter")
-        for widget in (self.question_column, self.response_view, self.verdict_panel):
-            self.detail_splitter.addWidget(widget)
-        self.detail_splitter.setSizes([520, 560, 520])
+        self.detail_splitter = DetailPanes(
+            self.question_panel, self.flags_panel, self.response_view, self.verdict_panel
+        )
+        self.question_column = self.detail_splitter.question_column
         self.compare = CompareGrid()
         self.tabs = QTabWidget()
         self.tabs.setAccessibleName("Attempt detail and compare")
@@ -88,9 +84,13 @@ class AttemptsView(QSplitter):
         self.tabs.addTab(self.compare, "Compare runs × repetitions")
         self.addWidget(top)
         self.addWidget(self.tabs)
-        self.setSizes([380, 620])
-        self._fit_question = True
+        self.setSizes([300, 700])  # the detail needs the height more than the list
         self._columns_restored = False
+        #: Content widths of the list's columns while they share the list's width.
+        self._content_widths: list[int] | None = None
+        self._sharing = False
+        self.table.viewport().installEventFilter(self)
+        self.table.horizontalHeader().sectionResized.connect(self._column_resized)
 
     def clear_detail(self) -> None:
         """Show no attempt."""
@@ -103,44 +103,79 @@ class AttemptsView(QSplitter):
 
     def restore_layout(self, settings: QSettings) -> None:
         """Splitter sizes and column widths as the reviewer left them."""
-        for splitter in (self, self.detail_splitter, self.question_column):
-            state = settings.value(splitter.objectName())
-            if isinstance(state, QByteArray):
-                splitter.restoreState(state)
+        state = settings.value(self.objectName())
+        if isinstance(state, QByteArray):
+            self.restoreState(state)
+        self.detail_splitter.restore_layout(settings)
         header = settings.value(COLUMNS_KEY)
         self._columns_restored = isinstance(header, QByteArray)
         if isinstance(header, QByteArray):
             self.table.horizontalHeader().restoreState(header)
-        # Fit the question above the flags until the reviewer arranges the column.
-        self._fit_question = settings.value("question_column") is None
 
     def save_layout(self, settings: QSettings) -> None:
         """Keep splitter sizes and column widths for the next start."""
-        for splitter in (self, self.detail_splitter, self.question_column):
-            settings.setValue(splitter.objectName(), splitter.saveState())
+        settings.setValue(self.objectName(), self.saveState())
+        self.detail_splitter.save_layout(settings)
         settings.setValue(COLUMNS_KEY, self.table.horizontalHeader().saveState())
 
     def fit_columns(self) -> None:
-        """Size the list's columns to their content once, unless the reviewer set them."""
-        if not self._columns_restored:
+        """Size the list's columns to their content once, unless the reviewer set them;
+        until the reviewer sets one, they follow the list's width (see _share_columns)."""
+        if self._columns_restored:
+            return
+        self._columns_restored = True
+        self._sharing = True
+        try:
             self.table.resizeColumnsToContents()
-            self._columns_restored = True
+        finally:
+            self._sharing = False
+        header = self.table.horizontalHeader()
+        self._content_widths = [header.sectionSize(c) for c in range(header.count())]
+        self._share_columns()
 
-    def _column_arranged(self, _pos: int, _index: int) -> None:
-        self._fit_question = False
+    def _share_columns(self) -> None:
+        """Content widths, a long id's at most a quarter of the list (it elides in the
+        middle); the spare width shared by width, or, short of room, the wide columns
+        narrowed, down to MIN_WIDEST / 2, before the list scrolls sideways."""
+        content, header = self._content_widths, self.table.horizontalHeader()
+        if content is None or len(content) != header.count():
+            return
+        shown = [c for c in range(header.count()) if not header.isSectionHidden(c)]
+        room = self.table.viewport().width()
+        bar = self.table.verticalScrollBar()
+        if not bar.isVisible():  # it will be, once the list is longer than its room
+            room -= bar.sizeHint().width()
+        widest = max(MIN_WIDEST, room // 4)
+        widths = {c: min(content[c], widest) for c in shown}
+        total = sum(widths.values())
+        if total <= room:
+            grown = {c: w + (room - total) * w // total for c, w in widths.items()}
+        else:
+            floor = MIN_WIDEST // 2
+            slack = {c: max(0, w - floor) for c, w in widths.items()}
+            spare = max(1, sum(slack.values()))
+            cut = min(total - room, spare)
+            grown = {c: w - -(-cut * slack[c] // spare) for c, w in widths.items()}  # ceil
+        self._sharing = True
+        try:
+            for column, width in grown.items():
+                header.resizeSection(column, width)
+        finally:
+            self._sharing = False
+
+    def _column_resized(self, _column: int, _old: int, _new: int) -> None:
+        if not self._sharing:  # the reviewer's width: kept from now on
+            self._content_widths = None
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize and watched is self.table.viewport():
+            self._share_columns()
+        return super().eventFilter(watched, event)
 
     def keep_question_readable(self) -> None:
-        """Give the question panel the height its options need, from the flags panel's spare
-        (until the reviewer moves the splitter, whose sizes then persist)."""
-        column = self.question_column
-        sizes = column.sizes()
-        if not self._fit_question or len(sizes) != 2 or not column.isVisible():
-            return
-        need = self.question_panel.sizeHint().height()
-        spare = sizes[1] - self.flags_panel.minimumSizeHint().height()
-        give = min(need - sizes[0], spare)
-        if give > 0:
-            column.setSizes([sizes[0] + give, sizes[1] - give])
+        """Give the question panel the height its options need and, stacked, the verdict
+        the height its status, banner and *Runner vs desk* need (see DetailPanes)."""
+        self.detail_splitter.keep_readable()
 
 
 __all__ = ["COLUMNS_KEY", "AttemptsView"]

@@ -1,4 +1,9 @@
-"""Rows of plain-text labels under optional bold headers, reused from one attempt to the next."""
+"""Rows of plain-text labels under optional bold headers, reused from one attempt to the next.
+
+No text widens the grid: prose wraps, and a long id elides in the middle with the whole
+text in its tooltip (:class:`~ai4hse_desk.gui.widgets.labels.ElidingLabel`); the columns
+share the free width by their stretch.
+"""
 
 from __future__ import annotations
 
@@ -9,10 +14,14 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QGridLayout, QLabel, QWidget
 
 from ai4hse_desk.display.text_sanitize import display_text
-from ai4hse_desk.gui.widgets.labels import plain_label, set_style_sheet
+from ai4hse_desk.gui.widgets.labels import ElidingLabel, plain_label, set_style_sheet
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
+
+
+_ONE_LINE = Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft
+_WRAPPED = Qt.AlignmentFlag.AlignTop
 
 
 def bold(label: QLabel) -> QLabel:
@@ -51,10 +60,11 @@ class LabelGrid(QWidget):
         """Show ``rows`` (one text per column) and return their labels."""
         first = 1 if self._header else 0
         while len(self._rows) < len(rows):
-            labels = [plain_label(wrap=column > 0) for column in range(self._columns)]
+            labels: list[QLabel] = [
+                ElidingLabel(wrap=column > 0) for column in range(self._columns)
+            ]
             for column, label in enumerate(labels):
-                align = Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft
-                self._grid.addWidget(label, first + len(self._rows), column, align)
+                self._grid.addWidget(label, first + len(self._rows), column, _ONE_LINE)
             self._rows.append(labels)
         for labels, texts in zip(self._rows, rows, strict=False):
             for column, (label, text) in enumerate(zip(labels, texts, strict=True)):
@@ -62,11 +72,11 @@ class LabelGrid(QWidget):
                 # Only what changed is set: most rows (the run's settings, field names)
                 # stay the same from one attempt to the next, and every set costs a relayout.
                 if label.text() != shown or label.isHidden():
-                    # Wrap long prose only: an id such as a dated run id would be cut at
-                    # a hyphen (a reused wrapped label keeps its previous text's height),
-                    # and a wrapped label costs a height-for-width layout every time.
-                    label.setWordWrap(column > 0 and len(shown) > 40 and " " in shown)
+                    # Values of several short words wrap; an id (a dated run id would be
+                    # cut at a hyphen) or a long word elides (ElidingLabel).
                     label.setText(shown)
+                    # A line as wide as its text (a chip), wrapped text as wide as the column.
+                    self._grid.setAlignment(label, _WRAPPED if label.wordWrap() else _ONE_LINE)
                     label.setVisible(True)
                     title = self._header[column] if self._header else ""
                     label.setAccessibleName(f"{texts[0]}, {title}" if title else texts[0])

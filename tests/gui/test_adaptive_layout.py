@@ -1,0 +1,236 @@
+"""The attempt detail adapts to the window: at 1366×768 and above nothing is clipped.
+
+Issue 14, point 1: the Desk column of *Runner vs desk*, the status reason and the
+DISAGREEMENT banner were cut off at 1500×950 and 1600×1000 and out of sight at
+1366×768, and invisible-character stand-ins in a response widened its column. These
+show the real window on the demo, select the attempt the runner deliberately got wrong
+(Q094, aurora-7b, repetition 1) and compare widget rectangles, never pixels.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from typing import TYPE_CHECKING
+
+import pytest
+from PySide6.QtCore import QPoint, QRect, QSize
+from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QLabel, QScrollArea, QWidget
+
+from ai4hse_desk.audit import open_audit
+from ai4hse_desk.gui.main_window import MainWindow
+from ai4hse_desk.gui.views.detail_panes import PANE_WIDTH
+from ai4hse_desk.gui.widgets.label_grid import LabelGrid
+from ai4hse_desk.gui.widgets.labels import ElidingLabel, WrappingLabel
+from ai4hse_desk.verdicts.rescore import iter_verdicts
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+
+    from pytestqt.qtbot import QtBot
+
+#: The smallest supported screen, the window's default, the README's screenshots, full HD.
+SIZES = [(1366, 768), (1500, 950), (1600, 1000), (1920, 1080)]
+#: A response built to widen its pane: a long run of zero-width spaces (each shown as a
+#: ⟨ZWSP⟩ stand-in, so one unbroken token) and a 300-character word.
+HOSTILE_RESPONSE = "[TRUE, " + "\u200b" * 400 + " " + "w" * 300 + " TRUE, TRUE, FALSE]"
+
+
+@pytest.fixture(scope="module")
+def disagreeing(pristine: Path) -> int:
+    """The attempt of issue 14: Q094, aurora-7b, repetition 1, which the runner got wrong
+    (else the first attempt the runner got wrong)."""
+    with open_audit(pristine) as db:
+        models = {run.run_id: run.model for run in db.runs()}
+        wrong = [v for v in iter_verdicts(db) if not v.agrees]
+        attempts = {a.attempt_id: a for a in db.attempts_by_ids([v.attempt_id for v in wrong])}
+    assert wrong, "the demo has deliberate disagreements"
+    for verdict in wrong:
+        attempt = attempts[verdict.attempt_id]
+        if (verdict.question_id, models[verdict.run_id], attempt.repetition) == (
+            "Q094", "aurora-7b", 1,
+        ):  # fmt: skip
+            return verdict.attempt_id
+    return wrong[0].attempt_id
+
+
+def _window(qtbot: QtBot, path: Path, size: tuple[int, int], attempt_id: int) -> MainWindow:
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.resize(*size)
+    win.show()
+    assert win.open_path(path, wait=True)
+    win.filters.disagreements.setChecked(True)  # "Runner ≠ desk only", as in the issue
+    win.navigator.show_attempt(attempt_id)
+    assert win.selection.attempt_id == attempt_id
+    _settle()
+    assert win.size() == QSize(*size)
+    return win
+
+
+def _settle() -> None:
+    for _ in range(5):
+        QApplication.processEvents()
+
+
+@pytest.fixture(params=SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+def window(
+    request: pytest.FixtureRequest, qtbot: QtBot, pristine: Path, disagreeing: int
+) -> Iterator[MainWindow]:
+    win = _window(qtbot, pristine, request.param, disagreeing)
+    yield win
+    win.close()
+
+
+def _named(root: QWidget, name: str) -> QWidget:
+    (found,) = [w for w in root.findChildren(QWidget) if w.accessibleName() == name]
+    return found
+
+
+def _inside(widget: QWidget, viewport: QWidget) -> bool:
+    """Whether ``widget`` is shown and its whole rectangle lies inside ``viewport``."""
+    if not widget.isVisible():
+        return False
+    rect = QRect(widget.mapTo(viewport, QPoint(0, 0)), widget.size())
+    return viewport.rect().contains(rect)
+
+
+def _scroll_areas_with_a_horizontal_bar(root: QWidget) -> list[str]:
+    return [
+        area.accessibleName() or area.objectName() or type(area).__name__
+        for area in root.findChildren(QAbstractScrollArea)
+        if area.isVisible() and area.horizontalScrollBar().isVisible()
+    ]
+
+
+def test_the_verdict_desk_column_banner_and_reason_are_in_view(window: MainWindow) -> None:
+    verdict = window.attempts.verdict_panel
+    viewport = verdict.findChild(QScrollArea).viewport()
+    desk = [
+        label
+        for label in verdict.findChildren(QLabel)
+        if label.accessibleName() == "Desk" or label.accessibleName().endswith(", Desk")
+    ]
+    assert len(desk) == 1 + len(verdict.comparison_texts())  # the header and every row
+    outside = [label.accessibleName() for label in desk if not _inside(label, viewport)]
+    assert outside == []
+    assert verdict.banner().isVisible()
+    assert _inside(verdict.banner(), viewport)
+    assert _inside(_named(verdict, "Desk status reason"), viewport)
+
+
+def test_no_detail_pane_scrolls_sideways(window: MainWindow) -> None:
+    detail = window.attempts.tabs.currentWidget()
+    assert _scroll_areas_with_a_horizontal_bar(detail) == []
+    # The list's columns share its width too (a long id elides in the middle).
+    assert not window.attempts.table.horizontalScrollBar().isVisible()
+    # The panes themselves stay inside the detail tab.
+    page = detail.rect()
+    for pane in (
+        window.attempts.question_panel,
+        window.attempts.response_view,
+        window.attempts.verdict_panel,
+    ):
+        assert page.contains(QRect(pane.mapTo(detail, QPoint(0, 0)), pane.size()))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+def test_a_hostile_response_does_not_widen_its_pane(
+    qtbot: QtBot, pristine: Path, tmp_path: Path, disagreeing: int, size: tuple[int, int]
+) -> None:
+    calm = _window(qtbot, pristine, size, disagreeing)
+    calm_width = calm.attempts.response_view.width()
+    calm.close()
+
+    path = tmp_path / "hostile.sqlite"
+    shutil.copyfile(pristine, path)
+    con = sqlite3.connect(path)
+    with con:
+        con.execute(
+            "UPDATE attempts SET raw_response = ? WHERE attempt_id = ?",
+            (HOSTILE_RESPONSE, disagreeing),
+        )
+    con.close()
+    win = _window(qtbot, path, size, disagreeing)
+    response = win.attempts.response_view
+    assert response.raw_text() == HOSTILE_RESPONSE
+    assert "⟨ZWSP⟩" in response.plain_text()
+    editor = response.text_edit()
+    assert not editor.horizontalScrollBar().isVisible()
+    assert editor.document().size().width() <= editor.viewport().width()
+    assert response.width() <= calm_width
+    detail = win.attempts.tabs.currentWidget()
+    assert _scroll_areas_with_a_horizontal_bar(detail) == []
+    verdict = win.attempts.verdict_panel
+    assert _inside(verdict.banner(), verdict.findChild(QScrollArea).viewport())
+    win.close()
+
+
+def test_the_verdict_moves_under_the_response_below_the_threshold(window: MainWindow) -> None:
+    panes = window.attempts.detail_splitter
+    stacked = panes.width() < panes.side_by_side_width()
+    assert panes.is_stacked() == stacked
+    least = panes.question_column.minimumSizeHint().width()
+    assert panes.side_by_side_width() >= least + 2 * PANE_WIDTH
+    verdict, response = window.attempts.verdict_panel, window.attempts.response_view
+    if stacked:  # the verdict under the response, as wide as it
+        assert verdict.parent() is response.parent() is panes.response_column
+        assert verdict.mapTo(panes, QPoint(0, 0)).y() > response.mapTo(panes, QPoint(0, 0)).y()
+        assert verdict.width() == response.width()
+    else:  # three columns, the free width shared
+        assert verdict.parent() is panes
+        assert min(response.width(), verdict.width()) >= PANE_WIDTH
+    # At default fonts, beside the filters dock: 1366×768 and 1500×950 stack, 1600 wide not.
+    assert stacked == (window.width() < 1600)
+
+
+# ------------------------------------------------------------- the widgets that never widen
+
+
+def test_an_id_elides_in_the_middle_with_the_whole_text_in_its_tooltip(qtbot: QtBot) -> None:
+    whole = "ao-aurora-7b-2026-09-03-" + "x" * 120 + "-<b>end</b>"
+    label = ElidingLabel(whole)
+    qtbot.addWidget(label)
+    assert label.minimumSizeHint().width() < label.sizeHint().width()
+    label.resize(200, 20)
+    label.show()
+    assert label.text() == whole
+    assert label.is_elided()
+    shown = QLabel.text(label)
+    assert shown.startswith("ao-aurora")
+    assert shown.endswith("</b>")
+    assert "…" in shown
+    assert "&lt;b&gt;" in label.toolTip()  # HTML in the tooltip shown as its characters
+    label.resize(label.sizeHint().width(), 20)
+    assert not label.is_elided()
+    assert label.toolTip() == ""
+
+
+def test_a_long_word_wraps_anywhere_and_sets_no_minimum_width(qtbot: QtBot) -> None:
+    label = WrappingLabel("item 2 '" + "⟨ZWSP⟩" * 60 + "' is not TRUE/FALSE")
+    qtbot.addWidget(label)
+    narrow = label.minimumSizeHint().width()
+    assert narrow < label.fontMetrics().horizontalAdvance("⟨ZWSP⟩" * 10)
+    label.resize(narrow * 3, label.heightForWidth(narrow * 3))
+    label.show()
+    assert label.is_breaking_words()
+    line = label.fontMetrics().lineSpacing()
+    assert label.heightForWidth(narrow * 3) > 3 * line  # the word on several lines
+    label.setText("short words only")
+    assert not label.is_breaking_words()
+
+
+def test_grid_values_wrap_or_elide(qtbot: QtBot) -> None:
+    grid = LabelGrid("Facts", 2)
+    qtbot.addWidget(grid)
+    run = "r-" + "9" * 200
+    rows = grid.set_rows([("Run", run), ("Extracted", "[TRUE, FALSE, TRUE, FALSE, TRUE]")])
+    grid.resize(300, 200)
+    grid.show()
+    QApplication.processEvents()
+    (_name, run_label), (_field, extracted) = rows
+    assert grid.texts() == [("Run", run), ("Extracted", "[TRUE, FALSE, TRUE, FALSE, TRUE]")]
+    assert run_label.toolTip() == run
+    assert extracted.wordWrap()
+    assert grid.minimumSizeHint().width() < 300
