@@ -19,6 +19,7 @@ from ai4hse_desk.gui.controllers.compare import CompareController
 from ai4hse_desk.gui.controllers.navigation import Navigator
 from ai4hse_desk.gui.controllers.notes import NotesController
 from ai4hse_desk.gui.controllers.notes_changes import NoteChanges
+from ai4hse_desk.gui.controllers.notes_export import NotesExportController
 from ai4hse_desk.gui.controllers.opening import APP_TITLE, EMPTY_MESSAGE, OpeningController
 from ai4hse_desk.gui.controllers.review import ReviewController
 from ai4hse_desk.gui.controllers.review_report import ReviewReportController
@@ -62,8 +63,7 @@ class MainWindow(QMainWindow):
         menus.keep_in_step(self.menu_actions, self.attempt_list, self.notes)
         self._fill_recent(self.opening.recent_files())
         self.attempts.restore_layout(self.settings)
-        geometry = self.settings.value("geometry")
-        if isinstance(geometry, QByteArray):
+        if isinstance(geometry := self.settings.value("geometry"), QByteArray):
             self.restoreGeometry(geometry)
         self.notes.set_session(None)  # the notes panel says what it waits for
 
@@ -107,6 +107,7 @@ class MainWindow(QMainWindow):
         self.reviewing = ReviewController(self.review, self.notes, identity, tasks,
                                           lambda: self.keyaudit.result, self)  # fmt: skip
         self.review_report = ReviewReportController(self.notes, tasks, self, self)
+        self.notes_export = NotesExportController(self.notes, tasks, self, self)
 
     def _wire(self) -> None:
         a, o, s, lst, nav, notes = (self.attempts, self.opening, self.selection,
@@ -138,8 +139,8 @@ class MainWindow(QMainWindow):
             (self.notes_dock.list.attempt_activated, (nav.jump_to_attempt,)),
             (self.switcher.flag_requested, (self.changes.flag_question,)),
             (self.changes.explore_requested, (self.switcher.explore_without,)),
-            *((source.message, (status,))
-              for source in (o, lst, nav, notes, self.changes, self.reviewing, self.review_report)),
+            *((src.message, (status,)) for src in (o, lst, nav, notes, self.changes,
+              self.reviewing, self.review_report, self.notes_export)),
         )  # fmt: skip
         for signal, slots in connections:
             for slot in slots:
@@ -150,7 +151,7 @@ class MainWindow(QMainWindow):
             self.opening, self.navigator, self.attempt_list, self.switcher, self.changes,
             self.attempts.search, self.filters, self.filters_dock.toggleViewAction(),
             self.notes_dock.toggleViewAction(), self.scores.action_map, self.close,
-            lambda: show_about(self), self.review_report.ask,
+            lambda: show_about(self), self.review_report.ask, self.notes_export.ask,
         )  # fmt: skip
 
     def open_path(self, path: str | Path, *, wait: bool = False) -> bool:

@@ -60,6 +60,7 @@ class WindowParts:
     quit: Callable[[], object]
     about: Callable[[], object]
     review_report: Callable[[], object]
+    notes_export: Callable[[], object]
 
 
 def window_actions(p: WindowParts) -> tuple[Entry, ...]:
@@ -105,6 +106,9 @@ def window_actions(p: WindowParts) -> tuple[Entry, ...]:
         ActionSpec("undo", notes, "&Undo last note change", c.undo, ("Ctrl+Z",), separator=True),
         Placed("notes_list", notes, p.notes_toggle, "Show notes &list", ("Ctrl+Shift+L",),
                separator=True),
+        ActionSpec("notes_export", notes, "&Export notes (CSV, JSON, XLSX)…", p.notes_export,
+                   ("Ctrl+Shift+E",), tip="Flags, attempt notes and review verdicts; private "
+                   "text only if you say so"),
         ActionSpec("reviewer", notes, "&Reviewer name…", c.change_reviewer),
         ActionSpec("explore", notes,
                    "Explore scores without key-flagged questions (not official)…", c.explore,

@@ -8,7 +8,8 @@ report, and ``revisions``). Lists stay lists in option order, as the CLI takes
 them; ``blind`` is ``true`` for a blind answer given before the key was shown.
 
 CSV and the XLSX ``notes`` sheet are one table of everything as it stands now:
-the flags and attempt notes (:data:`~.frames.EXPORT_COLUMNS`), then one row per
+the flags and attempt notes (:data:`~.frames.NOTE_COLUMNS`: the export columns and
+each option's letter), then one row per
 verdict (``kind`` ``review_verdict``) and per decision (``review_decision``), with
 the review's own columns (:data:`REVIEW_COLUMNS`) after the flags' ones. There a
 list names each option by the letter the window shows (``A TRUE, B FALSE, C
@@ -27,7 +28,7 @@ from typing import TYPE_CHECKING, Final
 
 from ai4hse_desk.display.format import option_letter
 from ai4hse_desk.display.frames import DType, FrameColumn, selected
-from ai4hse_desk.notes.frames import EXPORT_COLUMNS, Entry
+from ai4hse_desk.notes.frames import NOTE_COLUMNS, Entry
 from ai4hse_desk.notes.review_history import LIST_FIELDS
 from ai4hse_desk.notes.review_records import BLIND
 
@@ -344,9 +345,10 @@ def _shared(col: FrameColumn[Entry]) -> FrameColumn[Row]:
     return FrameColumn(col.name, col.dtype, col.doc, get, col.private)
 
 
-#: Every column of the CSV and of the XLSX ``notes`` sheet, in order.
+#: Every column of the CSV and of the XLSX ``notes`` sheet, in order: a flag's option
+#: as its 0-based position and, beside it, the letter the window shows.
 TABLE_COLUMNS: Final[tuple[FrameColumn[Row], ...]] = (
-    *(_shared(col) for col in EXPORT_COLUMNS),
+    *(_shared(col) for col in NOTE_COLUMNS),
     *REVIEW_COLUMNS,
 )
 

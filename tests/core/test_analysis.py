@@ -22,7 +22,7 @@ from ai4hse_desk.analysis import (
     runs_df,
 )
 from ai4hse_desk.audit import open_audit
-from ai4hse_desk.notes import EXPORT_COLUMNS, REVIEW_COLUMNS, NotesStore, export_notes
+from ai4hse_desk.notes import REVIEW_COLUMNS, NotesStore, export_notes
 from ai4hse_desk.protocol.outcome import Status
 
 if TYPE_CHECKING:
@@ -185,14 +185,15 @@ def test_notes_df_private_texts_and_the_export_columns(mixed_db: Path, tmp_path:
     assert rows[keyed]["option_text"] == "Gasoline"
     assert rows[keyed]["answer_key"] == "FALSE"
     assert rows[note]["raw_response"] == "100 reasons: [TRUE, TRUE, FALSE, FALSE, TRUE]"
-    # The export writes the same table, without the letters and with the formula guard.
+    # The export writes the same table, letters included, with the formula guard.
     with open_audit(mixed_db) as db, NotesStore.open(db, str(store_path)) as store:
         export_notes(store, "csv", tmp_path / "notes.csv")
     exported = pd.read_csv(tmp_path / "notes.csv", encoding="utf-8-sig", dtype=str)
     # ... and continues it with the review's columns (verdict and decision rows).
-    flag_columns = [c.name for c in EXPORT_COLUMNS if not c.private]
+    flag_columns = [c.name for c in NOTE_COLUMNS if not c.private]
     assert list(exported.columns) == flag_columns + [c.name for c in REVIEW_COLUMNS]
-    assert flag_columns == [c for c in public.columns if c != "option_letter"]
+    assert flag_columns == list(public.columns)
+    assert "option_letter" in flag_columns
     assert list(exported["note"]) == ["Paper?", "'=1+1", "extraction?"]
 
 

@@ -54,7 +54,7 @@ def test_every_command_leaves_the_audit_byte_identical_and_scores_unchanged(
         assert (code, err) == (0, "")
         assert json.loads(out)["flags"] == 1
         unchanged.check()
-    assert openpyxl.load_workbook(tmp_path / "notes.xlsx")["notes"]["J2"].value == "key says TRUE"
+    assert openpyxl.load_workbook(tmp_path / "notes.xlsx")["notes"]["K2"].value == "key says TRUE"
 
     code, out, err = cli("notes", "import", str(audit), str(tmp_path / "notes.json"), *notes)
     assert (code, err) == (0, "")

@@ -10,22 +10,24 @@ the store).
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtWidgets import QFileDialog, QMessageBox, QProgressDialog, QWidget
+from PySide6.QtWidgets import QProgressDialog, QWidget
 
+from ai4hse_desk.gui.dialogs.export_target import ask_export_target
 from ai4hse_desk.gui.workers.notes_store import LANE, store_problem
 from ai4hse_desk.gui.workers.task import QueryOp
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from ai4hse_desk.gui.controllers.notes import NotesController
     from ai4hse_desk.gui.workers.runner import TaskRunner
     from ai4hse_desk.notes import NotesStore
     from ai4hse_desk.progress import Progress
 
-FILTERS = "Printable HTML (*.html);;JSON (*.json)"
+FORMATS = (("html", "Printable HTML"), ("json", "JSON"))
 PRIVATE_QUESTION = (
     "Include the question and option texts of the questions concerned?\n\n"
     "They are private: leave them out for a report that leaves this machine."
@@ -80,22 +82,12 @@ class ReviewReportController(QObject):
         if self._notes.store is None:
             self.message.emit("No review has been recorded for this audit file yet.")
             return
-        path, chosen = QFileDialog.getSaveFileName(
-            self._dialogs, "Write the review report", "review-report.html", FILTERS
-        )
-        if not path:
-            return
-        target = Path(path)
-        if not target.suffix:
-            target = target.with_suffix(".json" if "json" in chosen.lower() else ".html")
-        answer = QMessageBox.question(
-            self._dialogs,
-            "Private text",
+        chosen = ask_export_target(
+            self._dialogs, "Write the review report", "review-report.html", FORMATS,
             PRIVATE_QUESTION,
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-            QMessageBox.StandardButton.No,
-        )
-        self.write(target, include_private=answer == QMessageBox.StandardButton.Yes)
+        )  # fmt: skip
+        if chosen is not None:
+            self.write(chosen.path, include_private=chosen.include_private)
 
     def write(self, target: Path, *, include_private: bool) -> None:
         """Write the report to ``target`` in the background, with progress and Cancel."""
