@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from ai4hse_desk.display.format import option_letter
 from ai4hse_desk.display.text_sanitize import display_text
+from ai4hse_desk.gui.dialogs.save_keys import save_on_ctrl_enter
 from ai4hse_desk.gui.plain_text import title_text
 from ai4hse_desk.gui.widgets.labels import plain_label
 from ai4hse_desk.notes import CATEGORIES, SEVERITIES, Flag
@@ -95,6 +96,7 @@ class FlagDialog(QDialog):
         )
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
+        save_on_ctrl_enter(self, self.buttons)
 
         form = QFormLayout()
         form.addRow("Question", plain_label(display_text(question.question_id)))

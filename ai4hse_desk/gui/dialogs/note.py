@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QPlainTextEdit, QVBoxLayout, QWidget
 
+from ai4hse_desk.gui.dialogs.save_keys import save_on_ctrl_enter
 from ai4hse_desk.gui.plain_text import title_text
 from ai4hse_desk.gui.widgets.labels import plain_label
 from ai4hse_desk.notes.model import MAX_NOTE
@@ -30,6 +31,7 @@ class NoteDialog(QDialog):
         )
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
+        save_on_ctrl_enter(self, self.buttons)
         layout = QVBoxLayout(self)
         layout.addWidget(plain_label(title))
         layout.addWidget(self.note, 1)
