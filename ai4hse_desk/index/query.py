@@ -3,7 +3,10 @@
 Following Anki's browser, the table holds *keys*, not rows: it asks for one page
 of ``(sort value, attempt_id)`` keys at a time with keyset paging (the last key
 seen, never ``OFFSET``) and fetches light :class:`ListRow` objects only for the
-keys it shows. Filtering, counting and sorting happen in SQL on the index.
+keys it shows. Filtering, counting and sorting happen in SQL on the index. For
+:mod:`.positions` (every row of a long list by its position) it also hops a few
+keys within a page (``skip``), counts the keys before one and reads a listing's
+keys in one ordered pass.
 
 Threads: every thread gets its own read-only connection (opened on first use,
 ``check_same_thread=False`` only so that :meth:`ReviewIndex.close` and
@@ -42,7 +45,7 @@ from ai4hse_desk.index.stored import (
 from ai4hse_desk.protocol.outcome import Status
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator, Sequence
+    from collections.abc import Generator, Iterable, Iterator, Sequence
     from pathlib import Path
     from types import TracebackType
 
@@ -202,6 +205,7 @@ class ReviewIndex:
         descending: bool = False,
         after: SortKey | None = None,
         limit: int = 500,
+        skip: int = 0,
     ) -> list[SortKey]:
         """One page of ``(sort value, attempt_id)`` keys of matching attempts.
 
@@ -210,39 +214,122 @@ class ReviewIndex:
             descending: reverse order (ties then by descending attempt_id).
             after: the last key of the previous page; ``None`` for the first page.
             limit: page size.
+            skip: keys passed over first: a hop within a page (the row positions'
+                page ends), never a long ``OFFSET`` scan.
 
         Keyset paging: a page after ``(v, id)`` is the rest of the tie group
         ``v`` after ``id`` followed by the values beyond ``v``, each an index
         seek (``(col, attempt_id) > (v, id)`` as a row value would make SQLite
         walk the whole tie group).
         """
-        if limit < 1:
-            raise ValueError(f"limit must be positive, not {limit}")
+        if limit < 1 or skip < 0:
+            raise ValueError(f"limit must be positive and skip not negative, not {limit}, {skip}")
         col = sort_column(sort)
         where, params = self._where(query)
         op, direction = ("<", "DESC") if descending else (">", "ASC")
         select = f"SELECT {col}, attempt_id FROM rows WHERE {where}"
-        order = f"ORDER BY {col} {direction}, attempt_id {direction} LIMIT ?"
+        order = f"ORDER BY {col} {direction}, attempt_id {direction} LIMIT ? OFFSET ?"
         if col == "attempt_id":
-            order = f"ORDER BY attempt_id {direction} LIMIT ?"
+            order = f"ORDER BY attempt_id {direction} LIMIT ? OFFSET ?"
             if after is None:
-                return self._keys(f"{select} {order}", [*params, limit])
+                return self._keys(f"{select} {order}", [*params, limit, skip])
             sql = f"{select} AND attempt_id {op} ? {order}"
-            return self._keys(sql, [*params, int(after[1]), limit])
+            return self._keys(sql, [*params, int(after[1]), limit, skip])
         if after is None:
-            return self._keys(f"{select} {order}", [*params, limit])
+            return self._keys(f"{select} {order}", [*params, limit, skip])
         value, last_id = after
-        tie = (
-            f"{select} AND {col} = ? AND attempt_id {op} ? ORDER BY attempt_id {direction} LIMIT ?"
+        tie = f"{where} AND {col} = ? AND attempt_id {op} ?"
+        tie_params = [*params, value, int(last_id)]
+        tie_order = f"ORDER BY attempt_id {direction} LIMIT ? OFFSET ?"
+        page = self._keys(
+            f"SELECT {col}, attempt_id FROM rows WHERE {tie} {tie_order}",
+            [*tie_params, limit, skip],
         )
-        page = self._keys(tie, [*params, value, int(last_id), limit])
-        if len(page) < limit:
-            rest = f"{select} AND {col} {op} ? {order}"
-            page += self._keys(rest, [*params, value, limit - len(page)])
-        return page
+        if len(page) == limit:
+            return page
+        if not page and skip:  # the whole rest of the tie group was passed over
+            sql = f"SELECT count(*) FROM (SELECT 1 FROM rows WHERE {tie} LIMIT ?)"
+            skip -= int(self._all(sql, [*tie_params, skip])[0][0])
+        else:
+            skip = 0
+        rest = f"{select} AND {col} {op} ? {order}"
+        return page + self._keys(rest, [*params, value, limit - len(page), skip])
 
     def _keys(self, sql: str, params: Sequence[Any]) -> list[SortKey]:
         return [(row[0], int(row[1])) for row in self._all(sql, params)]
+
+    def count_before(
+        self, query: AttemptQuery | None, sort: str, descending: bool, key: SortKey
+    ) -> int:
+        """How many matching attempts come before ``key`` in this order: its row number
+        (from 0) when it is listed. Two index range counts, no ``OFFSET``."""
+        col = sort_column(sort)
+        where, params = self._where(query)
+        op = ">" if descending else "<"
+        value, attempt_id = key
+        if col == "attempt_id":
+            sql = f"SELECT count(*) FROM rows WHERE {where} AND attempt_id {op} ?"
+            return int(self._all(sql, [*params, int(attempt_id)])[0][0])
+        sql = (
+            f"SELECT (SELECT count(*) FROM rows WHERE {where} AND {col} {op} ?)"
+            f" + (SELECT count(*) FROM rows WHERE {where} AND {col} = ? AND attempt_id {op} ?)"
+        )
+        return int(self._all(sql, [*params, value, *params, value, int(attempt_id)])[0][0])
+
+    def key_of(self, query: AttemptQuery | None, sort: str, attempt_id: int) -> SortKey | None:
+        """The sort key of ``attempt_id`` if it matches ``query`` (``None`` otherwise)."""
+        col = sort_column(sort)
+        where, params = self._where(query)
+        sql = f"SELECT {col}, attempt_id FROM rows WHERE attempt_id = ? AND {where}"
+        found = self._keys(sql, [int(attempt_id), *params])
+        return found[0] if found else None
+
+    def iter_keys(
+        self, query: AttemptQuery | None, sort: str, descending: bool, batch: int = 20_000
+    ) -> Generator[list[SortKey]]:
+        """Every matching key in order, ``batch`` at a time (one statement, one sort)."""
+        col = sort_column(sort)
+        where, params = self._where(query)
+        direction = "DESC" if descending else "ASC"
+        order = f"attempt_id {direction}"
+        if col != "attempt_id":
+            order = f"{col} {direction}, {order}"
+        sql = f"SELECT {col}, attempt_id FROM rows WHERE {where} ORDER BY {order}"
+        cursor = self._connect().cursor()
+        try:
+            cursor.execute(sql, params)
+            while rows := cursor.fetchmany(batch):
+                yield rows  # (value, attempt_id) tuples as SQLite gives them: the keys
+        except sqlite3.OperationalError as exc:
+            if "interrupt" in str(exc):
+                raise QueryInterrupted(str(exc)) from None
+            raise
+        finally:
+            cursor.close()
+
+    def pages_in_index_order(self, query: AttemptQuery | None, sort: str) -> bool:
+        """True when a page of this listing is read along an index (no sort of every
+        match first, no search's id list to expand): short hops from page to page
+        then cost a page each."""
+        if self.search_mode(query) is not None:
+            return False
+        col = sort_column(sort)
+        where, params = self._where(query)
+        sql = (
+            f"EXPLAIN QUERY PLAN SELECT {col}, attempt_id FROM rows WHERE {where} "
+            f"AND {col} > ? ORDER BY {col}, attempt_id LIMIT 1 OFFSET 1"
+        )
+        plan = " ".join(str(row[-1]) for row in self._all(sql, [*params, 0]))
+        return "TEMP B-TREE" not in plan
+
+    def find_question(self, text: str) -> str | None:
+        """The question id ``text`` names: exactly, else the one that matches
+        ignoring ASCII case (``None`` when none does, or several do)."""
+        found = self._all("SELECT question_id FROM questions WHERE question_id = ?", [text])
+        if not found:
+            sql = "SELECT question_id FROM questions WHERE question_id = ? COLLATE NOCASE LIMIT 2"
+            found = self._all(sql, [text])
+        return str(found[0][0]) if len(found) == 1 else None
 
     def next_matching(
         self,

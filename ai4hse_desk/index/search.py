@@ -17,7 +17,8 @@ The tokenizer folds letter case (beyond ASCII too), so candidates are a
 superset of the ``LIKE`` matches. Terms shorter than three characters have no trigram and are
 checked by ``LIKE`` only; a search made only of such terms scans every response.
 Question text is always searched with ``LIKE`` over the index's small
-``questions`` table.
+``questions`` table; a search that is exactly a question's id (ignoring ASCII
+case) finds that question's attempts too.
 
 A search is resolved once into the matching attempt ids (one JSON array, built
 by SQLite) and the matching question ordinals; :class:`TextSearch` keeps the
@@ -155,9 +156,13 @@ class TextSearch:
     def _resolve(self, terms: Sequence[str], use_fts: bool) -> _Resolved:
         patterns = [f"%{escape_like(term)}%" for term in terms]
         question_like = " AND ".join("search_text LIKE ? ESCAPE '\\'" for _ in patterns)
+        # Id lookup: a search that is a question's id ("Q060") finds that question too.
+        question_sql = f"({question_like}) OR question_id = ? COLLATE NOCASE"
         ordinals = tuple(
             int(row[0])
-            for row in self._run(f"SELECT ordinal FROM questions WHERE {question_like}", patterns)
+            for row in self._run(
+                f"SELECT ordinal FROM questions WHERE {question_sql}", [*patterns, " ".join(terms)]
+            )
         )
         response_like = " AND ".join("t.raw_response LIKE ? ESCAPE '\\'" for _ in patterns)
         inner = f"SELECT t.attempt_id FROM audit.attempts AS t WHERE {response_like}"

@@ -21,7 +21,9 @@ from ai4hse_desk.index import (
     ReviewIndex,
     SortKey,
     ensure_index,
+    positions,
 )
+from ai4hse_desk.index.positions import Listing, ListPositions, page_ends
 from ai4hse_desk.verdicts.rescore import iter_verdicts
 from ai4hse_desk.writer.demo import write_demo
 
@@ -298,3 +300,157 @@ def test_a_closed_index_refuses_queries(demo: Demo) -> None:
     index.close()
     with pytest.raises(RuntimeError, match="closed"):
         index.count()
+
+
+# -- rows by position: keyset pages from either end, from held pages, from the page ends ---
+
+#: Listings the positions are checked on: everything, a filter, two filters at once.
+POSITION_QUERIES = (
+    AttemptQuery(),
+    AttemptQuery(statuses=PARSE_ERROR_STATUSES),
+    AttemptQuery(correct=False, tracks=("answer_only", "structured_output")),
+)
+
+
+@pytest.fixture
+def small_pages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pages of 16 keys and walks of 32: the 2,400 demo attempts make 150 pages, most of
+    them far from both ends."""
+    monkeypatch.setattr(positions, "PAGE", 16)
+    monkeypatch.setattr(positions, "WALK", 32)
+
+
+def _ordered(demo: Demo, query: AttemptQuery, sort: str, desc: bool) -> list[SortKey]:
+    """The listing by brute force: every matching attempt's key, sorted in Python."""
+    keys = [(_sort_value(ref, sort), ref.attempt_id) for ref in _expected(demo, query)]
+    return sorted(keys, reverse=desc)
+
+
+@pytest.mark.usefixtures("small_pages")
+@pytest.mark.parametrize("sort", SORT_COLUMNS)
+@pytest.mark.parametrize("descending", [False, True])
+def test_rows_by_position_from_the_start_the_end_and_the_middle(
+    demo: Demo, sort: str, descending: bool
+) -> None:
+    for query in POSITION_QUERIES:
+        full = _ordered(demo, query, sort, descending)
+        listing = Listing(query, sort, descending)
+        start = ListPositions(demo.index, listing, len(full))
+        assert [start.key_at(p) for p in range(40)] == full[:40]  # Ctrl+Home, then down
+        end = ListPositions(demo.index, listing, len(full))
+        backwards = [end.key_at(p) for p in reversed(range(len(full) - 40, len(full)))]
+        assert backwards[::-1] == full[-40:]  # Ctrl+End, then up
+        middle = len(full) // 2
+        assert end.key_at(middle) is None  # far from every known key: not reachable yet
+        assert not end.all_reachable
+        assert end.set_page_ends(page_ends(demo.index, listing, len(full)))
+        assert end.all_reachable
+        assert [end.key_at(p) for p in range(middle - 20, middle + 20)] == full[
+            middle - 20 : middle + 20
+        ]
+        assert [end.key_at(p) for p in range(0, len(full), 7)] == full[::7]  # a drag, anywhere
+        assert end.key_at(len(full)) is None
+        assert end.key_at(-1) is None
+
+
+@pytest.mark.usefixtures("small_pages")
+@pytest.mark.parametrize("sort", SORT_COLUMNS)
+def test_page_ends_by_short_hops_and_by_one_pass_agree(
+    demo: Demo, sort: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for query, descending in zip(POSITION_QUERIES, (False, True, False), strict=True):
+        full = _ordered(demo, query, sort, descending)
+        listing = Listing(query, sort, descending)
+        ends = full[15::16][: len(full) // 16]
+        with monkeypatch.context() as patch:
+            patch.setattr(ReviewIndex, "pages_in_index_order", lambda *_args: True)
+            hops = page_ends(demo.index, listing, len(full))
+            assert (hops.ends, hops.keys) == (ends, None)
+            patch.setattr(ReviewIndex, "pages_in_index_order", lambda *_args: False)
+            whole = page_ends(demo.index, listing, len(full))  # as for a search: one pass
+            assert (whole.ends, whole.keys) == (ends, full)  # few keys: all kept
+            patch.setattr(positions, "ALL_KEYS", 100)
+            sparse = page_ends(demo.index, listing, len(full))
+            assert (sparse.ends, sparse.keys) == (ends, None)
+
+
+@pytest.mark.usefixtures("small_pages")
+def test_a_search_listing_is_placed_in_one_pass(demo: Demo) -> None:
+    query = AttemptQuery(text="the", text_mode="like")
+    assert not demo.index.pages_in_index_order(query, "attempt_id")
+    full = demo.index.page_keys(query, "model", True, limit=10_000)
+    assert len(full) > 64
+    listing = Listing(query, "model", True)
+    rows = ListPositions(demo.index, listing, len(full))
+    assert rows.set_page_ends(page_ends(demo.index, listing, len(full)))
+    assert [rows.key_at(p) for p in range(len(full))] == full
+
+
+@pytest.mark.usefixtures("small_pages")
+@pytest.mark.parametrize("sort", SORT_COLUMNS)
+@pytest.mark.parametrize("descending", [False, True])
+def test_positions_of_keys_by_counting_and_by_the_page_ends(
+    demo: Demo, sort: str, descending: bool
+) -> None:
+    query = POSITION_QUERIES[2]
+    full = _ordered(demo, query, sort, descending)
+    listing = Listing(query, sort, descending)
+    counted = ListPositions(demo.index, listing, len(full))
+    placed = ListPositions(demo.index, listing, len(full))
+    assert placed.set_page_ends(page_ends(demo.index, listing, len(full)))
+    for position in [*range(0, len(full), 11), len(full) - 1]:
+        key = full[position]
+        assert demo.index.count_before(query, sort, descending, key) == position
+        assert counted.find(key[1]) == position
+        assert placed.position_of(key) == position
+        assert (
+            counted.key_at(min(position + 1, len(full) - 1))
+            == full[min(position + 1, len(full) - 1)]
+        )
+    hidden = next(ref.attempt_id for ref in demo.refs if not _holds(query, ref))
+    assert counted.find(hidden) is None
+    assert demo.index.key_of(query, sort, hidden) is None
+    assert demo.index.key_of(None, sort, hidden) is not None
+
+
+def test_rows_keep_only_a_few_pages(demo: Demo) -> None:
+    full = _ordered(demo, AttemptQuery(), "model", False)
+    rows = ListPositions(demo.index, Listing(AttemptQuery(), "model"), len(full))
+    assert rows.set_page_ends(page_ends(demo.index, rows.listing, len(full)))
+    assert [rows.key_at(p) for p in range(len(full))] == full
+    held = [n for n in range(len(full) // positions.PAGE + 1) if rows.held_page(n) is not None]
+    assert len(held) <= positions.HELD_PAGES
+
+
+@pytest.mark.parametrize("sort", SORT_COLUMNS)
+@pytest.mark.parametrize("descending", [False, True])
+def test_a_skip_hops_over_keys_within_and_across_tie_groups(
+    demo: Demo, sort: str, descending: bool
+) -> None:
+    full = _ordered(demo, AttemptQuery(statuses=PARSE_ERROR_STATUSES), sort, descending)
+    changes = [i for i in range(1, len(full)) if full[i][0] != full[i - 1][0]]
+    starts = {0, 1, len(full) // 2, len(full) - 3, *(c - 2 for c in changes[:4])}
+    for start in sorted(s for s in starts if s >= 0):
+        after = full[start - 1] if start else None
+        for skip in (0, 1, 2, 5, 40):
+            got = demo.index.page_keys(
+                AttemptQuery(statuses=PARSE_ERROR_STATUSES), sort, descending, after, 3, skip
+            )
+            assert got == full[start + skip : start + skip + 3], (start, skip)
+    with pytest.raises(ValueError, match="skip not negative"):
+        demo.index.page_keys(None, skip=-1)
+
+
+def test_questions_are_found_by_their_id(demo: Demo) -> None:
+    assert demo.index.find_question("Q060") == "Q060"
+    assert demo.index.find_question("q060") == "Q060"  # ASCII case ignored when unique
+    assert demo.index.find_question("Q999") is None
+    assert demo.index.find_question("Q06") is None
+
+
+def test_a_search_for_a_question_id_finds_its_attempts(demo: Demo) -> None:
+    of_q060 = sorted(ref.attempt_id for ref in demo.refs if ref.question_id == "Q060")
+    for text in ("Q060", "q060"):
+        query = AttemptQuery(text=text, text_mode="like")
+        assert [key[1] for key in demo.index.page_keys(query, limit=1000)] == of_q060
+        assert demo.index.count(query) == len(of_q060)

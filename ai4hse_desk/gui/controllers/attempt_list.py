@@ -6,6 +6,12 @@ attempt table model. A plain ``LIKE`` search (before the full-text index is
 built) scans every response, so its count and first page are found off the GUI
 thread, and the list shows what it showed until they arrive. The counts line's
 per-status part is counted off the GUI thread too, for the latest query only.
+
+After every reset of the list the model's page ends (where each page of keys
+begins: :mod:`ai4hse_desk.index.positions`) are found on the ``rows`` lane, so a
+scroll-bar drag or Go to can land on any row. Go to… (:meth:`AttemptList.go_to`,
+found by :class:`~ai4hse_desk.gui.controllers.go_to.GoTo`) takes a question id, an
+attempt id or a row number and announces the row through ``row_chosen``.
 """
 
 from __future__ import annotations
@@ -15,12 +21,16 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 
 from ai4hse_desk.display.status_style import status_label
+from ai4hse_desk.gui.controllers.go_to import GoTo
+from ai4hse_desk.gui.dialogs.go_to import GoToDialog
 from ai4hse_desk.gui.models.attempt_table import AttemptTableModel, FirstPage, first_page
 from ai4hse_desk.gui.workers.task import QueryOp, Task
 from ai4hse_desk.index import PARSE_ERROR_STATUSES, AttemptQuery, ReviewIndex
 from ai4hse_desk.protocol.outcome import Status
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ai4hse_desk.gui.controllers.opening import FilterChoices
     from ai4hse_desk.gui.panels.filters import FilterPanel
     from ai4hse_desk.gui.widgets.search_bar import SearchBar
@@ -28,6 +38,9 @@ if TYPE_CHECKING:
 
 LANE = "list"
 STATUS_COUNTS = "status counts"
+#: The lane where the list's page ends are found (apart from the counts).
+ROWS_LANE = "rows"
+ROW_POSITIONS = "row positions"
 NO_ATTEMPTS = (
     "This database holds questions but no attempts yet "
     "(add a run with: ai4hse-desk import responses AUDIT_DB …)."
@@ -42,12 +55,14 @@ class AttemptList(QObject):
         flagged_only_changed: whether View ▸ Flagged questions only is on.
         searching: True while a plain search is found in the background.
         message: a line for the status bar.
+        row_chosen: Go to found this row of the list (select it and scroll there).
     """
 
     counts_changed = Signal(str)
     flagged_only_changed = Signal(bool)
     searching = Signal(bool)
     message = Signal(str)
+    row_chosen = Signal(int)
 
     def __init__(
         self,
@@ -65,9 +80,14 @@ class AttemptList(QObject):
         self._flagged: frozenset[str] = frozenset()
         self._wanted: AttemptQuery | None = None  # a plain search still being found
         self._head = ""  # the counts line before its per-status part
+        self._going = GoTo(model, self.clear_all, self)
+        self._going.row_chosen.connect(self.row_chosen)
+        self._going.message.connect(self.message)
+        self._select: Callable[[int], object] | None = None
         filters.query_changed.connect(self._query_changed)
         search.text_changed.connect(filters.set_text)
         model.modelReset.connect(self._update_counts)
+        model.modelReset.connect(self._find_positions)
 
     # -- what the list shows ------------------------------------------------------------
 
@@ -141,6 +161,56 @@ class AttemptList(QObject):
             self.message.emit(f"The search failed: {message}")
             self._update_counts()
 
+    # -- every row reachable: the page ends ------------------------------------------------
+
+    def _find_positions(self) -> None:
+        """The list was reset: find its page ends on the rows lane (older ones are dropped)."""
+        for older in self._tasks.pending(ROWS_LANE):
+            older.cancel()
+        job = self._model.positions_job()
+        if job is None:
+            return
+        task = self._tasks.run(QueryOp(job, lane=ROWS_LANE, name=ROW_POSITIONS))
+        task.succeeded.connect(self._model.set_positions)
+        task.failed.connect(
+            lambda reason: self.message.emit(f"Rows far down the list cannot be placed: {reason}")
+        )
+
+    # -- Go to ------------------------------------------------------------------------------
+
+    def ask_go_to(self, select: Callable[[int], object] | None = None) -> None:
+        """Ctrl+G: ask for a question, an attempt or a row (:class:`GoToDialog`) and go there.
+
+        Args:
+            select: selects and shows a row of the list (the navigator's
+                ``select_row``); from now on it gets every ``row_chosen``.
+        """
+        if select is not None and select != self._select:
+            if self._select is not None:
+                self.row_chosen.disconnect(self._select)
+            self.row_chosen.connect(select)
+            self._select = select
+        if self._model.review_index is None:
+            self.message.emit("Open an audit database first.")
+            return
+        text = GoToDialog.ask(self._search.window(), self._model.rowCount())
+        if text is not None:
+            self.go_to(text)
+
+    def go_to(self, text: str) -> bool:
+        """Go to a question id (its first attempt in the list's order), an attempt id
+        or a row number (see :func:`~ai4hse_desk.gui.dialogs.go_to.parse_go_to`).
+
+        The row is announced through ``row_chosen``: at once, or, when it can only be
+        placed once the list's page ends are found (a filtered list just changed), as
+        they arrive. A question or attempt the filters hide clears them (as a jump
+        from the notes list does).
+
+        Returns:
+            False (and a one-line ``message``) when there is nothing to go to.
+        """
+        return self._going.go_to(text)
+
     # -- flagged questions ----------------------------------------------------------------
 
     def set_flagged(self, question_ids: frozenset[str]) -> None:
@@ -192,4 +262,4 @@ class AttemptList(QObject):
         self.counts_changed.emit(" · ".join(parts))
 
 
-__all__ = ["NO_ATTEMPTS", "AttemptList"]
+__all__ = ["NO_ATTEMPTS", "ROWS_LANE", "AttemptList"]

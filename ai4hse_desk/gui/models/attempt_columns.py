@@ -1,7 +1,8 @@
 """The attempt list's columns, declared once: header, sort column, text, tooltip.
 
 The texts are plain (table cells are never rich text); a status tooltip names
-only known statuses, as a tooltip may render as rich text.
+only known statuses, as a tooltip may render as rich text. A row not read yet
+(its page arrives a moment later) or that cannot be read shows :data:`PLACEHOLDER`.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ai4hse_desk.display.status_style import status_label
+from ai4hse_desk.gui.plain_text import plain_tooltip
 from ai4hse_desk.protocol.outcome import Status
 
 if TYPE_CHECKING:
@@ -59,6 +61,8 @@ COLUMNS: tuple[AttemptColumn, ...] = (
 )
 #: The column whose cells carry the status colours.
 COL_STATUS = 5
+#: The first cell of a row not read yet, or that cannot be read.
+PLACEHOLDER = "…"
 
 
 def status_tip(item: ListRow) -> str:
@@ -69,4 +73,11 @@ def status_tip(item: ListRow) -> str:
     return f"desk: {item.status.value}; runner recorded: {recorded}"
 
 
-__all__ = ["COLUMNS", "COL_STATUS", "AttemptColumn", "status_tip"]
+def placeholder_tip(problem: str | None) -> str:
+    """The tooltip of a placeholder row: why it cannot be read, or that it is on its way."""
+    if problem is None:
+        return "Finding this row's place in the list…"
+    return plain_tooltip(f"This attempt cannot be read: {problem}")
+
+
+__all__ = ["COLUMNS", "COL_STATUS", "PLACEHOLDER", "AttemptColumn", "placeholder_tip", "status_tip"]

@@ -1,27 +1,30 @@
-"""The attempt list's Qt model: row keys in SQL order plus a small row cache.
+"""The attempt list's Qt model: every matching attempt at its row, a few pages of keys.
 
-An adapter in the manner of Anki's browser ``DataModel``: the review index
-(:class:`~ai4hse_desk.index.ReviewIndex`) filters, sorts and pages in SQL; this
-model keeps only the keys of the rows fetched so far (keyset pages, never
-OFFSET; more are fetched as the view scrolls, Qt's ``fetchMore``) and builds a
-row only when Qt asks for it, from a bounded cache. No proxy model sits over it.
+An adapter in the manner of Anki's browser ``DataModel``: the review index filters,
+counts, sorts and pages in SQL. ``rowCount`` is the whole filtered count, so the
+scroll bar spans the list; a row's key is read by position through
+:class:`~ai4hse_desk.index.positions.ListPositions` (keyset pages from either end,
+a held page, a key found by Go to, or the page ends; never an ``OFFSET`` scan) and
+its light row is built only when Qt asks, from a bounded cache (:mod:`.attempt_rows`).
 
-A query whose first page is slow to find (a plain ``LIKE`` search scans every
-response) is prepared off the GUI thread with :func:`first_page` and handed over
-with :meth:`AttemptTableModel.show_first_page`; once resolved, the index
-remembers the search, so later pages come quickly.
+A page by key is one index seek (well under a millisecond on a million attempts),
+read here, synchronously. Only the page ends (one pass over the listing) are found
+off the GUI thread: :meth:`AttemptTableModel.positions_job` is the work, the attempt
+list controller runs it on a task lane and hands the answer to
+:meth:`AttemptTableModel.set_positions`; until then a row far from every known key
+shows "…". A slow first page (a plain ``LIKE`` search) is prepared off the GUI
+thread with :func:`first_page` and handed over with
+:meth:`AttemptTableModel.show_first_page`.
 
-Every Qt override here is :func:`~ai4hse_desk.gui.qt_guard.guarded`: a row the
-index cannot turn into a :class:`~ai4hse_desk.index.ListRow` (a value the schema
-forbids, such as text in an integer column) shows as a disabled "…" row and is
-reported once through ``read_failed``, never raised into Qt.
+Every Qt override is :func:`~ai4hse_desk.gui.qt_guard.guarded`: a row the index
+cannot turn into a :class:`~ai4hse_desk.index.ListRow` shows as a disabled "…" row
+and is reported once through ``read_failed``, never raised into Qt.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from PySide6.QtCore import (
     QAbstractTableModel,
@@ -34,19 +37,25 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor
 
 from ai4hse_desk.display.status_style import STATUS_COLOURS, status_foreground
-from ai4hse_desk.gui.models.attempt_columns import COL_STATUS, COLUMNS, status_tip
-from ai4hse_desk.gui.plain_text import plain_tooltip
+from ai4hse_desk.gui.models.attempt_columns import (
+    COL_STATUS,
+    COLUMNS,
+    PLACEHOLDER,
+    placeholder_tip,
+    status_tip,
+)
+from ai4hse_desk.gui.models.attempt_rows import RowCache, window_ids
 from ai4hse_desk.gui.qt_guard import READ_ERRORS, guarded, problem_text
 from ai4hse_desk.index import AttemptQuery, ListRow, ReviewIndex, SortKey
+from ai4hse_desk.index.positions import PAGE, Listing, ListPositions, PageEnds, page_ends
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
 
-PAGE = 500
-CACHE_ROWS = 2_000
-FETCH_WINDOW = 100
+    from ai4hse_desk.progress import Progress
 
 _Index = QModelIndex | QPersistentModelIndex
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -60,6 +69,10 @@ class FirstPage:
     keys: list[SortKey]
 
 
+#: The page ends :func:`~ai4hse_desk.index.positions.page_ends` found for a listing.
+FoundPositions = tuple[ListPositions, PageEnds]
+
+
 def first_page(index: ReviewIndex, query: AttemptQuery, sort: str, descending: bool) -> FirstPage:
     """Count ``query``'s attempts and find its first page (on any thread)."""
     matching = index.count(query)
@@ -68,10 +81,17 @@ def first_page(index: ReviewIndex, query: AttemptQuery, sort: str, descending: b
 
 
 class AttemptTableModel(QAbstractTableModel):
-    """Attempts matching an :class:`AttemptQuery`, in the chosen SQL order."""
+    """Attempts matching an :class:`AttemptQuery`, in the chosen SQL order, every one
+    at its row.
 
-    #: A row, a page or the count could not be read (one line, shown as plain text).
+    Signals:
+        read_failed: a row, a page or the count could not be read (one line, plain text).
+        positions_found: every row of the list can now be read at once (the page
+            ends arrived); rows shown as "…" have been refreshed.
+    """
+
     read_failed = Signal(str)
+    positions_found = Signal()
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -79,12 +99,9 @@ class AttemptTableModel(QAbstractTableModel):
         self._query = AttemptQuery()
         self._sort = "attempt_id"
         self._descending = False
-        self._keys: list[SortKey] = []
-        self._more = False
+        self._rows: ListPositions | None = None
         self._matching = 0
-        self._cache: OrderedDict[int, ListRow] = OrderedDict()
-        self._flagged: frozenset[str] = frozenset()
-        self._broken: set[int] = set()  # attempts whose row cannot be read
+        self._cache = RowCache(self._failed)
         self.read_problem: str | None = None
 
     # -- state ------------------------------------------------------------------
@@ -106,13 +123,18 @@ class AttemptTableModel(QAbstractTableModel):
 
     @property
     def matching(self) -> int:
-        """How many attempts match the filter (all pages, not only the fetched ones)."""
+        """How many attempts match the filter: the number of rows."""
         return self._matching
+
+    @property
+    def all_reachable(self) -> bool:
+        """True when any row can be read at once (else far rows wait for the page ends)."""
+        return self._rows is None or self._rows.all_reachable
 
     def set_index(self, index: ReviewIndex | None) -> None:
         """Show the attempts of ``index`` (None: empty) under the current filter."""
         self._index = index
-        self._broken.clear()
+        self._cache.forget_broken()
         self.read_problem = None
         self.refresh()
 
@@ -123,11 +145,9 @@ class AttemptTableModel(QAbstractTableModel):
 
     def set_flagged(self, question_ids: Iterable[str]) -> None:
         """Mark rows of these questions as flagged (the Flag column)."""
-        self._flagged = frozenset(question_ids)
+        self._cache.flagged = frozenset(question_ids)
         self._cache.clear()
-        if self._keys:
-            last = self.index(len(self._keys) - 1, len(COLUMNS) - 1)
-            self.dataChanged.emit(self.index(0, 0), last)
+        self._all_rows_changed()
 
     def show_first_page(self, page: FirstPage) -> None:
         """Show a first page prepared elsewhere (:func:`first_page`) for its query.
@@ -148,16 +168,16 @@ class AttemptTableModel(QAbstractTableModel):
                 page = first_page(self._index, self._query, self._sort, self._descending)
             except READ_ERRORS as exc:
                 self._failed(exc)
-        if page is None:
-            self._reset(0, [])
-        else:
-            self._reset(page.matching, page.keys)
+        self._reset(*((0, []) if page is None else (page.matching, page.keys)))
 
     def _reset(self, matching: int, keys: list[SortKey]) -> None:
         self.beginResetModel()
         self._cache.clear()
-        self._keys, self._matching = keys, matching
-        self._more = len(keys) < matching
+        self._matching = matching
+        self._rows = None
+        if self._index is not None and matching:
+            listing = Listing(self._query, self._sort, self._descending)
+            self._rows = ListPositions(self._index, listing, matching, keys)
         self.endResetModel()
 
     def _failed(self, exc: BaseException) -> None:
@@ -166,98 +186,81 @@ class AttemptTableModel(QAbstractTableModel):
             self.read_problem = text
         self.read_failed.emit(text)
 
+    def _all_rows_changed(self) -> None:
+        if self._matching:
+            last = self.index(self._matching - 1, len(COLUMNS) - 1)
+            self.dataChanged.emit(self.index(0, 0), last)
+
+    # -- positions ----------------------------------------------------------------
+
+    def positions_job(self) -> Callable[[Progress], FoundPositions] | None:
+        """The work finding the page ends of this list (on a worker thread; its answer
+        goes to :meth:`set_positions`); ``None`` when every row can be read already."""
+        rows = self._rows
+        if rows is None or rows.all_reachable:
+            return None
+        return lambda progress: (rows, page_ends(rows.index, rows.listing, rows.total, progress))
+
+    def set_positions(self, found: FoundPositions) -> None:
+        """Take the page ends :meth:`positions_job` found (ignored if the list changed)."""
+        rows, ends = found
+        if rows is not self._rows or not rows.set_page_ends(ends):
+            return
+        self._all_rows_changed()  # the placeholders fill in
+        self.positions_found.emit()
+
     # -- keys -------------------------------------------------------------------
 
-    def attempt_id_at(self, row: int) -> int | None:
-        """The attempt shown in ``row`` (None outside the fetched rows)."""
-        if 0 <= row < len(self._keys):
-            return self._keys[row][1]
-        return None
+    def _read(self, read: Callable[[ListPositions], T]) -> T | None:
+        """``read(rows)`` on the listing shown (``None`` when none, or if the index fails)."""
+        if self._rows is None:
+            return None
+        try:
+            return read(self._rows)
+        except READ_ERRORS as exc:
+            self._failed(exc)
+            return None
 
     def key_at(self, row: int) -> SortKey | None:
-        """The sort key of ``row`` (its position in the listing), None outside."""
-        return self._keys[row] if 0 <= row < len(self._keys) else None
+        """The sort key of ``row`` (its place in the listing, read by keyset when
+        needed); ``None`` outside the list or while the row is not reachable yet."""
+        return self._read(lambda rows: rows.key_at(row))
 
-    def row_of(self, attempt_id: int, fetch_limit: int = 20) -> int | None:
-        """The row showing ``attempt_id``, fetching up to ``fetch_limit`` more pages."""
-        for row, key in enumerate(self._keys):
-            if key[1] == attempt_id:
-                return row
-        for _ in range(fetch_limit):
-            if not self.canFetchMore(QModelIndex()):
-                return None
-            start = len(self._keys)
-            self.fetchMore(QModelIndex())
-            for row in range(start, len(self._keys)):
-                if self._keys[row][1] == attempt_id:
-                    return row
-        return None
+    def attempt_id_at(self, row: int) -> int | None:
+        """The attempt shown in ``row`` (see :meth:`key_at`)."""
+        key = self.key_at(row)
+        return None if key is None else key[1]
+
+    def row_of(self, attempt_id: int, fetch_limit: int = 1) -> int | None:
+        """The row showing ``attempt_id`` (``None`` if not listed); ``fetch_limit`` 0
+        looks only among the rows held in memory, any other value in the whole list."""
+        if fetch_limit == 0:
+            return self._read(lambda rows: rows.held_position(attempt_id))
+        return self._read(lambda rows: rows.find(attempt_id))
+
+    def row_of_key(self, key: SortKey) -> int | None:
+        """The row of a key of this listing (as :meth:`ReviewIndex.page_keys` gives
+        them for the model's query and order)."""
+        return self._read(lambda rows: rows.position_of(key))
 
     def row_data(self, row: int) -> ListRow | None:
         """The light row shown at ``row`` (fetched through the cache)."""
         attempt_id = self.attempt_id_at(row)
-        if attempt_id is None or self._index is None or attempt_id in self._broken:
+        if attempt_id is None or self._index is None or self._rows is None:
             return None
-        cached = self._cache.get(attempt_id)
-        if cached is not None:
-            self._cache.move_to_end(attempt_id)
-            return cached
-        start = max(0, row - FETCH_WINDOW // 2)
-        ids = [key[1] for key in self._keys[start : start + FETCH_WINDOW]]
-        ids = [i for i in ids if i not in self._broken]
-        try:
-            items = self._index.rows(ids, self._flagged)
-        except READ_ERRORS:  # one bad row spoils its window: read this row alone
-            try:
-                items = self._index.rows([attempt_id], self._flagged)
-            except READ_ERRORS as exc:
-                self._broken.add(attempt_id)
-                self._failed(exc)
-                return None
-        for item in items:
-            self._cache[item.attempt_id] = item
-        while len(self._cache) > CACHE_ROWS:
-            self._cache.popitem(last=False)
-        return self._cache.get(attempt_id)
-
-    def last_key(self) -> SortKey | None:
-        """The last fetched key (for keyset continuation)."""
-        return self._keys[-1] if self._keys else None
+        page = self._rows.held_page(row // PAGE)
+        window = [attempt_id] if page is None else window_ids(page, row % PAGE)
+        return self._cache.get(self._index, attempt_id, window)
 
     # -- Qt model interface -----------------------------------------------------
 
     @guarded(0)
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._keys)
+        return 0 if parent.isValid() else self._matching
 
     @guarded(0)
     def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(COLUMNS)
-
-    @guarded(False)
-    def canFetchMore(self, parent: _Index) -> bool:
-        return not parent.isValid() and self._more
-
-    @guarded(None)
-    def fetchMore(self, parent: _Index) -> None:
-        if parent.isValid() or not self._more or self._index is None:
-            return
-        try:
-            page = self._index.page_keys(
-                self._query, self._sort, self._descending, self.last_key(), PAGE
-            )
-        except READ_ERRORS as exc:
-            self._more = False  # a view would ask again at every scroll
-            self._failed(exc)
-            return
-        if not page:
-            self._more = False
-            return
-        start = len(self._keys)
-        self.beginInsertRows(QModelIndex(), start, start + len(page) - 1)
-        self._keys.extend(page)
-        self.endInsertRows()
-        self._more = len(self._keys) < self._matching
 
     @guarded(None)
     def headerData(
@@ -275,7 +278,7 @@ class AttemptTableModel(QAbstractTableModel):
     def flags(self, index: _Index) -> Qt.ItemFlag:
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
-        if self.attempt_id_at(index.row()) in self._broken:
+        if self._cache.is_broken(self.attempt_id_at(index.row())):
             return Qt.ItemFlag.ItemIsSelectable  # shown greyed out: it cannot be read
         return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
@@ -284,12 +287,12 @@ class AttemptTableModel(QAbstractTableModel):
         if not index.isValid():
             return None
         item = self.row_data(index.row())
-        if item is None:
-            # Anki's placeholder: a row whose fetch failed shows as disabled text.
+        if item is None:  # Anki's placeholder: not read yet, or unreadable (disabled)
             if role == Qt.ItemDataRole.DisplayRole and index.column() == 0:
-                return "…"
-            if role == Qt.ItemDataRole.ToolTipRole and self.read_problem is not None:
-                return plain_tooltip(f"This attempt cannot be read: {self.read_problem}")
+                return PLACEHOLDER
+            if role == Qt.ItemDataRole.ToolTipRole:
+                broken = self._cache.is_broken(self.attempt_id_at(index.row()))
+                return placeholder_tip(self.read_problem if broken else None)
             return None
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
