@@ -80,6 +80,8 @@ def window_actions(p: WindowParts) -> tuple[Entry, ...]:
         ActionSpec("previous_question", nav, "Previous question", lambda: n.move_question(-1),
                    ("P",)),
         ActionSpec("next_parse_error", nav, "Next parse error", n.next_parse_error, ("E",)),
+        ActionSpec("go_to", nav, "&Go to…", lambda: p.attempt_list.ask_go_to(n.select_row),
+                   ("Ctrl+G",), tip="A question id (Q060), an attempt id (#123) or a row"),
         ActionSpec("search", nav, "Search", p.search.focus, ("/", QKeySequence.StandardKey.Find),
                    separator=True),
         ActionSpec("clear", nav, "Clear search and filters", p.attempt_list.clear_all, ("Esc",)),

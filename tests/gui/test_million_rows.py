@@ -271,3 +271,15 @@ def test_the_go_to_dialog_reads_ids_and_rows(qtbot: QtBot) -> None:
     dialog.edit.setText("Q060")
     assert ok.isEnabled()
     assert dialog.target.text() == "Goes to question Q060."
+
+
+def test_go_to_is_in_the_navigate_menu_on_ctrl_g(qtbot: QtBot) -> None:
+    """The menu row exists with its shortcut (what it does is tested above)."""
+    from ai4hse_desk.gui.main_window import MainWindow
+
+    win = MainWindow()
+    qtbot.addWidget(win)
+    action = win.menu_actions["go_to"]
+    assert action.shortcut().toString() == "Ctrl+G"
+    assert action.text() == "&Go to…"
+    win.close()
