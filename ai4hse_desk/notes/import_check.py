@@ -65,6 +65,16 @@ class CheckedExport:
     review: ReviewData = field(default_factory=ReviewData)
 
 
+def _state_change(rev: Revision) -> bool:
+    """``rev`` changes the state, and the note only by appending to it (the reason)."""
+    if "state" not in rev.changes or set(rev.changes) - {"state", "note"}:
+        return False
+    if "note" not in rev.changes:
+        return True
+    old, new = rev.changes["note"]
+    return isinstance(new, str) and new.startswith(str(old or ""))
+
+
 def _check_action(rev: Revision, kind: str, where: str) -> None:
     """The changes and ``reverts`` of ``rev`` fit its action (as the store writes them)."""
     at = f.child(where, "changes")
@@ -75,8 +85,8 @@ def _check_action(rev: Revision, kind: str, where: str) -> None:
         f.fail(at, "a change must change its field")
     elif rev.action in ("edit", "state") and not rev.changes:
         f.fail(at, f"an {rev.action} revision must change something")
-    elif rev.action == "state" and set(rev.changes) != {"state"}:
-        f.fail(at, "a state revision changes the state only")
+    elif rev.action == "state" and not _state_change(rev):
+        f.fail(at, "a state revision changes the state (and may append its reason to the note)")
     elif rev.action == "edit" and "state" in rev.changes:
         f.fail(at, "an edit revision does not change the state")
     if (rev.action == "undo") != (rev.reverts is not None):

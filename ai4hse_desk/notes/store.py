@@ -211,10 +211,23 @@ class NotesStore:
         self._change(flag_id, "flag", reviewer, "edit", updates)
         return self._flag(flag_id)
 
-    def set_flag_state(self, flag_id: str, state: str, *, reviewer: str) -> Flag:
-        """Mark a flag ``open``, ``resolved`` or ``withdrawn`` (one revision if it changes)."""
-        updates: dict[str, Value] = {"state": check_choice(state, STATES, "state")}
-        self._change(flag_id, "flag", reviewer, "state", updates)
+    def _set_state(self, item_id: str, kind: str, state: str, reviewer: str, reason: str) -> None:
+        checked = check_choice(state, STATES, "state")
+        why = clean_note(reason, required=False)
+        who = clean_reviewer(reviewer)
+        backend.write(
+            self._engine,
+            lambda conn: writes.change_state(conn, item_id, kind, who, checked, why),
+        )
+
+    def set_flag_state(self, flag_id: str, state: str, *, reviewer: str, reason: str = "") -> Flag:
+        """Mark a flag ``open``, ``resolved`` or ``withdrawn`` (one revision if it changes).
+
+        A non-blank ``reason`` is appended to the flag's note in that revision
+        ("…\n— resolved: the key was fixed"), so the history shows why and one undo
+        takes back the state and its reason together.
+        """
+        self._set_state(flag_id, "flag", state, reviewer, reason)
         return self._flag(flag_id)
 
     def edit_attempt_note(self, note_id: str, *, reviewer: str, note: str) -> AttemptNote:
@@ -223,10 +236,12 @@ class NotesStore:
         self._change(note_id, "attempt_note", reviewer, "edit", updates)
         return self._note(note_id)
 
-    def set_attempt_note_state(self, note_id: str, state: str, *, reviewer: str) -> AttemptNote:
-        """Mark an attempt note ``open``, ``resolved`` or ``withdrawn``."""
-        updates: dict[str, Value] = {"state": check_choice(state, STATES, "state")}
-        self._change(note_id, "attempt_note", reviewer, "state", updates)
+    def set_attempt_note_state(
+        self, note_id: str, state: str, *, reviewer: str, reason: str = ""
+    ) -> AttemptNote:
+        """Mark an attempt note ``open``, ``resolved`` or ``withdrawn`` (a ``reason`` is
+        appended to its text in that revision, as for :meth:`set_flag_state`)."""
+        self._set_state(note_id, "attempt_note", state, reviewer, reason)
         return self._note(note_id)
 
     def undo_last(self, reviewer: str) -> Revision | None:

@@ -24,6 +24,7 @@ from ai4hse_desk.notes.model import (
     Revision,
     Value,
     after,
+    clean_note,
     frozen_values,
     new_id,
     utc_now,
@@ -151,6 +152,28 @@ def change(
     """Lock the item, then append a revision applying ``updates`` to its current fields."""
     item = locked_item(conn, item_id, kind)
     return append(conn, item, {**current_values(conn, item), **updates}, reviewer, action)
+
+
+def with_reason(note: Value, state: str, reason: str) -> str:
+    """``note`` with ``reason`` for the new ``state`` appended on a line of its own
+    ("vague" → "vague\n— resolved: key fixed")."""
+    line = f"— {state}: {reason.strip()}"
+    return f"{note}\n{line}" if note else line
+
+
+def change_state(
+    conn: Connection, item_id: str, kind: str, reviewer: str, state: str, reason: str = ""
+) -> Revision | None:
+    """Lock the item, then append a ``state`` revision; a non-blank ``reason`` is
+    appended to the note in that same revision (so one undo takes back both), and
+    only when the state changes. The note with its reason must still be a valid note.
+    """
+    item = locked_item(conn, item_id, kind)
+    new = current_values(conn, item)
+    if new["state"] != state and reason.strip():
+        new["note"] = clean_note(with_reason(new["note"], state, reason), required=False)
+    new["state"] = state
+    return append(conn, item, new, reviewer, "state")
 
 
 def undo_last(conn: Connection, reviewer: str) -> Revision | None:

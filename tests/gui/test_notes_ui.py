@@ -23,6 +23,7 @@ from sqlalchemy.exc import OperationalError
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.gui.controllers import notes as notes_controller
 from ai4hse_desk.gui.controllers.views import TAB_COMPARE, VIEW_ATTEMPTS
+from ai4hse_desk.gui.dialogs import reason as reason_dialog
 from ai4hse_desk.gui.dialogs import reviewer_name
 from ai4hse_desk.gui.dialogs.flag import FlagDialog, FlagValues
 from ai4hse_desk.gui.dialogs.history import HistoryDialog
@@ -74,6 +75,8 @@ class Recorder:
         self.asked = 0
         self.messages: list[tuple[str, str]] = []
         self.histories: list[ShownHistory] = []
+        self.reason = ""  # what the reviewer answers when asked why (None: Cancel)
+        self.reasons_asked: list[tuple[str, str]] = []
 
     def ask_name(self, _parent: object, _current: str) -> str | None:
         self.asked += 1
@@ -82,12 +85,17 @@ class Recorder:
     def show_message(self, _parent: object, title: str, text: str, **_kw: object) -> None:
         self.messages.append((title, text))
 
+    def ask_reason(self, _parent: object, state: str, what: str) -> str | None:
+        self.reasons_asked.append((state, what))
+        return self.reason
+
 
 @pytest.fixture
 def reviewer(monkeypatch: pytest.MonkeyPatch) -> Recorder:
     recorder = Recorder()
     monkeypatch.setattr(reviewer_name, "ask_name", recorder.ask_name)
     monkeypatch.setattr(notes_controller, "show_message", recorder.show_message)
+    monkeypatch.setattr(reason_dialog, "ask_reason", recorder.ask_reason)
 
     def history_exec(dialog: HistoryDialog) -> int:
         recorder.histories.append(ShownHistory(dialog.row_texts(), dialog.details.toPlainText()))
@@ -231,6 +239,51 @@ def test_resolve_withdraw_reopen_only_open_flags_mark(
     settle(window)  # off again
     assert all(mark == "" for _q, mark in listed_rows(window))
     assert panel.tab_titles()[0] == f"Flags on {question}: 1 (0 open)"
+
+
+def test_resolve_and_withdraw_ask_why_and_keep_it_in_the_note(
+    window: MainWindow, monkeypatch: pytest.MonkeyPatch, reviewer: Recorder
+) -> None:
+    question = current_question(window)
+    flag_dialog_answers(monkeypatch, FlagValues("ambiguous_wording", None, "medium", "vague"))
+    window.attempts.flags_panel.add_flag_button.click()
+    settle(window)
+    panel = window.attempts.flags_panel
+    assert panel.flag_state_button.text() == "Resolve…"
+
+    reviewer.reason = None  # Cancel: nothing is recorded
+    panel.flag_state_button.click()
+    settle(window)
+    assert panel.flag_rows()[0][3] == "open"
+    reviewer.reason = "reworded in v2"
+    panel.flag_state_button.click()
+    settle(window)
+    assert panel.flag_rows()[0][3:] == ("resolved", "ann", "vague ⏎ — resolved: reworded in v2")
+    panel.flag_state_button.click()  # Reopen asks nothing
+    settle(window)
+    reviewer.reason = "a duplicate"
+    panel.withdraw_flag_button.click()
+    settle(window)
+    assert reviewer.reasons_asked == [
+        ("resolved", f"the flag on {question}"),
+        ("resolved", f"the flag on {question}"),
+        ("withdrawn", f"the flag on {question}"),
+    ]
+    store = window.notes.store
+    assert store is not None
+    flag = store.flags()[0]
+    assert (flag.state, flag.note.splitlines()[-1]) == ("withdrawn", "— withdrawn: a duplicate")
+    assert [r.action for r in store.history(flag.flag_id)] == ["create", "state", "state", "state"]
+
+    attempt = window.selection.attempt_id
+    note_dialog_answers(monkeypatch, "odd")
+    panel.add_note_button.click()
+    settle(window)
+    reviewer.reason = "fine after all"
+    panel.note_state_button.click()
+    settle(window)
+    assert reviewer.reasons_asked[-1] == ("resolved", f"the note on attempt #{attempt}")
+    assert store.attempt_notes()[0].note == "odd\n— resolved: fine after all"
 
 
 def test_edit_keeps_history_and_undo_reverts_it(

@@ -16,6 +16,7 @@ from PySide6.QtCore import QObject, Signal
 
 from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.errors import first_line
+from ai4hse_desk.gui.dialogs import reason as reason_dialog
 from ai4hse_desk.gui.dialogs.flag import FlagDialog, FlagValues
 from ai4hse_desk.gui.dialogs.history import HistoryDialog
 from ai4hse_desk.gui.dialogs.note import NoteDialog
@@ -173,14 +174,27 @@ class NoteChanges(QObject):
             ),
         )
 
+    def _reason(self, state: str, what: str) -> str | None:
+        """Why (Resolve and Withdraw ask; "" for Reopen); ``None`` when cancelled."""
+        if not reason_dialog.asks_reason(state):
+            return ""
+        return reason_dialog.ask_reason(self._dialogs, state, display_text(what))
+
     def set_flag_state(self, flag_id: str, state: str) -> None:
-        """Resolve, Withdraw, Reopen."""
+        """Resolve…, Withdraw… (each asks why), Reopen."""
         reviewer = self._reviewer()
-        if reviewer is not None:
-            self._write(
-                f"Flag {_DONE.get(state, state)}",
-                lambda store: store.set_flag_state(flag_id, state, reviewer=reviewer),
-            )
+        if reviewer is None:
+            return
+        flag = self._notes.flag(flag_id)
+        reason = self._reason(
+            state, "the flag" + ("" if flag is None else f" on {flag.question_id}")
+        )
+        if reason is None:
+            return
+        self._write(
+            f"Flag {_DONE.get(state, state)}",
+            lambda store: store.set_flag_state(flag_id, state, reviewer=reviewer, reason=reason),
+        )
 
     def add_note(self) -> None:
         """Add note on this attempt…"""
@@ -220,13 +234,22 @@ class NoteChanges(QObject):
         )
 
     def set_note_state(self, note_id: str, state: str) -> None:
-        """Resolve, Withdraw, Reopen on an attempt note."""
+        """Resolve…, Withdraw… (each asks why), Reopen on an attempt note."""
         reviewer = self._reviewer()
-        if reviewer is not None:
-            self._write(
-                f"Note {_DONE.get(state, state)}",
-                lambda store: store.set_attempt_note_state(note_id, state, reviewer=reviewer),
-            )
+        if reviewer is None:
+            return
+        attempt_id = self._notes.attempt_id
+        reason = self._reason(
+            state, "the note" + ("" if attempt_id is None else f" on attempt #{attempt_id}")
+        )
+        if reason is None:
+            return
+        self._write(
+            f"Note {_DONE.get(state, state)}",
+            lambda store: store.set_attempt_note_state(
+                note_id, state, reviewer=reviewer, reason=reason
+            ),
+        )
 
     def undo(self) -> None:
         """Notes ▸ Undo last note change: revert this reviewer's latest change."""

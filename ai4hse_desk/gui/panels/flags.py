@@ -63,16 +63,16 @@ class FlagsPanel(QWidget):
         self.flags_table = item_table("Flags on this question", self.FLAG_COLUMNS)
         self.add_flag_button = _button("Add flag…", "Flag this question's key or wording")
         self.edit_flag_button = _button("Edit…", "Change the selected flag")
-        self.flag_state_button = _button("Resolve", "Mark the selected flag resolved")
-        self.withdraw_flag_button = _button("Withdraw", "Take the selected flag back")
+        self.flag_state_button = _button("Resolve…", "Mark the selected flag resolved (asks why)")
+        self.withdraw_flag_button = _button("Withdraw…", "Take the selected flag back (asks why)")
         self.flag_history_button = _button("History…", "Every change to the selected flag")
         self.notes_table = item_table("Notes on this attempt", self.NOTE_COLUMNS)
         self.add_note_button = _button(
             "Add note on this attempt…", "e.g. the extraction looks wrong"
         )
         self.edit_note_button = _button("Edit…", "Change the selected note")
-        self.note_state_button = _button("Resolve", "Mark the selected note resolved")
-        self.withdraw_note_button = _button("Withdraw", "Take the selected note back")
+        self.note_state_button = _button("Resolve…", "Mark the selected note resolved (asks why)")
+        self.withdraw_note_button = _button("Withdraw…", "Take the selected note back (asks why)")
         self.note_history_button = _button("History…", "Every change to the selected note")
 
         self.tabs = QTabWidget()
@@ -300,6 +300,6 @@ class FlagsPanel(QWidget):
             is_open = item is not None and item.state == "open"
             edit.setEnabled(writable and item is not None)
             state.setEnabled(writable and item is not None)
-            state.setText("Resolve" if item is None or is_open else "Reopen")
+            state.setText("Resolve…" if item is None or is_open else "Reopen")
             withdraw.setEnabled(writable and is_open)
             history.setEnabled(item is not None)
