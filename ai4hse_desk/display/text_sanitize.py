@@ -11,9 +11,10 @@ stand-in:
 ==================================  =============================================
 original                            displayed as
 ==================================  =============================================
-C0 controls except ``\\n``, ``\\t``  Control Pictures: NUL → ␀, ESC → ␛, CR → ␍
-                                    (a CR never breaks the line; only LF does)
-DEL                                 ␡
+C0 controls except ``\\n``, ``\\t``  their abbreviations: ``⟨NUL⟩``, ``⟨BEL⟩``,
+                                    ``⟨BS⟩``, ``⟨ESC⟩``, ``⟨CR⟩`` (a CR never
+                                    breaks the line; only LF does) …
+DEL                                 ``⟨DEL⟩``
 C1 controls U+0080–U+009F           ``⟨U+0085⟩``
 zero-width / bidi / format chars    ``⟨ZWSP⟩``, ``⟨RLO⟩``, ``⟨LRI⟩``, ``⟨BOM⟩``,
                                     ``⟨SHY⟩``, ``⟨WJ⟩``, ``⟨MVS⟩`` … (the other
@@ -32,7 +33,10 @@ variation selectors U+FE00–FE0F     kept after an ordinary character (emoji
                                     character, or start the text (hidden payloads)
 ==================================  =============================================
 
-Tabs are kept. U+FFFD (the replacement character) is kept but its positions
+Every stand-in is ASCII inside ``⟨`` and ``⟩``, so it shows in any font (the
+Control Pictures block, ␀ ␛ ␍, is missing from common fonts, where they all
+looked like the same empty box). A newline and a tab are kept as they are:
+they are layout. U+FFFD (the replacement character) is kept but its positions
 are reported so the viewer can highlight it. Optionally (``max_line``), very
 long lines get display-only breaks ``"↩\\n"``.
 
@@ -69,9 +73,20 @@ __all__ = [
     "utf16_offset",
 ]
 
+#: The C0 controls and DEL by their Unicode "NameAliases" abbreviations (ISO 6429);
+#: tab (HT) and newline (LF) are not here: they are kept as layout.
+_C0_NAMES: tuple[str, ...] = (
+    *("NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS", "HT", "LF", "VT"),
+    *("FF", "CR", "SO", "SI", "DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB"),
+    *("CAN", "EM", "SUB", "ESC", "FS", "GS", "RS", "US"),
+)
+_KEPT: Final = frozenset({0x09, 0x0A})
+
 #: Abbreviations (mostly the Unicode "NameAliases" abbreviations) for the
 #: invisible characters a reader is most likely to meet.
 _NAMED: dict[int, str] = {
+    **{cp: name for cp, name in enumerate(_C0_NAMES) if cp not in _KEPT},
+    0x007F: "DEL",
     0x00A0: "NBSP",
     0x00AD: "SHY",
     0x034F: "CGJ",
@@ -111,8 +126,11 @@ _NAMED: dict[int, str] = {
     0xFEFF: "BOM",
 }
 
-#: Inclusive code point ranges shown as ``⟨…⟩`` labels (besides C0/DEL).
+#: Inclusive code point ranges shown as ``⟨…⟩`` labels.
 _LABELLED_RANGES: tuple[tuple[int, int], ...] = (
+    (0x0000, 0x0008),  # C0 controls before the tab
+    (0x000B, 0x001F),  # the other C0 controls (after the newline)
+    (0x007F, 0x007F),  # DEL
     (0x0080, 0x009F),  # C1 controls
     (0x00A0, 0x00A0),
     (0x00AD, 0x00AD),
@@ -151,8 +169,7 @@ def _label(cp: int) -> str:
 
 
 def _build_table() -> dict[int, str]:
-    table: dict[int, str] = {cp: chr(0x2400 + cp) for cp in range(0x20) if cp not in (0x09, 0x0A)}
-    table[0x7F] = "\u2421"  # ␡
+    table: dict[int, str] = {}
     for first, last in _LABELLED_RANGES:
         for cp in range(first, last + 1):
             table[cp] = _label(cp)
@@ -298,7 +315,7 @@ def make_visible(raw: str, *, max_line: int | None = None) -> VisibleText:
     wrap_marks = place(wrap_after) + content[wrap_after]
     out[wrap_marks], out[wrap_marks + 1] = ord(WRAP_MARK), 0x0A
     single[wrap_marks] = single[wrap_marks + 1] = False
-    narrow = visible & (content == 1)  # one-character stand-ins (control pictures)
+    narrow = visible & (content == 1)  # one-character stand-ins (none in STAND_INS today)
     mapped = cps.copy()
     mapped[narrow] = glyphs[label[narrow], 0]
     out[single] = mapped[content == 1]

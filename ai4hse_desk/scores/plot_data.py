@@ -4,8 +4,11 @@ Four plots per track (never one for several tracks), from the track's run
 objects in rescore's order:
 
 * :func:`repetitions_plot` — each repetition's exact accuracy with its 95%
-  Wilson interval (no pooled interval; unscored runs get a note, no point);
-* :func:`statuses_plot` — stacked attempts per desk status per run;
+  Wilson interval (no pooled interval; unscored runs get a note, no point),
+  each point's tick naming its repetition ("rep 1" …) and the runs named above;
+* :func:`statuses_plot` — stacked attempts per desk status per run, valid ones
+  split into correct ("Valid ✓") and valid but wrong ("Valid ✗"), each series
+  keyed by its :mod:`~ai4hse_desk.display.status_style` palette key;
 * :func:`slices_plot` — accuracy per value of one label facet per run: the
   correct share solid, the rest pale, up to 1; the caption gives the
   consistency index;
@@ -22,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ai4hse_desk.display.status_style import CORRECT, PALETTE_KEYS
 from ai4hse_desk.index import AttemptQuery
 from ai4hse_desk.protocol.outcome import Status
 from ai4hse_desk.scores.table_rows import percent_text
@@ -85,6 +89,8 @@ class PlotData:
 
     ticks: tuple[tuple[float, str], ...]
     bars: tuple[Bars, ...] = ()
+    #: Labels of the groups the ticks belong to (the runs, above the repetitions).
+    group_ticks: tuple[tuple[float, str], ...] = ()
     points: Points | None = None
     notes: tuple[tuple[float, float, str], ...] = ()
     hits: tuple[Hit, ...] = ()
@@ -109,6 +115,7 @@ def repetitions_plot(runs: Runs) -> PlotData:
     highs: list[float] = []
     hits: list[Hit] = []
     notes: list[tuple[float, float, str]] = []
+    ticks: list[tuple[float, str]] = []
     for i, run in enumerate(runs):
         run_id = str(run["run_id"])
         reps = [r for r in run.get("repetitions", []) if r.get("exact_accuracy") is not None]
@@ -140,39 +147,64 @@ def repetitions_plot(runs: Runs) -> PlotData:
                     (run_id, rep["repetition"]),
                 )
             )
+            ticks.append((x, f"rep {rep['repetition']}"))
     points = Points(tuple(xs), tuple(ys), tuple(lows), tuple(highs))
-    return PlotData(_ticks(runs), points=points, notes=tuple(notes), hits=tuple(hits))
+    return PlotData(
+        tuple(ticks),
+        points=points,
+        notes=tuple(notes),
+        hits=tuple(hits),
+        group_ticks=_ticks(runs),
+    )
+
+
+def _status_counts(run: Mapping[str, Any]) -> dict[str, float]:
+    """Attempts per palette key: ``valid`` split into ``correct`` and valid but wrong."""
+    counts = {k: float(v) for k, v in run.get("errors", {}).get("by_status", {}).items()}
+    valid = counts.get(Status.VALID.value, 0.0)
+    correct = min(float(run.get("correct") or 0), valid)
+    counts[CORRECT], counts[Status.VALID.value] = correct, valid - correct
+    return counts
+
+
+def _status_query(run_id: str, key: str) -> AttemptQuery:
+    if key == CORRECT:
+        return AttemptQuery(run_ids=(run_id,), statuses=(Status.VALID.value,), correct=True)
+    if key == Status.VALID.value:
+        return AttemptQuery(run_ids=(run_id,), statuses=(key,), correct=False)
+    return AttemptQuery(run_ids=(run_id,), statuses=(key,))
+
+
+_STATUS_WORDS = {CORRECT: "valid, correct", Status.VALID.value: "valid, wrong"}
 
 
 def statuses_plot(runs: Runs) -> PlotData:
-    """Stacked bars: one series per status that occurs, in protocol order."""
-    counts = [run.get("errors", {}).get("by_status", {}) for run in runs]
+    """Stacked bars: one series per palette key that occurs, in the palette's order.
+
+    A series is keyed by its palette key: a status, with ``valid`` split into
+    ``correct`` and ``valid`` (valid but wrong, the run's valid attempts less its
+    correct ones).
+    """
+    counts = [_status_counts(run) for run in runs]
     base = [0.0] * len(runs)
     bars: list[Bars] = []
     hits: list[Hit] = []
     half = BAR_WIDTH / 2
-    for series, status in enumerate(Status):
-        heights = [float(c.get(status.value, 0)) for c in counts]
+    x = tuple(float(i) for i in range(len(runs)))
+    for series, key in enumerate(PALETTE_KEYS):
+        heights = [c.get(key, 0.0) for c in counts]
         if not any(heights):
             continue
-        x = tuple(float(i) for i in range(len(runs)))
-        bars.append(Bars(status.value, x, tuple(heights), tuple(base), BAR_WIDTH, series))
+        bars.append(Bars(key, x, tuple(heights), tuple(base), BAR_WIDTH, series))
         for i, (run, height) in enumerate(zip(runs, heights, strict=True)):
             if height:
                 run_id = str(run["run_id"])
-                query = AttemptQuery(run_ids=(run_id,), statuses=(status.value,))
-                tip = f"{run_id} · {status.value}: {int(height):,} attempts"
-                hits.append(
-                    Hit(
-                        i - half,
-                        i + half,
-                        base[i],
-                        base[i] + height,
-                        query,
-                        tip,
-                        (run_id, status.value),
-                    )
+                tip = f"{run_id} · {_STATUS_WORDS.get(key, key)}: {int(height):,} attempts"
+                top = base[i] + height
+                hit = Hit(
+                    i - half, i + half, base[i], top, _status_query(run_id, key), tip, (run_id, key)
                 )
+                hits.append(hit)
             base[i] += height
     return PlotData(_ticks(runs), bars=tuple(bars), hits=tuple(hits))
 

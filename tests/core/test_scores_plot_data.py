@@ -41,6 +41,8 @@ def test_repetitions_are_points_with_their_own_wilson_interval(runs: list[dict[s
         AttemptQuery(run_ids=("r1",), repetitions=(1,)),
         AttemptQuery(run_ids=("r1",), repetitions=(2,)),
     ]
+    assert data.ticks == ((data.points.x[0], "rep 1"), (data.points.x[1], "rep 2"))
+    assert data.group_ticks == ((0.0, run_label(r1[0], r1)),)
     first = data.hits[0]
     assert first.contains(data.points.x[0], data.points.y[0])
     assert repr(reps[0]["wilson_low"]) in first.tip
@@ -61,10 +63,11 @@ def test_status_bars_stack_every_status_of_every_run(runs: list[dict[str, Any]])
     data = statuses_plot(runs)
     by_key = {bars.key: bars for bars in data.bars}
     for i, run in enumerate(runs):
-        counts = run["errors"]["by_status"]
-        for status, count in counts.items():
+        counts = dict(run["errors"]["by_status"])
+        counts["correct"], counts["valid"] = run["correct"], counts["valid"] - run["correct"]
+        for key, count in counts.items():
             if count:
-                assert by_key[status].height[i] == count
+                assert by_key[key].height[i] == count
         tops = [bars.y0[i] + bars.height[i] for bars in data.bars]
         assert max(tops) == run["attempts"]
     r1 = runs.index(next(run for run in runs if run["run_id"] == "r1"))
@@ -72,6 +75,8 @@ def test_status_bars_stack_every_status_of_every_run(runs: list[dict[str, Any]])
     assert hit.query == AttemptQuery(run_ids=("r1",), statuses=("wrong_length",))
     assert hit.x0 < r1 < hit.x1
     assert data.ticks[r1] == (float(r1), run_label(runs[r1], runs))
+    wrong = next(h for h in data.hits if h.key == ("r1", "valid"))
+    assert wrong.query == AttemptQuery(run_ids=("r1",), statuses=("valid",), correct=False)
 
 
 def test_slices_split_each_bar_into_correct_and_incorrect(runs: list[dict[str, Any]]) -> None:

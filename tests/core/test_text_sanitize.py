@@ -70,11 +70,12 @@ def check_offset_maps(raw: str, vis: VisibleText) -> None:
 @pytest.mark.parametrize(
     ("raw", "shown"),
     [
-        ("a\x00b", "a␀b"),
-        ("\x1b[31mred", "␛[31mred"),
-        ("line\r\nnext", "line␍\nnext"),
-        ("old\rmac", "old␍mac"),
-        ("\x0b\x0c\x7f", "␋␌␡"),
+        ("a\x00b", "a⟨NUL⟩b"),
+        ("\x1b[31mred", "⟨ESC⟩[31mred"),
+        ("line\r\nnext", "line⟨CR⟩\nnext"),
+        ("old\rmac", "old⟨CR⟩mac"),
+        ("\x07\x08\x0b\x0c\x7f", "⟨BEL⟩⟨BS⟩⟨VT⟩⟨FF⟩⟨DEL⟩"),
+        ("\x01\x1a\x1f", "⟨SOH⟩⟨SUB⟩⟨US⟩"),
         ("keep\ttabs\nand newlines", "keep\ttabs\nand newlines"),
         ("\x85\x9f", "⟨U+0085⟩⟨U+009F⟩"),
         ("a\u200bb", "a⟨ZWSP⟩b"),
@@ -114,9 +115,34 @@ def test_counts_made_visible_characters_and_replacement_characters() -> None:
     vis = make_visible("a\x00\u200b\ufeffb\ufffd\ufffdc\ufffd")
     assert vis.made_visible == 3
     assert vis.replacement_count == 3
-    assert vis.text == "a␀⟨ZWSP⟩⟨BOM⟩b\ufffd\ufffdc\ufffd"
-    assert vis.replacement_spans() == [(14, 16), (17, 18)]
-    assert vis.marker_spans() == [(1, 13)]
+    assert vis.text == "a⟨NUL⟩⟨ZWSP⟩⟨BOM⟩b\ufffd\ufffdc\ufffd"
+    assert vis.replacement_spans() == [(18, 20), (21, 22)]
+    assert vis.marker_spans() == [(1, 17)]
+
+
+def test_controls_never_show_as_control_pictures() -> None:
+    """Common fonts lack U+2400–U+2426 (every one drew as the same box): names instead."""
+    controls = "".join(chr(c) for c in [*range(0x20), 0x7F, *range(0x80, 0xA0)])
+    vis = make_visible(controls)
+    assert not any(0x2400 <= ord(char) <= 0x243F for char in vis.text)
+    # only ASCII letters, digits and "+" inside the brackets
+    assert set(vis.text) - {"⟨", "⟩", "\t", "\n"} <= set("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+")
+    assert vis.text.startswith("⟨NUL⟩⟨SOH⟩⟨STX⟩")
+    assert "⟨BS⟩\t\n⟨VT⟩" in vis.text  # a tab and a newline stay layout
+    assert "⟨US⟩⟨DEL⟩⟨U+0080⟩" in vis.text
+    assert vis.text.endswith("⟨U+009F⟩")
+    check_offset_maps(controls, vis)
+
+
+def test_a_span_after_escape_sequences_still_lines_up() -> None:
+    raw = "\x1b[1m\x07FINAL_ANSWER:\r [A, C]\x1b[0m\x00"
+    start = raw.index("[A, C]")
+    vis = make_visible(raw)
+    low, high = vis.span_to_display((start, start + 6))
+    assert vis.text[low:high] == "[A, C]"
+    assert vis.text[: low - 1].endswith("⟨CR⟩")
+    assert vis.span_to_display((0, 1)) == (0, len("⟨ESC⟩"))
+    assert (vis.to_original(2), vis.to_original(2, round_up=True)) == (0, 1)  # inside ⟨ESC⟩
 
 
 def test_plain_text_is_returned_unchanged() -> None:

@@ -221,7 +221,7 @@ def test_question_panel_accessible_names(question_panel: QuestionPanel) -> None:
 def test_verdict_panel_fills_every_field(verdict_panel: VerdictPanel) -> None:
     shown = detail()
     verdict_panel.set_detail(shown)
-    assert verdict_panel.status_text() == "Valid"
+    assert verdict_panel.status_text() == "Valid ✓"
     assert verdict_panel.reason_text() == shown.outcome.reason != ""
     assert verdict_panel.comparison_texts() == [
         ("Parse status", "valid", "valid", ""),

@@ -77,11 +77,11 @@ def test_html_is_shown_literally(view: ResponseView) -> None:
 
 def test_control_characters_are_made_visible(view: ResponseView) -> None:
     view.set_response("a\x00b\x1b[31mc\r\nd\x7f\x85e")
-    assert view.plain_text() == "a␀b␛[31mc␍\nd␡⟨U+0085⟩e"
+    assert view.plain_text() == "a⟨NUL⟩b⟨ESC⟩[31mc⟨CR⟩\nd⟨DEL⟩⟨U+0085⟩e"
     assert document(view).blockCount() == 2  # only \n breaks a line
     assert "5 invisible/control characters shown" in view.status_text()
     styled = [s.cursor.selectedText() for s in selections(view, "marker")]
-    assert styled == ["␀", "␛", "␍", "␡⟨U+0085⟩"]  # runs of stand-ins
+    assert styled == ["⟨NUL⟩", "⟨ESC⟩", "⟨CR⟩", "⟨DEL⟩⟨U+0085⟩"]  # runs of stand-ins
 
 
 def test_right_to_left_override_does_not_reorder(view: ResponseView) -> None:

@@ -80,6 +80,14 @@ def _value(run: dict[str, Any], key: str) -> Any:
     return run[key]
 
 
+def _status_count(run: dict[str, Any], key: str) -> int:
+    """A run's attempts in a statuses-plot series: valid split into correct and wrong."""
+    if key == "correct":
+        return int(run["correct"])
+    count = int(run["errors"]["by_status"][key])
+    return count - int(run["correct"]) if key == "valid" else count
+
+
 def _show_plot(view: ScoresView, track: str, name: str) -> TrackPlots:
     plots = view.plots[track]
     view.tabs.setCurrentIndex(list(view.plots).index(track))
@@ -191,9 +199,9 @@ def test_plot_items_hold_the_metrics(view: ScoresView, printed: list[dict[str, A
         runs = [run for run in printed if run["track"] == track]
         items = plots.items["statuses"]
         base = np.zeros(len(runs))
-        for status, bars in items.items():
+        for key, bars in items.items():
             _, heights = bars.getData()
-            assert list(heights) == [run["errors"]["by_status"][status] for run in runs]
+            assert list(heights) == [_status_count(run, key) for run in runs]
             assert list(bars.opts["y0"]) == list(base)
             base += np.array(heights, dtype=float)
         assert list(base) == [run["attempts"] for run in runs]

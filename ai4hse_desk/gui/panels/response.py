@@ -42,7 +42,7 @@ class ResponseView(QWidget):
 
     The text is always plain (never HTML) and goes through
     :func:`~ai4hse_desk.display.text_sanitize.make_visible`: control, invisible and
-    bidi characters appear as stand-ins (``␀``, ``⟨ZWSP⟩``, ``⟨RLO⟩`` …, in a
+    bidi characters appear as stand-ins (``⟨NUL⟩``, ``⟨ZWSP⟩``, ``⟨RLO⟩`` …, in a
     violet "chip" format so they cannot be mistaken for the same characters
     typed literally), U+FFFD is shown on red, and lines longer than
     :attr:`MAX_LINE` characters are broken for display at a grey ``↩``.

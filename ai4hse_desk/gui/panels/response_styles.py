@@ -99,7 +99,7 @@ def summary(raw: str | None, visible: VisibleText, max_line: int) -> str:
     parts = [plural(len(raw), "character"), plural(lines, "line")]
     if visible.made_visible:
         count = plural(visible.made_visible, "invisible/control character")
-        parts.append(f"{count} shown as ⟨…⟩ or ␀-style symbols")
+        parts.append(f"{count} shown as ⟨…⟩ names")
     if visible.replacement_count:
         count = plural(visible.replacement_count, "replacement character")
         parts.append(f"{count} (U+FFFD) in red")

@@ -22,12 +22,11 @@ from ai4hse_desk.display.status_style import (
     BANNER_BORDER,
     DIFFERS_COLOURS,
     DISAGREEMENT_COLOURS,
-    STATUS_COLOURS,
     chip_style_sheet,
-    status_foreground,
-    status_label,
+    outcome_label,
 )
 from ai4hse_desk.display.text_sanitize import display_text
+from ai4hse_desk.gui.palette_mode import status_colours_now
 from ai4hse_desk.gui.widgets.label_grid import LabelGrid, bold
 from ai4hse_desk.gui.widgets.labels import WrappingLabel, plain_label, set_style_sheet
 
@@ -173,8 +172,8 @@ class VerdictPanel(QWidget):
         self._content_width = None
         status = detail.status
         self._placeholder.setVisible(False)
-        self._chip.setText(status_label(status))
-        chip = chip_style_sheet(STATUS_COLOURS[status], status_foreground(status))
+        self._chip.setText(outcome_label(status, detail.correct))
+        chip = chip_style_sheet(*status_colours_now(status, detail.correct))
         set_style_sheet(self._chip, chip)
         self._chip.setAccessibleDescription(f"Desk status: {status.value}")
         self._chip.setVisible(True)

@@ -10,6 +10,11 @@ A click on the plot's scene is mapped to data coordinates and to the hit
 under it (:meth:`TrackPlots.index_at`); ``filter_requested`` then carries that
 hit's :class:`~ai4hse_desk.index.AttemptQuery` (:meth:`TrackPlots.query_for`).
 Hovering a mark sets the plot's tooltip to its numbers.
+
+Colours follow the widget's palette (:mod:`~ai4hse_desk.gui.views.plot_theme`),
+and the status bars take the status palette's dark or light variant
+(:mod:`ai4hse_desk.display.status_style`) as that palette is dark or light; a
+palette change redraws every plot.
 """
 
 from __future__ import annotations
@@ -18,14 +23,16 @@ import html
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, Signal
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QComboBox, QLabel, QTabWidget, QVBoxLayout, QWidget
 
-from ai4hse_desk.display.status_style import STATUS_COLOURS, status_label
+from ai4hse_desk.display.status_style import DIFFERS_COLOURS, STATUS_PALETTE
 from ai4hse_desk.filewrite import check_target, write_bytes
+from ai4hse_desk.gui.palette_mode import is_dark
 from ai4hse_desk.gui.plain_text import plain_tooltip
 from ai4hse_desk.gui.views.plot_export import png_bytes, svg_bytes
-from ai4hse_desk.protocol.outcome import Status
+from ai4hse_desk.gui.views.plot_theme import plot_foreground, theme_plot
 from ai4hse_desk.scores.plot_data import (
     PLOT_TITLES,
     Hit,
@@ -51,6 +58,7 @@ _Y_AXES: dict[str, tuple[str, bool]] = {  # left-axis label, fixed 0..1 range
 _EXPORT_SIZE = QSize(900, 500)
 _LEGENDS = ("statuses", "slices")
 _LEGEND_ROOM = 1.3
+_NOTE_ALPHA = 170
 
 
 class TrackPlots(QWidget):
@@ -82,23 +90,21 @@ class TrackPlots(QWidget):
         self.consistency.setWordWrap(True)
         for name, title in PLOT_TITLES.items():
             self.tabs.addTab(self._make_page(name, title), title.split(" (")[0])
+        self._apply_theme()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.tabs)
 
     def _make_page(self, name: str, title: str) -> QWidget:
-        widget = self._pg.PlotWidget(background="w")
+        widget = self._pg.PlotWidget()
         widget.setAccessibleName(title)
         plot = widget.getPlotItem()
-        plot.setTitle(title, color="k")
         plot.setMenuEnabled(False)
         plot.getViewBox().setMouseEnabled(x=False, y=False)
-        plot.setLabel("left", _Y_AXES[name][0], color="k")
-        for axis in ("left", "bottom"):
-            plot.getAxis(axis).setPen("k")
-            plot.getAxis(axis).setTextPen("k")
+        if name == "repetitions":
+            plot.showAxis("top")  # the runs above, their repetitions below
         if name in _LEGENDS:
-            plot.addLegend(offset=(-10, 10), labelTextColor="k", brush=(255, 255, 255, 220))
+            plot.addLegend(offset=(-10, 10))
         widget.scene().sigMouseClicked.connect(lambda ev: self.scene_clicked(name, ev))
         widget.scene().sigMouseMoved.connect(lambda pos: self.scene_moved(name, pos))
         self.widgets[name] = widget
@@ -111,6 +117,25 @@ class TrackPlots(QWidget):
         box.addWidget(widget, 1)
         box.addWidget(self.consistency)
         return page
+
+    # -- palette ----------------------------------------------------------------
+
+    @property
+    def dark(self) -> bool:
+        """Whether the plots are drawn for a dark palette."""
+        return is_dark(self.palette())
+
+    def _apply_theme(self) -> None:
+        for name, widget in self.widgets.items():
+            theme_plot(widget, PLOT_TITLES[name], _Y_AXES[name][0], self.palette())
+
+    def changeEvent(self, event: QEvent) -> None:
+        """A palette change (a dark or light theme) redraws the plots in its colours."""
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            self._apply_theme()
+            for name, data in list(self.data.items()):
+                self._draw(name, data)
 
     # -- data -----------------------------------------------------------------
 
@@ -137,12 +162,13 @@ class TrackPlots(QWidget):
         self._draw("slices", data)
         self.consistency.setText(data.caption)
 
-    def _colour(self, name: str, series: int, count: int) -> Any:
+    def bar_colour(self, name: str, key: str, series: int, count: int) -> QColor:
+        """The fill of series ``key`` of plot ``name`` (a status's from the palette)."""
         if name == "statuses":
-            return self._pg.mkColor(STATUS_COLOURS[list(Status)[series]])
+            return QColor(STATUS_PALETTE[key].colours(dark=self.dark)[0])
         if name == "disagreements":
-            return self._pg.mkColor("#fde047")
-        return self._pg.intColor(series, hues=max(count, 1))
+            return QColor(DIFFERS_COLOURS[0])
+        return QColor(self._pg.intColor(series, hues=max(count, 1)))
 
     def _draw(self, name: str, data: PlotData) -> None:
         pg, plot = self._pg, self.widgets[name].getPlotItem()
@@ -150,18 +176,20 @@ class TrackPlots(QWidget):
         self.items[name] = {}
         self.data[name] = data
         plot.getAxis("bottom").setTicks([list(data.ticks)])
+        plot.getAxis("top").setTicks([list(data.group_ticks)])
         room = _LEGEND_ROOM if name in _LEGENDS else 0.0  # keeps the legend off the bars
-        plot.setXRange(-0.6, max(len(data.ticks), 1) - 0.4 + room, padding=0)
+        slots = len(data.group_ticks or data.ticks)
+        plot.setXRange(-0.6, max(slots, 1) - 0.4 + room, padding=0)
         series_count = len({bars.series for bars in data.bars})
+        foreground = plot_foreground(self.palette())
         for bars in data.bars:
-            colour = self._colour(name, bars.series, series_count)
-            pen = pg.mkPen(colour if bars.pale else "k")
+            colour = self.bar_colour(name, bars.key, bars.series, series_count)
+            pen = pg.mkPen(colour if bars.pale else foreground)
             if bars.pale:
-                colour = pg.mkColor(colour)
                 colour.setAlpha(60)
             legend = bars.legend
             if name == "statuses":
-                legend = status_label(Status(bars.key))
+                legend = STATUS_PALETTE[bars.key].label
             if legend is not None:  # pyqtgraph's legend labels are HTML
                 legend = html.escape(legend, quote=False)
             item = pg.BarGraphItem(
@@ -180,13 +208,18 @@ class TrackPlots(QWidget):
             x, y = np.array(data.points.x, dtype=float), np.array(data.points.y, dtype=float)
             top, bottom = np.array(data.points.high) - y, y - np.array(data.points.low)
             wilson = pg.ErrorBarItem(
-                x=x, y=y, top=top, bottom=bottom, beam=0.05, pen=pg.mkPen("#1f2937", width=1.5)
+                x=x, y=y, top=top, bottom=bottom, beam=0.05, pen=pg.mkPen(foreground, width=1.5)
             )
             self._add(name, "wilson", wilson)
-            points = pg.ScatterPlotItem(x=x, y=y, size=9, brush=pg.mkBrush("#2563eb"), pen="k")
+            point_colour = "#56b4e9" if self.dark else "#0072b2"  # Okabe–Ito sky blue / blue
+            points = pg.ScatterPlotItem(
+                x=x, y=y, size=9, brush=pg.mkBrush(point_colour), pen=pg.mkPen(foreground)
+            )
             self._add(name, "accuracy", points)
+        note_colour = QColor(foreground)
+        note_colour.setAlpha(_NOTE_ALPHA)
         for x_note, y_note, text in data.notes:
-            note = pg.TextItem(text, color="#4b5563", anchor=(0.5, 0.5))
+            note = pg.TextItem(text, color=note_colour, anchor=(0.5, 0.5))
             note.setPos(x_note, y_note)
             self._add(name, f"note {x_note:g}", note)
         if _Y_AXES[name][1]:
