@@ -10,7 +10,7 @@ for a dark application palette.
 The colours start from the Okabe–Ito palette (Okabe & Ito 2008, designed to
 stay apart for colour-vision deficiencies): the dark variant is close to the
 Okabe–Ito colours themselves and their shades, the light variant their tints
-(hue within a few degrees of an Okabe–Ito hue). They were chosen so that
+(CIELAB hue within 12° of an Okabe–Ito hue). They were chosen so that
 
 * every pair differs by ΔE*ab (CIE76) ≥ 10 and ΔE00 (CIEDE2000) ≥ 8, in normal
   vision and under simulated deuteranopia, protanopia and tritanopia (Machado,
