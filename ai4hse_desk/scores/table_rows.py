@@ -22,6 +22,7 @@ is exactly the rescore JSON value (tests compare it to the last digit), and
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
@@ -37,6 +38,7 @@ UNFINISHED = "unfinished — no aggregate score"
 PENDING = "pending attempts — no aggregate score"
 UNDEFINED = "undefined"
 NO_SCORE_CELL = "—"
+_TIP_WIDTH = 70
 
 #: ``text``, ``setting`` and ``count`` cells show their value; ``percent`` and
 #: ``score`` cells are rates (``null`` when undefined or unscored); ``points``
@@ -176,61 +178,137 @@ def _col(
     return Column(key, header, kind, raw, _own, tip)
 
 
-#: The columns of a track table (and of the table exports), in display order.
+_N = "all attempts N (every question × every repetition)"
+_VALID_OPTIONS = "over all options of valid attempts"
+_MICRO = f"TRUE is the positive class, micro-averaged {_VALID_OPTIONS}; undefined when 0 / 0"
+_SETTING = "Run setting: "
+
+#: The columns of a track table (and of the table exports, and the HTML report), in
+#: display order: who ran it (kept in view, :data:`FROZEN_KEYS`), the primary score,
+#: valid accuracy beside coverage, the other metrics and counts, the settings last.
+#: Each ``tip`` is the protocol's definition (section 6), shown in the header tooltip.
 COLUMNS: tuple[Column[ScoreRow], ...] = (
-    _col("model", "Model", "text", _get("model")),
-    _col("run_id", "Run", "text", _get("run_id")),
-    _col("repetitions", "Repetitions", "setting", _setting("repetitions")),
-    _col("max_tokens", "Token cap", "setting", _setting("max_tokens")),
-    _col("temperature", "Temperature", "setting", _setting("temperature")),
-    _col("reasoning_effort", "Reasoning effort", "setting", _setting("reasoning_effort")),
-    _col("provider", "Provider", "setting", _setting("provider")),
-    _col("provider_routing", "Provider routing", "setting", _setting("provider_routing")),
-    _col("concurrency", "Concurrency", "setting", _setting("concurrency")),
-    _col("protocol_version", "Protocol", "setting", _get("protocol_version")),
-    _col("attempts", "Attempts", "count", _get("attempts")),
-    _col("correct", "Correct", "count", _get("correct")),
+    _col("model", "Model", "text", _get("model"), "The model this run called"),
     _col(
-        "exact_accuracy",
-        "Exact accuracy",
-        "percent",
-        _get("exact_accuracy"),
-        "End-to-end: correct / all attempts (the primary score)",
+        "run_id", "Run", "text", _get("run_id"),
+        "The run's id: one model × one track × its repetitions",
     ),
     _col(
-        "valid_accuracy",
-        "Valid accuracy",
-        "percent",
-        _get("valid_accuracy"),
-        "Correct / valid attempts; read it with coverage",
-    ),
-    _col("coverage", "Coverage", "percent", _get("coverage"), "Valid / all attempts"),
-    _col("strict_format_rate", "Strict format", "percent", _get("strict_format_rate")),
-    _col("option_accuracy", "Option accuracy", "percent", _get("option_accuracy")),
-    _col("precision", "Precision", "percent", _get("precision")),
-    _col("recall", "Recall", "percent", _get("recall")),
-    _col("f1", "F1", "score", _get("f1")),
-    _col("hamming_loss", "Hamming loss", "percent", _get("hamming_loss")),
-    _col("provider_error", "Provider errors", "count", _nested("errors", "provider_error")),
-    _col("parse_error", "Parse errors", "count", _nested("errors", "parse_error")),
-    _col("incomplete", "Incomplete", "count", _nested("errors", "incomplete")),
-    _col("always_true", "Always-TRUE baseline", "percent", _nested("baselines", "always_true")),
-    _col("always_false", "Always-FALSE baseline", "percent", _nested("baselines", "always_false")),
-    _col(
-        "consistency_index",
-        "Consistency index",
-        "score",
-        _get("consistency_index"),
-        "EnviroExam-style composite over the topic slices (void when CV > 1)",
+        "exact_accuracy", "Exact accuracy", "percent", _get("exact_accuracy"),
+        f"The primary score, end-to-end: correct / {_N}. Parse errors, provider errors and "
+        "cut-off generations count as wrong",
     ),
     _col(
-        "disagreements",
-        "Runner ≠ desk",
-        "count",
-        _get("disagreements"),
-        "Attempts whose recorded verdict differs from the desk's",
+        "valid_accuracy", "Valid accuracy", "percent", _get("valid_accuracy"),
+        "Correct / valid attempts; undefined (not 0) when none is valid. Read it with coverage",
     ),
-)
+    _col(
+        "coverage", "Coverage", "percent", _get("coverage"),
+        f"Valid / {_N}: the share whose answer could be read",
+    ),
+    _col(
+        "strict_format_rate", "Strict format", "percent", _get("strict_format_rate"),
+        f"Attempts in the track's strict answer format / {_N}",
+    ),
+    _col(
+        "option_accuracy", "Option accuracy", "percent", _get("option_accuracy"),
+        f"(TP + TN) / options, {_VALID_OPTIONS}",
+    ),
+    _col("precision", "Precision", "percent", _get("precision"), f"TP / (TP + FP); {_MICRO}"),
+    _col("recall", "Recall", "percent", _get("recall"), f"TP / (TP + FN); {_MICRO}"),
+    _col(
+        "f1", "F1", "score", _get("f1"),
+        "2 × precision × recall / (precision + recall); undefined when either is, "
+        "0 when both are 0",
+    ),
+    _col(
+        "hamming_loss", "Hamming loss", "percent", _get("hamming_loss"),
+        f"(FP + FN) / options, {_VALID_OPTIONS} (lower is better)",
+    ),
+    _col(
+        "consistency_index", "Consistency index", "score", _get("consistency_index"),
+        "EnviroExam-style composite over the topic slices: M = mean of the slice accuracies, "
+        "CV = population σ / M; M × (1 − CV) when 0 ≤ CV ≤ 1, else void (also when M = 0)",
+    ),
+    _col(
+        "always_true", "Always-TRUE baseline", "percent", _nested("baselines", "always_true"),
+        "Share of the run's questions (each once) whose key is all TRUE: what answering TRUE "
+        "everywhere would score",
+    ),
+    _col(
+        "always_false", "Always-FALSE baseline", "percent",
+        _nested("baselines", "always_false"),
+        "Share of the run's questions (each once) whose key is all FALSE: what answering FALSE "
+        "everywhere would score",
+    ),
+    _col("attempts", "Attempts", "count", _get("attempts"), f"Count of {_N}"),
+    _col(
+        "correct", "Correct", "count", _get("correct"),
+        "Attempts that are valid and whose selection equals the key at every option",
+    ),
+    _col(
+        "provider_error", "Provider errors", "count", _nested("errors", "provider_error"),
+        "Attempts the provider failed (no response); counted wrong",
+    ),
+    _col(
+        "parse_error", "Parse errors", "count", _nested("errors", "parse_error"),
+        "Attempts with any parse-error status (missing, multiple, ambiguous, not final, "
+        "malformed, wrong length, invalid JSON, schema violation); counted wrong",
+    ),
+    _col(
+        "incomplete", "Incomplete", "count", _nested("errors", "incomplete"),
+        "Attempts whose generation was cut off (finish reason length or max tokens); counted "
+        "wrong even when a list could be read",
+    ),
+    _col(
+        "disagreements", "Runner ≠ desk", "count", _get("disagreements"),
+        "Attempts whose recorded verdict differs from the desk's re-derivation",
+    ),
+    _col(
+        "repetitions", "Repetitions", "setting", _setting("repetitions"),
+        f"{_SETTING}how many times each question was asked",
+    ),
+    _col(
+        "max_tokens", "Token cap", "setting", _setting("max_tokens"),
+        f"{_SETTING}the output token limit of each call",
+    ),
+    _col(
+        "temperature", "Temperature", "setting", _setting("temperature"),
+        f"{_SETTING}the sampling temperature sent (provider default when none was sent)",
+    ),
+    _col(
+        "reasoning_effort", "Reasoning effort", "setting", _setting("reasoning_effort"),
+        f"{_SETTING}the reasoning effort asked of the provider",
+    ),
+    _col(
+        "provider", "Provider", "setting", _setting("provider"),
+        f"{_SETTING}the provider the runner called",
+    ),
+    _col(
+        "provider_routing", "Provider routing", "setting", _setting("provider_routing"),
+        f"{_SETTING}the routing preferences sent to the provider",
+    ),
+    _col(
+        "concurrency", "Concurrency", "setting", _setting("concurrency"),
+        f"{_SETTING}how many calls the runner made at once",
+    ),
+    _col(
+        "protocol_version", "Protocol", "setting", _get("protocol_version"),
+        "The protocol version the run was made under (before 10: the stricter desk rule)",
+    ),
+)  # fmt: skip
+#: The leading columns a table keeps in view while the rest scroll: who ran it.
+FROZEN_KEYS: tuple[str, ...] = ("model", "run_id")
+
+
+def header_tip(column: Column[R]) -> str:
+    """A header's tooltip: its full text (a narrow header is elided), then what it means.
+
+    The meaning is wrapped at about 70 characters (a plain tooltip does not wrap).
+    """
+    if not column.tip:
+        return column.header
+    return f"{column.header}\n{textwrap.fill(column.tip, _TIP_WIDTH)}"
 
 
 def column(key: str) -> Column[ScoreRow]:

@@ -3,7 +3,8 @@
 A model shows a list of rows (rescore run objects with their settings, or
 the sensitivity pairs) through the columns declared in
 :mod:`ai4hse_desk.scores.table_rows`. The display text is formatted there;
-the tooltip gives the full number (escaped where Qt would read it as HTML: a
+a header's tooltip gives its full text and the protocol's definition; a cell's
+tooltip gives the full number (escaped where Qt would read it as HTML: a
 model name or run id is shown as it is); :data:`RAW_ROLE` returns the exact value
 rescore reported (tests compare it to the rescore JSON to the last digit).
 """
@@ -28,6 +29,7 @@ from ai4hse_desk.scores.table_rows import (
     ScoreRow,
     display,
     exact_text,
+    header_tip,
 )
 
 if TYPE_CHECKING:
@@ -41,6 +43,8 @@ RUN_ID_ROLE = int(Qt.ItemDataRole.UserRole) + 2
 _Index = QModelIndex | QPersistentModelIndex
 _UNSCORED_BACKGROUND = "#f3f4f6"
 _MUTED = "#4b5563"
+#: The primary score's column, its header in bold.
+PRIMARY = "exact_accuracy"
 _NUMERIC = frozenset({"count", *RATE_KINDS})
 
 
@@ -53,6 +57,8 @@ class ColumnsTableModel(QAbstractTableModel, Generic[R]):
         self._rows: list[R] = []
         self._italic = QFont()
         self._italic.setItalic(True)
+        self._bold = QFont()
+        self._bold.setBold(True)
 
     @property
     def rows(self) -> list[R]:
@@ -87,7 +93,9 @@ class ColumnsTableModel(QAbstractTableModel, Generic[R]):
             if role == Qt.ItemDataRole.DisplayRole:
                 return column.header
             if role == Qt.ItemDataRole.ToolTipRole:
-                return column.tip or column.header
+                return plain_tooltip(header_tip(column))
+            if role == Qt.ItemDataRole.FontRole and column.key == PRIMARY:
+                return self._bold
         elif orientation == Qt.Orientation.Vertical and role == Qt.ItemDataRole.DisplayRole:
             return str(section + 1)
         return None

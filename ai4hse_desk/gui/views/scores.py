@@ -1,8 +1,9 @@
 """The scores dashboard: the protocol's numbers per track, plotted, never combined.
 
-One tab per track holds that track's table (runs in rescore's order, every
-metric and setting) above its plots; a last tab, clearly marked, holds the
-sensitivity exploration. The official scores are computed in the background
+One tab per track holds that track's table (runs in rescore's order; the model
+and run frozen on the left, then exact accuracy, valid accuracy beside coverage,
+the other metrics, the settings last) above its plots; a last tab, clearly
+marked, holds the sensitivity exploration. The official scores are computed in the background
 on the ``"scores"`` lane of the window's task runner (``load``; ``load_now``
 waits for them, for screenshots and tests), from the review index's stored
 verdicts once it is ready, and kept per audit fingerprint in the cache folder.
@@ -43,7 +44,8 @@ if TYPE_CHECKING:
 READING_NOTE = (
     "Official scores, one table per track (tracks are never combined), ordered by end-to-end "
     "exact accuracy. Read valid accuracy with coverage. Intervals are 95% Wilson per "
-    "repetition; there is no pooled interval. Hover a cell for its exact value."
+    "repetition; there is no pooled interval. Hover a header for what it means, a cell for its "
+    "exact value."
 )
 LANE = "scores"
 NO_SCORES = "No audit database open."

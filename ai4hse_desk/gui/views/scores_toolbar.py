@@ -12,16 +12,18 @@ if TYPE_CHECKING:
 
     from PySide6.QtWidgets import QToolBar, QWidget
 
-#: (key, text, shortcut) of each toolbar action, in order; "private" is a toggle.
-ENTRIES: tuple[tuple[str, str, QKeySequence.StandardKey | None], ...] = (
-    ("csv", "Export tables as CSV…", None),
-    ("xlsx", "Export tables as XLSX…", None),
-    ("png", "Export plot as PNG…", None),
-    ("svg", "Export plot as SVG…", None),
-    ("html", "Export HTML report…", None),
-    ("private", "Include question text in the report", None),
-    ("copy", "Copy exact value", QKeySequence.StandardKey.Copy),
-    ("recompute", "Compute again", None),
+#: (key, text, toolbar text, shortcut) of each toolbar action, in order; "private" is a
+#: toggle. Menus show the text; the toolbar the shorter one (the text as its tooltip), so
+#: that every button fits at 1366×768.
+ENTRIES: tuple[tuple[str, str, str, QKeySequence.StandardKey | None], ...] = (
+    ("csv", "Export tables as CSV…", "Tables as CSV…", None),
+    ("xlsx", "Export tables as XLSX…", "Tables as XLSX…", None),
+    ("png", "Export plot as PNG…", "Plot as PNG…", None),
+    ("svg", "Export plot as SVG…", "Plot as SVG…", None),
+    ("html", "Export HTML report…", "HTML report…", None),
+    ("private", "Include question text in the report", "Question text in report", None),
+    ("copy", "Copy exact value", "Copy exact value", QKeySequence.StandardKey.Copy),
+    ("recompute", "Compute again", "Compute again", None),
 )
 #: The actions that need scores to act on.
 NEEDS_SCORES = ("csv", "xlsx", "png", "svg", "html", "copy", "recompute")
@@ -35,8 +37,10 @@ def scores_actions(
     A shortcut acts only while the focus is in ``view``, never in the attempt views.
     """
     actions: dict[str, QAction] = {}
-    for key, text, shortcut in ENTRIES:
+    for key, text, short, shortcut in ENTRIES:
         action = QAction(text, view)
+        action.setIconText(short)
+        action.setToolTip(text)
         if key == "private":
             action.setCheckable(True)
             toolbar.addAction(action)
