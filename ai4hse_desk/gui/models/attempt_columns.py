@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ai4hse_desk.display.status_style import status_label
+from ai4hse_desk.display.status_style import outcome_label
 from ai4hse_desk.gui.plain_text import plain_tooltip
 from ai4hse_desk.protocol.outcome import Status
 
@@ -51,7 +51,9 @@ COLUMNS: tuple[AttemptColumn, ...] = (
     AttemptColumn("Run", "run_id", lambda r: r.run_id),
     AttemptColumn("Track", "track", lambda r: r.track.value),
     AttemptColumn("Rep", "repetition", lambda r: str(r.repetition), centred=True),
-    AttemptColumn("Desk status", "status", lambda r: status_label(r.status), centred=True),
+    AttemptColumn(
+        "Desk status", "status", lambda r: outcome_label(r.status, r.correct), centred=True
+    ),
     AttemptColumn("Correct", "correct", lambda r: _tick(r.correct), centred=True),
     AttemptColumn("Strict", "strict", lambda r: _tick(r.strict), centred=True),
     AttemptColumn("Runner ≠ desk", "disagrees", lambda r: "≠" if r.disagrees else "", True),

@@ -36,7 +36,6 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor
 
-from ai4hse_desk.display.status_style import STATUS_COLOURS, status_foreground
 from ai4hse_desk.gui.models.attempt_columns import (
     COL_STATUS,
     COLUMNS,
@@ -45,6 +44,7 @@ from ai4hse_desk.gui.models.attempt_columns import (
     status_tip,
 )
 from ai4hse_desk.gui.models.attempt_rows import RowCache, window_ids
+from ai4hse_desk.gui.palette_mode import status_colours_now
 from ai4hse_desk.gui.qt_guard import READ_ERRORS, guarded, problem_text
 from ai4hse_desk.index import AttemptQuery, ListRow, ReviewIndex, SortKey
 from ai4hse_desk.index.positions import PAGE, Listing, ListPositions, PageEnds, page_ends
@@ -298,9 +298,9 @@ class AttemptTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return COLUMNS[column].text(item)
         if role == Qt.ItemDataRole.BackgroundRole and column == COL_STATUS:
-            return QBrush(QColor(STATUS_COLOURS[item.status]))
+            return QBrush(QColor(status_colours_now(item.status, item.correct)[0]))
         if role == Qt.ItemDataRole.ForegroundRole and column == COL_STATUS:
-            return QBrush(QColor(status_foreground(item.status)))
+            return QBrush(QColor(status_colours_now(item.status, item.correct)[1]))
         if role == Qt.ItemDataRole.ToolTipRole and column == COL_STATUS:
             return status_tip(item)
         if role == Qt.ItemDataRole.TextAlignmentRole and COLUMNS[column].centred:
