@@ -106,6 +106,7 @@ def window_actions(p: WindowParts) -> tuple[Entry, ...]:
         ActionSpec("add_note", notes, "Add &note on this attempt…", c.add_note,
                    ("Ctrl+Shift+N",)),
         ActionSpec("undo", notes, "&Undo last note change", c.undo, ("Ctrl+Z",), separator=True),
+        ActionSpec("redo", notes, "&Redo last note change", c.redo, ("Ctrl+Shift+Z",)),
         Placed("notes_list", notes, p.notes_toggle, "Show notes &list", ("Ctrl+Shift+L",),
                separator=True),
         ActionSpec("notes_export", notes, "&Export notes (CSV, JSON, XLSX)…", p.notes_export,
@@ -130,7 +131,12 @@ def keep_in_step(
     attempt_list.flagged_only_changed.connect(actions["flagged_only"].setChecked)
 
     def notes_available(flag: bool, note: bool, undo: bool) -> None:
-        for key, enabled in (("add_flag", flag), ("add_note", note), ("undo", undo)):
+        for key, enabled in (
+            ("add_flag", flag),
+            ("add_note", note),
+            ("undo", undo),
+            ("redo", undo),
+        ):
             actions[key].setEnabled(enabled)
 
     notes.availability_changed.connect(notes_available)

@@ -75,6 +75,15 @@ def _state_change(rev: Revision) -> bool:
     return isinstance(new, str) and new.startswith(str(old or ""))
 
 
+def _redo_of_redo(target: Revision, by_id: Mapping[str, Revision]) -> bool:
+    """Whether an undo of ``target`` would undo a redo (an undo of an undo reverts a
+    change; only that first undo can be redone, and a redo is never reverted)."""
+    if target.action != "undo":
+        return False
+    reverted = by_id.get(target.reverts or "")
+    return reverted is None or reverted.action == "undo"
+
+
 def _check_action(rev: Revision, kind: str, where: str) -> None:
     """The changes and ``reverts`` of ``rev`` fit its action (as the store writes them)."""
     at = f.child(where, "changes")
@@ -243,10 +252,12 @@ class ExportChecker:
             if rev.at < item.created_at:
                 f.fail(f.child(f.child(at, index), "at"), "is before the item was created")
             target = by_id.get(rev.reverts) if rev.reverts else None
-            if rev.reverts and (target is None or target.action == "undo" or target.at > rev.at):
+            if rev.reverts and (
+                target is None or _redo_of_redo(target, by_id) or target.at > rev.at
+            ):
                 f.fail(
                     f.child(f.child(at, index), "reverts"),
-                    "must name an earlier revision of this item that is not an undo",
+                    "must name an earlier revision of this item that is not a redo",
                 )
         latest = max(revisions, key=lambda rev: (rev.at, rev.revision_id))
         summary = {name: latest.values.get(name) for name in _SUMMARY}

@@ -250,10 +250,20 @@ class NotesStore:
 
         Reverting a ``create`` withdraws the item; reverting an edit or state change
         puts back the old values of the fields it changed. Undo revisions are never
-        themselves undone, so repeated undos walk further back.
+        themselves undone (except by :meth:`redo_last`), so repeated undos walk
+        further back.
         """
         who = clean_reviewer(reviewer)
         return backend.write(self._engine, lambda conn: writes.undo_last(conn, who))
+
+    def redo_last(self, reviewer: str) -> Revision | None:
+        """Re-apply the change ``reviewer``'s latest undo reverted, by appending one more
+        revision (an ``undo`` of that undo; the history keeps all three); ``None`` if
+        there is nothing to redo. Redos walk forward in the order undos walked back;
+        a new change of the reviewer's own clears what can be redone.
+        """
+        who = clean_reviewer(reviewer)
+        return backend.write(self._engine, lambda conn: writes.redo_last(conn, who))
 
     def merge(self, items: Sequence[ItemRecord], revs: Sequence[Revision]) -> tuple[int, int]:
         """Add the items and revisions whose ids are not here yet, in one transaction.

@@ -176,19 +176,41 @@ def change_state(
     return append(conn, item, new, reviewer, "state")
 
 
-def undo_last(conn: Connection, reviewer: str) -> Revision | None:
-    """Revert ``reviewer``'s latest revision that is not an undo and not yet undone.
+def _undo_chain(rows: Sequence[Any]) -> tuple[set[str], list[Any]]:
+    """The revisions undone now and the redo chain (undos that can be redone, last on
+    top), from one reviewer's revisions, newest first.
 
-    Reverting a ``create`` withdraws the item; reverting an edit or state change
-    puts back the old values of the fields it changed (other fields stay).
+    An ``undo`` reverting a change undoes it and goes on the chain; an ``undo``
+    reverting an undo is a redo: the change counts again and the undo leaves the
+    chain; any other change clears the chain (as in every editor).
     """
+    action = {str(row.revision_id): str(row.action) for row in rows}
+    undone: set[str] = set()
+    chain: list[Any] = []
+    for row in reversed(rows):
+        if row.action != "undo":
+            chain.clear()
+        elif action.get(str(row.reverts)) == "undo":  # a redo
+            chain = [u for u in chain if str(u.revision_id) != str(row.reverts)]
+            undone.discard(next(str(r.reverts) for r in rows if r.revision_id == row.reverts))
+        else:
+            undone.add(str(row.reverts))
+            chain.append(row)
+    return undone, chain
+
+
+def _reviewer_rows(conn: Connection, reviewer: str) -> list[Any]:
     backend.lock(conn, f"undo:{reviewer}")
     query = select(_REVS).where(_REVS.c.reviewer == reviewer).order_by(*_NEWEST_FIRST)
-    rows = conn.execute(query).all()
-    undone = {row.reverts for row in rows if row.action == "undo"}
-    target = next((r for r in rows if r.action != "undo" and r.revision_id not in undone), None)
-    if target is None:
-        return None
+    return list(conn.execute(query).all())
+
+
+def _revert(conn: Connection, target: Any, reviewer: str) -> Revision | None:
+    """Append an ``undo`` revision reverting ``target`` (of any action).
+
+    Reverting a ``create`` withdraws the item; reverting anything else puts back
+    the old values of the fields it changed (other fields stay).
+    """
     item = locked_item(conn, str(target.item_id), None)
     new = current_values(conn, item)
     if target.action == "create":
@@ -197,6 +219,30 @@ def undo_last(conn: Connection, reviewer: str) -> Revision | None:
         for name, (old, _new) in revision_from_row(target, item.kind).changes.items():
             new[name] = old
     return append(conn, item, new, reviewer, "undo", reverts=str(target.revision_id))
+
+
+def undo_last(conn: Connection, reviewer: str) -> Revision | None:
+    """Revert ``reviewer``'s latest revision that is not an undo and not undone now.
+
+    Reverting a ``create`` withdraws the item; reverting an edit or state change
+    puts back the old values of the fields it changed (other fields stay).
+    """
+    rows = _reviewer_rows(conn, reviewer)
+    undone, _chain = _undo_chain(rows)
+    target = next((r for r in rows if r.action != "undo" and r.revision_id not in undone), None)
+    return None if target is None else _revert(conn, target, reviewer)
+
+
+def redo_last(conn: Connection, reviewer: str) -> Revision | None:
+    """Re-apply the change ``reviewer``'s latest undo (still on the redo chain) reverted,
+    by appending an ``undo`` of that undo; ``None`` when there is nothing to redo.
+
+    The chain is the undos since the reviewer's last change of their own: a new
+    flag, note, edit or state change clears it, and a redo takes its top.
+    """
+    rows = _reviewer_rows(conn, reviewer)
+    _undone, chain = _undo_chain(rows)
+    return _revert(conn, chain[-1], reviewer) if chain else None
 
 
 def _chunks(ids: Sequence[str], size: int = 500) -> list[Sequence[str]]:

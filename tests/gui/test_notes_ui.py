@@ -325,6 +325,46 @@ def test_edit_keeps_history_and_undo_reverts_it(
     assert f"Undone: ann's last change on {question}" in window.statusBar().currentMessage()
 
 
+def test_redo_reapplies_what_undo_took_back_until_a_new_change(
+    window: MainWindow, monkeypatch: pytest.MonkeyPatch, reviewer: Recorder
+) -> None:
+    question = current_question(window)
+    redo = window.menu_actions["redo"]
+    assert redo.shortcut().toString() == "Ctrl+Shift+Z"
+    assert redo.isEnabled() == window.menu_actions["undo"].isEnabled()
+    flag_dialog_answers(monkeypatch, FlagValues("key_incorrect", 0, "low", "first"))
+    window.changes.add_flag()
+    settle(window)
+    flag_dialog_answers(monkeypatch, FlagValues("key_incorrect", 0, "high", "second"))
+    window.attempts.flags_panel.edit_flag_button.click()
+    settle(window)
+    panel = window.attempts.flags_panel
+    window.menu_actions["undo"].trigger()
+    settle(window)
+    assert panel.flag_rows()[0][2::3] == ("low", "first")
+    redo.trigger()
+    settle(window)
+    assert panel.flag_rows()[0][2::3] == ("high", "second")
+    assert f"Redone: ann's last undone change on {question}" in window.statusBar().currentMessage()
+    panel.flag_history_button.click()
+    settle(window)
+    rows = reviewer.histories[-1].rows
+    assert [row[2] for row in rows][:2] == ["created", "edited"]
+    assert rows[3][2] == f"redo of the change at {rows[1][0]}"
+    redo.trigger()
+    settle(window)
+    assert "Nothing of ann's left to redo." in window.statusBar().currentMessage()
+
+    window.menu_actions["undo"].trigger()
+    settle(window)
+    note_dialog_answers(monkeypatch, "a new change")
+    window.changes.add_note()
+    settle(window)
+    redo.trigger()  # the new change cleared the chain
+    settle(window)
+    assert panel.flag_rows()[0][2::3] == ("low", "first")
+
+
 def test_undo_of_a_new_flag_withdraws_it(
     window: MainWindow, monkeypatch: pytest.MonkeyPatch
 ) -> None:

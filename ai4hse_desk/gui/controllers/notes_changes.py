@@ -3,7 +3,8 @@
 Changes are made under the reviewer's name (asked once, see
 :mod:`.reviewer`), each one revision in the store, off the GUI thread (through
 :meth:`~.notes.NotesController.write`). *Notes ▸ Undo last note change*
-(Ctrl+Z) appends one more revision reverting the reviewer's latest change.
+(Ctrl+Z) appends one more revision reverting the reviewer's latest change;
+*Redo last note change* (Ctrl+Shift+Z) appends one re-applying it.
 Problems a reviewer can fix come back as a message box, never a traceback. The
 audit database is never written, and no score depends on a note (protocol §7).
 """
@@ -266,6 +267,22 @@ class NoteChanges(QObject):
 
         self._write("", undo_last, lambda result: self._undone(reviewer, *result))
 
+    def redo(self) -> None:
+        """Notes ▸ Redo last note change: re-apply what this reviewer's latest undo took
+        back (until the reviewer makes a new change)."""
+        if self._notes.store is None:
+            self.message.emit("No note change to redo.")
+            return
+        reviewer = self._reviewer()
+        if reviewer is None:
+            return
+
+        def redo_last(store: NotesStore) -> tuple[Revision | None, str]:
+            revision = store.redo_last(reviewer)
+            return revision, "" if revision is None else concerning(store, revision.item_id)
+
+        self._write("", redo_last, lambda result: self._redone(reviewer, *result))
+
     def _undone(self, reviewer: str, revision: Revision | None, where: str) -> None:
         if revision is None:
             self.message.emit(f"Nothing of {reviewer}'s left to undo.")
@@ -274,6 +291,16 @@ class NoteChanges(QObject):
         self.message.emit(
             f"Undone: {reviewer}'s last change{where} ({changed}); "
             "the history keeps both revisions."
+        )
+
+    def _redone(self, reviewer: str, revision: Revision | None, where: str) -> None:
+        if revision is None:
+            self.message.emit(f"Nothing of {reviewer}'s left to redo.")
+            return
+        changed = ", ".join(revision.changes) or "nothing"
+        self.message.emit(
+            f"Redone: {reviewer}'s last undone change{where} ({changed}); "
+            "the history keeps every revision."
         )
 
     def change_reviewer(self) -> None:

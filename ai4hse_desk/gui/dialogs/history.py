@@ -50,13 +50,19 @@ def _field_rank(name: str) -> int:
 
 def revision_rows(revisions: Sequence[Revision]) -> list[tuple[str, str, str, str]]:
     """(when, reviewer, action, what changed) per revision, oldest first."""
-    times = {rev.revision_id: rev.at for rev in revisions}
+    by_id = {rev.revision_id: rev for rev in revisions}
     rows = []
     for rev in revisions:
         action = _ACTIONS.get(rev.action, rev.action)
-        if rev.action == "undo" and rev.reverts is not None:
-            reverted = times.get(rev.reverts)
-            action = f"undo of the change at {format_time(reverted)}" if reverted else "undo"
+        reverted = by_id.get(rev.reverts) if rev.reverts is not None else None
+        if rev.action == "undo" and reverted is not None:
+            # An undo of an undo is a redo: name the change it re-applies.
+            redone = by_id.get(reverted.reverts or "") if reverted.action == "undo" else None
+            action = (
+                f"undo of the change at {format_time(reverted.at)}"
+                if redone is None
+                else f"redo of the change at {format_time(redone.at)}"
+            )
         changes = sorted(rev.changes.items(), key=lambda change: _field_rank(change[0]))
         if rev.action == "create":
             changed = "; ".join(f"{k}: {format_value(k, new)}" for k, (_, new) in changes)
