@@ -135,6 +135,7 @@ class MainWindow(QMainWindow):
             (a.compare.attempt_activated, (nav.show_attempt,)),
             (notes.flags_changed, (self.model.set_flagged, self.keyaudit.model.set_flagged,
                                    lst.set_flagged)),
+            (notes.option_flags_changed, (a.question_panel.set_option_flags,)),
             (self.notes_dock.list.question_activated, (nav.jump_to_question,)),
             (self.notes_dock.list.attempt_activated, (nav.jump_to_attempt,)),
             (self.switcher.flag_requested, (self.changes.flag_question,)),

@@ -30,7 +30,7 @@ from ai4hse_desk.gui.dialogs.history import HistoryDialog
 from ai4hse_desk.gui.dialogs.note import NoteDialog
 from ai4hse_desk.gui.main_window import MainWindow
 from ai4hse_desk.gui.models.attempt_table import COLUMNS
-from ai4hse_desk.notes import NotesStore, ReviewError
+from ai4hse_desk.notes import Flag, NotesStore, ReviewError
 from ai4hse_desk.verdicts.rescore import iter_verdicts, rescore
 
 if TYPE_CHECKING:
@@ -284,6 +284,46 @@ def test_resolve_and_withdraw_ask_why_and_keep_it_in_the_note(
     settle(window)
     assert reviewer.reasons_asked[-1] == ("resolved", f"the note on attempt #{attempt}")
     assert store.attempt_notes()[0].note == "odd\n— resolved: fine after all"
+
+
+def test_an_option_with_an_open_flag_is_marked_in_the_options_table(
+    window: MainWindow, monkeypatch: pytest.MonkeyPatch, reviewer: Recorder
+) -> None:
+    table = window.attempts.question_panel.table()
+    assert [table.item(row, 0).text() for row in range(table.rowCount())][:2] == ["A", "B"]
+    flag_dialog_answers(monkeypatch, FlagValues("key_incorrect", 1, "high", "B is TRUE"))
+    window.changes.add_flag()
+    settle(window)
+    flag_dialog_answers(monkeypatch, FlagValues("option_overlap", 1, "low", "B ≈ C"))
+    window.changes.add_flag()
+    settle(window)
+    flag_dialog_answers(monkeypatch, FlagValues("ambiguous_wording", None, "low", "whole"))
+    window.changes.add_flag()
+    settle(window)
+    letters = [table.item(row, 0).text() for row in range(table.rowCount())]
+    assert letters[:3] == ["A", "B ⚑", "C"]  # a whole-question flag marks no option
+    assert table.item(1, 0).toolTip() == "Open flags on option B: key_incorrect, option_overlap"
+    assert table.item(0, 0).toolTip() == ""
+
+    window.navigator.move_row(1)  # away and back: the mark is shown again
+    settle(window)
+    window.navigator.move_row(-1)
+    settle(window)
+    assert table.item(1, 0).text() == "B ⚑"
+    reviewer.reason = ""
+    panel = window.attempts.flags_panel
+    for _ in range(2):  # resolve the two option-B flags: the mark goes
+        panel.select_flag(next(f.flag_id for f in panel_flags(window) if f.option == 1))
+        panel.flag_state_button.click()
+        settle(window)
+    assert table.item(1, 0).text() == "B"
+    assert table.item(1, 0).toolTip() == ""
+
+
+def panel_flags(window: MainWindow) -> list[Flag]:
+    store = window.notes.store
+    assert store is not None
+    return [f for f in store.flags() if f.state == "open"]
 
 
 def test_edit_keeps_history_and_undo_reverts_it(

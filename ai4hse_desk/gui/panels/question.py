@@ -36,12 +36,16 @@ from ai4hse_desk.gui.widgets.labels import (
 from ai4hse_desk.protocol.outcome import Status
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from ai4hse_desk.verdicts.attempt_detail import AttemptDetail, OptionRow
 
 #: Heading shown while no attempt is selected.
 NO_SELECTION = "No attempt selected"
 
 _FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+#: Beside the letter of an option with an open flag (the flag column's mark).
+FLAG_MARK = "⚑"
 _MATCH_NAMES = {True: "matches the key", False: "differs from the key", None: "not extracted"}
 
 
@@ -68,6 +72,10 @@ class QuestionPanel(QWidget):
         self._text = WrappingLabel(name="Question text")
         self._table = self._make_table()
         self._verdict = plain_label(name="Exact-match verdict")
+        self._question: str | None = None
+        self._letters: dict[int, tuple[int, str]] = {}  # option position → (row, letter)
+        #: (question id, option position → categories of its open flags), from the notes.
+        self._option_flags: tuple[str | None, Mapping[int, tuple[str, ...]]] = (None, {})
 
         text_holder = QWidget()
         text_layout = QVBoxLayout(text_holder)
@@ -119,8 +127,12 @@ class QuestionPanel(QWidget):
         self._text.setText(display_text(detail.question_text))
         self._text_area.updateGeometry()
         self._table.setRowCount(len(detail.option_rows))
+        self._question = detail.question_id
+        self._letters = {}
         for row, option in enumerate(detail.option_rows):
             self._fill_row(row, option)
+            self._letters[option.position] = (row, option.letter)
+        self._mark_flagged()
         self._verdict.setText(detail.verdict_text)
         if detail.correct:
             background, foreground = MATCH_COLOURS[True]
@@ -133,8 +145,17 @@ class QuestionPanel(QWidget):
             widget.setVisible(True)
         self._fit_table_height()
 
+    def set_option_flags(
+        self, question_id: str | None, flags: Mapping[int, tuple[str, ...]]
+    ) -> None:
+        """Mark the options of ``question_id`` with an open flag: ⚑ beside the letter,
+        the flags' categories in its tooltip (``flags``: option position → categories)."""
+        self._option_flags = (question_id, dict(flags))
+        self._mark_flagged()
+
     def clear(self) -> None:
         """Show nothing but the "no attempt selected" heading."""
+        self._question, self._letters = None, {}
         self._heading.setText(NO_SELECTION)
         self._labels.setText("")
         self._text.setText("")
@@ -176,6 +197,22 @@ class QuestionPanel(QWidget):
         if table.horizontalScrollBar().isVisible():
             height += table.horizontalScrollBar().height()
         table.setMaximumHeight(height)
+
+    def _mark_flagged(self) -> None:
+        question_id, flags = self._option_flags
+        shown = flags if question_id is not None and question_id == self._question else {}
+        for position, (row, letter) in self._letters.items():
+            item = self._table.item(row, 0)
+            if item is None:
+                continue
+            categories = shown.get(position, ())
+            item.setText(f"{letter} {FLAG_MARK}" if categories else letter)
+            if categories:
+                noun = "flag" if len(categories) == 1 else "flags"
+                tip = f"Open {noun} on option {letter}: {', '.join(categories)}"
+                item.setToolTip(plain_tooltip(tip))
+            else:
+                item.setToolTip("")
 
     def _fill_row(self, row: int, option: OptionRow) -> None:
         cells = (
