@@ -99,8 +99,9 @@ class MainWindow(QMainWindow):
         self.navigator = Navigator(a.table, self.model, self.selection, self.attempt_list, self)
         self.compare = CompareController(a.compare, a.tabs, self, tasks=tasks)
         self.switcher = ViewSwitcher(
-            self.views, a.tabs, self.scores, self.keyaudit, self.navigator, self.attempt_list, tasks
-        )
+            self.views, a.tabs, self.scores, self.keyaudit, self.navigator, self.attempt_list,
+            tasks, filters_dock=self.filters_dock,
+        )  # fmt: skip
         self.notes = NotesController(a.flags_panel, self.notes_dock, tasks, self)
         identity = ReviewerIdentity(self.settings)
         self.changes = NoteChanges(self.notes, a.flags_panel, identity, tasks, self)

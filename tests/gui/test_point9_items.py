@@ -11,7 +11,11 @@ from ai4hse_desk.gui.dialogs.flag import FlagDialog
 from ai4hse_desk.gui.dialogs.note import NoteDialog
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from pytestqt.qtbot import QtBot
+
+    from ai4hse_desk.gui.main_window import MainWindow
 
 QUESTION = Question("Q001", 1, "Is it safe?", (Option(0, "yes", True), Option(1, "no", False)))
 CTRL = Qt.KeyboardModifier.ControlModifier
@@ -53,3 +57,34 @@ def test_ctrl_enter_does_not_save_what_cannot_be_saved(qtbot: QtBot) -> None:
     qtbot.keyClick(dialog.note, Qt.Key.Key_Return, CTRL)  # the note is empty
     assert dialog.result() == 0
     assert dialog.isVisible()
+
+
+# -- the Filters dock hides where it filters nothing -----------------------------
+
+
+def test_the_filters_dock_hides_beside_scores_key_audit_and_review(
+    window: MainWindow, pristine: Path
+) -> None:
+    dock, toggle = window.filters_dock, window.filters_dock.toggleViewAction()
+    assert window.open_path(pristine, wait=True)
+    assert dock.isVisible()
+    assert toggle.isChecked()
+    for show in (window.switcher.show_scores, window.switcher.show_keyaudit):
+        show(wait=True)
+        assert not dock.isVisible()
+        assert not toggle.isChecked()  # the toggle says what is shown
+        assert not toggle.isEnabled()  # and cannot bring back a dock that filters nothing
+    window.switcher.show_review()
+    assert not dock.isVisible()
+    window.switcher.show_compare()  # back on the attempts: the reviewer's choice again
+    assert dock.isVisible()
+    assert toggle.isChecked()
+    assert toggle.isEnabled()
+
+    toggle.trigger()  # the reviewer closes it on the attempts page
+    assert not dock.isVisible()
+    window.switcher.show_scores(wait=True)
+    window.switcher.show_attempt_tab()
+    assert not dock.isVisible()  # and it stays closed
+    assert not toggle.isChecked()
+    assert toggle.isEnabled()

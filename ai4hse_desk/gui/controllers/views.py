@@ -4,7 +4,9 @@ The attempts page (side by side, or the compare grid), the scores dashboard,
 the key audit and the Review view. Scores and key audit are computed the first
 time they are shown for an opened file (``wait`` computes at once, for headless
 screenshots and tests). A click on a plotted bar filters the attempt list; the key audit opens a
-question's compare grid or starts a ``key_incorrect`` flag on it.
+question's compare grid or starts a ``key_incorrect`` flag on it. The Filters dock
+filters the attempt list only: it is hidden beside the other pages (its toggle unchecked
+and disabled there) and shown again, as the reviewer left it, on the attempts page.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from PySide6.QtCore import QObject, Signal
 from ai4hse_desk.gui.dialogs.flag import FlagValues
 
 if TYPE_CHECKING:
-    from PySide6.QtWidgets import QTabWidget
+    from PySide6.QtWidgets import QDockWidget, QTabWidget
 
     from ai4hse_desk.gui.controllers.attempt_list import AttemptList
     from ai4hse_desk.gui.controllers.navigation import Navigator
@@ -48,8 +50,13 @@ class ViewSwitcher(QObject):
         navigator: Navigator,
         attempt_list: AttemptList,
         tasks: TaskRunner,
+        filters_dock: QDockWidget | None = None,
     ) -> None:
         super().__init__(pages)
+        self._filters_dock = filters_dock
+        #: Whether the reviewer left the Filters dock shown on the attempts page
+        #: (``None`` while the attempts page is current).
+        self._filters_wanted: bool | None = None
         self._pages, self._detail = pages, detail_tabs
         self._scores, self._keyaudit = scores, keyaudit
         self._navigator, self._list = navigator, attempt_list
@@ -110,7 +117,23 @@ class ViewSwitcher(QObject):
         self.show_scores()
         self._scores.set_excluded_questions(question_ids, reason)
 
+    def _keep_filters_dock(self, page: int) -> None:
+        """Hide the Filters dock beside pages it does not filter; restore it on return."""
+        dock = self._filters_dock
+        if dock is None:
+            return
+        toggle = dock.toggleViewAction()
+        if page != VIEW_ATTEMPTS and self._filters_wanted is None:
+            self._filters_wanted = not dock.isHidden()
+            dock.hide()
+            toggle.setEnabled(False)
+        elif page == VIEW_ATTEMPTS and self._filters_wanted is not None:
+            toggle.setEnabled(True)
+            dock.setVisible(self._filters_wanted)
+            self._filters_wanted = None
+
     def _page_changed(self, page: int) -> None:
+        self._keep_filters_dock(page)
         session = self._session
         if session is None:
             return
