@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt
 from ai4hse_desk.audit.records import Option, Question
 from ai4hse_desk.gui.dialogs.flag import FlagDialog
 from ai4hse_desk.gui.dialogs.note import NoteDialog
+from ai4hse_desk.gui.panels.filters import FilterPanel
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -88,3 +89,32 @@ def test_the_filters_dock_hides_beside_scores_key_audit_and_review(
     assert not dock.isVisible()  # and it stays closed
     assert not toggle.isChecked()
     assert toggle.isEnabled()
+
+
+# -- the run filter has a search box --------------------------------------------
+
+
+def test_the_run_filter_search_narrows_the_list_not_the_selection(qtbot: QtBot) -> None:
+    panel = FilterPanel()
+    qtbot.add_widget(panel)
+    runs = [(f"run-{n:04d}", f"model-{n % 7}") for n in range(1000)]
+    panel.set_choices(runs, [f"model-{n}" for n in range(7)], ["tf"], [1], {})
+    panel.runs.set_checked(["run-0042", "run-0500"])
+    before = panel.query()
+    emitted: list[object] = []
+    panel.query_changed.connect(emitted.append)
+
+    qtbot.keyClicks(panel.run_search, "run-004")
+    assert panel.runs.visible_values() == [f"run-{n:04d}" for n in range(40, 50)]
+    assert panel.query() == before  # run-0500 is hidden, still chosen
+    assert emitted == []
+    panel.run_search.setText("MODEL-3")  # the model in the label counts, in any case
+    assert len(panel.runs.visible_values()) == len([r for r, m in runs if m == "model-3"])
+    panel.run_search.clear()
+    assert len(panel.runs.visible_values()) == 1000
+    assert panel.runs.checked() == ("run-0042", "run-0500")
+
+    panel.run_search.setText("0042")
+    panel.set_choices(runs[:3], ["model-0"], ["tf"], [1], {})  # another file: all shown again
+    assert panel.run_search.text() == ""
+    assert panel.runs.visible_values() == ["run-0000", "run-0001", "run-0002"]

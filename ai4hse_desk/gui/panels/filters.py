@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QGroupBox,
     QHBoxLayout,
+    QLineEdit,
     QPushButton,
     QScrollArea,
     QVBoxLayout,
@@ -74,16 +75,23 @@ class FilterPanel(QScrollArea):
         layout.addWidget(verdict_box)
 
         self.runs = QtCheckList("Run filter")
+        self.run_search = QLineEdit()
+        self.run_search.setAccessibleName("Search the runs")
+        self.run_search.setPlaceholderText("Find a run or model…")
+        self.run_search.setToolTip("Lists only the runs whose name or model contains this text")
+        self.run_search.setClearButtonEnabled(True)
+        self.run_search.textChanged.connect(self.runs.set_filter_text)
         self.models = QtCheckList("Model filter")
         self.tracks = QtCheckList("Track filter")
         self.repetitions = QtCheckList("Repetition filter")
-        for title, widget in (
-            ("Run", self.runs),
-            ("Model", self.models),
-            ("Track", self.tracks),
-            ("Repetition", self.repetitions),
-        ):
-            layout.addWidget(self._group(title, widget))
+        groups: tuple[tuple[str, tuple[QWidget, ...]], ...] = (
+            ("Run", (self.run_search, self.runs)),  # the search box above its list
+            ("Model", (self.models,)),
+            ("Track", (self.tracks,)),
+            ("Repetition", (self.repetitions,)),
+        )
+        for title, widgets in groups:
+            layout.addWidget(self._group(title, *widgets))
         self._facet_lists: dict[str, QtCheckList] = {}
         self._facet_layout = QVBoxLayout()
         layout.addLayout(self._facet_layout)
@@ -98,11 +106,12 @@ class FilterPanel(QScrollArea):
         self._flagged: tuple[str, ...] | None = None
 
     @staticmethod
-    def _group(title: str, widget: QWidget) -> QGroupBox:
+    def _group(title: str, *widgets: QWidget) -> QGroupBox:
         box = QGroupBox(title)
         box_layout = QVBoxLayout(box)
         box_layout.setContentsMargins(4, 4, 4, 4)
-        box_layout.addWidget(widget)
+        for widget in widgets:
+            box_layout.addWidget(widget)
         return box
 
     def set_choices(
@@ -115,6 +124,7 @@ class FilterPanel(QScrollArea):
     ) -> None:
         """Offer the values of an opened database (resets every filter, no signal)."""
         self._emitting = False
+        self.run_search.clear()
         self.runs.set_values([(f"{run_id}  ({model})", run_id) for run_id, model in runs])
         self.models.set_values([(m, m) for m in models])
         self.tracks.set_values([(t, t) for t in tracks])

@@ -1,4 +1,8 @@
-"""A compact list of checkable values, for the attempt list's filters."""
+"""A compact list of checkable values, for the attempt list's filters.
+
+A filter text narrows which values are listed (case-insensitive, anywhere in the
+label) without touching which are checked: a hidden value stays chosen.
+"""
 
 from __future__ import annotations
 
@@ -35,6 +39,22 @@ class QtCheckList(QListWidget):
         rows = min(max(self.count(), 1), self._max_rows)
         self.setFixedHeight(rows * (self.sizeHintForRow(0) if self.count() else 18) + 6)
         self.blockSignals(False)
+
+    def set_filter_text(self, text: str) -> None:
+        """List only the values whose label contains ``text`` (any case); "" lists all.
+        The checked values stay as they are, listed or not (no ``changed`` signal)."""
+        wanted = text.strip().casefold()
+        for i in range(self.count()):
+            item = self.item(i)
+            item.setHidden(bool(wanted) and wanted not in item.text().casefold())
+
+    def visible_values(self) -> list[object]:
+        """The values listed now (the filter text lets them through)."""
+        return [
+            self.item(i).data(Qt.ItemDataRole.UserRole)
+            for i in range(self.count())
+            if not self.item(i).isHidden()
+        ]
 
     def checked(self) -> tuple[object, ...] | None:
         """The checked values, or None when nothing is checked (no condition)."""
