@@ -1,5 +1,9 @@
 """``ai4hse-desk [AUDIT_DB | --demo] [--screenshot OUT.png [--view V]]``: the window.
 
+Qt's standard arguments (``-style Fusion``, ``-platform …``, ``-reverse``,
+``-stylesheet …``) are split off before the desk reads its own and handed to the
+QApplication.
+
 The headless screenshot is :mod:`ai4hse_desk.gui.screenshot`; the application
 object is made by :mod:`ai4hse_desk.gui.application`. Qt is imported only
 once the arguments are understood.
@@ -19,6 +23,15 @@ if TYPE_CHECKING:
     from ai4hse_desk.gui.main_window import MainWindow
 
 SCREENSHOT_SIZE = (1600, 1000)
+#: Qt's standard command-line options (QApplication, QGuiApplication) that take a value
+#: ("-style Fusion" or "-style=Fusion") and that stand alone ("-reverse"); the desk hands
+#: them to its QApplication untouched, with one dash or two, as Qt reads them.
+QT_VALUE_OPTIONS = frozenset({
+    "style", "stylesheet", "platform", "platformpluginpath", "platformtheme", "plugin",
+    "session", "display", "geometry", "qwindowgeometry", "qwindowicon", "qwindowtitle",
+    "title", "name", "qmljsdebugger", "visual",
+})  # fmt: skip
+QT_FLAG_OPTIONS = frozenset({"reverse", "widgetcount", "nograb", "dograb", "sync", "testability"})
 VIEWS = ("attempts", "scores", "compare", "keyaudit", "review")
 
 
@@ -39,6 +52,36 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def split_qt_arguments(argv: Sequence[str]) -> tuple[list[str], list[str]]:
+    """``argv`` as (the desk's own arguments, Qt's standard ones, in their order).
+
+    Everything after a ``--`` is the desk's (a file may be named ``-style``).
+    """
+    desk: list[str] = []
+    qt: list[str] = []
+    items = list(argv)
+    index = 0
+    while index < len(items):
+        arg = items[index]
+        index += 1
+        if arg == "--":
+            desk.extend(items[index - 1 :])
+            break
+        name = arg.lstrip("-").split("=", 1)[0] if arg.startswith("-") else ""
+        if arg.startswith("-") and 0 < len(arg) - len(arg.lstrip("-")) <= 2:
+            if name in QT_VALUE_OPTIONS:
+                qt.append(arg)
+                if "=" not in arg and index < len(items):
+                    qt.append(items[index])
+                    index += 1
+                continue
+            if name in QT_FLAG_OPTIONS and "=" not in arg:
+                qt.append(arg)
+                continue
+        desk.append(arg)
+    return desk, qt
+
+
 def demo_database() -> Path:
     """The demo database in the user cache dir, written once per desk version."""
     from ai4hse_desk import __version__
@@ -54,7 +97,8 @@ def demo_database() -> Path:
 
 def run_window(argv: Sequence[str]) -> int:
     """Open the window (or render a screenshot); return the exit status."""
-    args = _parser().parse_args(list(argv))
+    own, qt_arguments = split_qt_arguments(argv)
+    args = _parser().parse_args(own)
     if args.demo and args.audit_db is not None:
         sys.stderr.write("error: give either AUDIT_DB or --demo, not both\n")
         return 2
@@ -69,10 +113,12 @@ def run_window(argv: Sequence[str]) -> int:
         sys.stderr.write("error: --screenshot needs AUDIT_DB or --demo\n")
         return 2
     if args.screenshot is not None:
+        from ai4hse_desk.gui.application import application
         from ai4hse_desk.gui.screenshot import screenshot
 
+        application(qt_arguments)  # made here, so that Qt reads its own arguments
         return screenshot(path, args.screenshot, args.view, SCREENSHOT_SIZE)
-    return _interactive(path)
+    return _interactive(path, qt_arguments)
 
 
 def _refused(out: Path) -> str | None:
@@ -106,11 +152,11 @@ def start_window(path: Path | None) -> MainWindow:
     return window
 
 
-def _interactive(path: Path | None) -> int:
+def _interactive(path: Path | None, qt_arguments: Sequence[str] = ()) -> int:
     from ai4hse_desk.gui.application import application
     from ai4hse_desk.gui.qt_guard import install_excepthook
 
-    app = application()
+    app = application(qt_arguments)
     install_excepthook()
     window = start_window(path)
     status = app.exec()

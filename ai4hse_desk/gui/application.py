@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import (
     QCoreApplication,
@@ -16,6 +17,9 @@ from PySide6.QtWidgets import QApplication
 
 from ai4hse_desk.gui.app_icon import app_icon
 from ai4hse_desk.gui.settings import APPLICATION, ORGANISATION
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 DESKTOP_FILE = "org.ai4hse.Desk"
 
@@ -31,8 +35,9 @@ def quiet_platform_messages() -> None:
     qInstallMessageHandler(handler)
 
 
-def application() -> QCoreApplication:
-    """The one QApplication (made on first use, with the desk's names and icon)."""
+def application(qt_arguments: Sequence[str] = ()) -> QCoreApplication:
+    """The one QApplication (made on first use, with the desk's names and icon;
+    ``qt_arguments``: Qt's standard ones, e.g. ``["-style", "Fusion"]``, read then)."""
     existing = QApplication.instance()
     if existing is not None:
         return existing
@@ -40,7 +45,7 @@ def application() -> QCoreApplication:
         Qt.HighDpiScaleFactorRoundingPolicy.PassThrough
     )
     quiet_platform_messages()
-    app = QApplication([sys.argv[0] if sys.argv else "ai4hse-desk"])
+    app = QApplication([sys.argv[0] if sys.argv else "ai4hse-desk", *qt_arguments])
     app.setOrganizationName(ORGANISATION)
     app.setApplicationName(APPLICATION)
     app.setApplicationDisplayName(APPLICATION)

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from typing import TYPE_CHECKING
 
+import pytest
 from PySide6.QtCore import Qt
 
 from ai4hse_desk.audit.records import Option, Question
@@ -118,3 +122,55 @@ def test_the_run_filter_search_narrows_the_list_not_the_selection(qtbot: QtBot) 
     panel.set_choices(runs[:3], ["model-0"], ["tf"], [1], {})  # another file: all shown again
     assert panel.run_search.text() == ""
     assert panel.runs.visible_values() == ["run-0000", "run-0001", "run-0002"]
+
+
+# -- Qt's standard arguments ------------------------------------------------------------
+
+QT_ARGS_PROBE = """
+import sys
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+from ai4hse_desk.gui import app
+
+def start(path):
+    style = QApplication.style().name()
+    print(style, QApplication.isRightToLeft(), path.name, flush=True)
+    QTimer.singleShot(0, QApplication.quit)
+    return None
+
+app.start_window = start
+sys.exit(app.run_window(sys.argv[1:]))
+"""
+
+
+def test_qt_standard_arguments_reach_the_application(tmp_path: Path) -> None:
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "AI4HSE_DESK_CACHE_DIR": str(tmp_path)}
+    args = ["--demo", "-style", "Fusion", "-reverse"]
+    done = subprocess.run(
+        [sys.executable, "-c", QT_ARGS_PROBE, *args],
+        env=env, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[:2] == ["fusion", "True"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "desk", "qt"),
+    [
+        (["--demo", "-style", "Fusion"], ["--demo"], ["-style", "Fusion"]),
+        (["-style=Fusion", "a.sqlite"], ["a.sqlite"], ["-style=Fusion"]),
+        (
+            ["-platform", "offscreen", "-reverse", "--demo", "-stylesheet", "x.qss"],
+            ["--demo"],
+            ["-platform", "offscreen", "-reverse", "-stylesheet", "x.qss"],
+        ),
+        (["--demo", "--screenshot", "o.png", "--view", "scores"], None, []),
+        (["--", "-style"], ["--", "-style"], []),  # after "--", a file named "-style"
+    ],
+)
+def test_qt_arguments_are_split_from_the_desks(
+    argv: list[str], desk: list[str] | None, qt: list[str]
+) -> None:
+    from ai4hse_desk.gui.app import split_qt_arguments
+
+    assert split_qt_arguments(argv) == (argv if desk is None else desk, qt)
