@@ -45,6 +45,8 @@ ROW_COLUMNS = (
     "correct, strict, disagrees, recorded_status, selection"
 )
 _TEXT_MODES = ("auto", "fts", "like")
+#: Where a search looks (see :mod:`.search`), in this order; a query's default is all three.
+SEARCH_SCOPES: tuple[str, ...] = ("responses", "questions", "options")
 _PLACEHOLDER_LIMIT = 64
 
 
@@ -91,6 +93,8 @@ class AttemptQuery:
         text: search (see :mod:`.search`); ``None`` or blank for none.
         text_mode: ``"auto"`` (full-text index when ready, else ``LIKE``),
             ``"fts"`` (the index must be ready) or ``"like"``.
+        text_scope: where ``text`` is looked for, some of :data:`SEARCH_SCOPES`
+            (kept in that order; the window's search bar starts with responses only).
     """
 
     run_ids: tuple[str, ...] | None = None
@@ -105,11 +109,16 @@ class AttemptQuery:
     flagged_question_ids: tuple[str, ...] | None = None
     text: str | None = None
     text_mode: TextMode = "auto"
+    text_scope: tuple[str, ...] = SEARCH_SCOPES
 
     def __post_init__(self) -> None:
         normalise_filter_fields(self)
         if self.text_mode not in _TEXT_MODES:
             raise ValueError(f"text_mode must be one of {_TEXT_MODES}, not {self.text_mode!r}")
+        scope = tuple(s for s in SEARCH_SCOPES if s in self.text_scope)
+        if not scope or len(scope) != len(set(self.text_scope)):
+            raise ValueError(f"text_scope must be some of {SEARCH_SCOPES}, not {self.text_scope!r}")
+        object.__setattr__(self, "text_scope", scope)
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from ai4hse_desk.index.filters import (
     ROW_COLUMNS,
+    SEARCH_SCOPES,
     AttemptQuery,
     ListRow,
     SortKey,
@@ -62,7 +63,7 @@ class QueryInterrupted(Exception):
 
 def _only_text(query: AttemptQuery) -> bool:
     """True when ``query`` asks for nothing but a search text."""
-    return replace(query, text=None, text_mode="auto") == AttemptQuery()
+    return replace(query, text=None, text_mode="auto", text_scope=SEARCH_SCOPES) == AttemptQuery()
 
 
 class ReviewIndex:
@@ -160,7 +161,7 @@ class ReviewIndex:
         mode = self.search_mode(query)
         if query is None or mode is None:
             return where_sql(query)
-        return where_sql(query, self._search.condition(query.text, mode == "fts"))
+        return where_sql(query, self._search.condition(query.text, mode == "fts", query.text_scope))
 
     def clear_search_cache(self) -> None:
         """Forget the remembered results of recent searches (see :mod:`.search`)."""
@@ -177,7 +178,7 @@ class ReviewIndex:
         mode = self.search_mode(query)
         if query is not None and mode is not None and _only_text(query):
             # A plain search: resolving it already counted its matches.
-            known = self._search.response_match_count(query.text, mode == "fts")
+            known = self._search.response_match_count(query.text, mode == "fts", query.text_scope)
             if known is not None:
                 return known
         where, params = self._where(query)

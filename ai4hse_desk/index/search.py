@@ -1,24 +1,33 @@
-"""Text search over raw responses and question text, with or without the FTS index.
+"""Text search over raw responses, question texts and option texts, with or without FTS.
 
 What a search means, in every mode: the user's text is split on whitespace into
-terms; an attempt matches when its raw response contains *every* term, or its
-question (question text and option texts) contains every term. "Contains" is a
-case-insensitive (ASCII letters) substring test with ``%``, ``_`` and ``\\``
-taken literally: SQLite ``LIKE … ESCAPE '\\'`` with the term as a bound
-parameter. The plain ``LIKE`` mode scans every response of the attached audit
-file; the full-text mode asks the trigram index (:mod:`.fts`) for candidates
-first and applies the same ``LIKE`` to those only, so both modes give identical
-results and the index only makes it faster.
+terms; an attempt matches when, among the places its *scope* names
+(:data:`~.filters.SEARCH_SCOPES`: ``responses``, ``questions``, ``options``,
+any combination), its raw response contains *every* term, or its question's
+side (the question text and/or its option texts, as the scope says, read
+together) contains every term. "Contains" is a case-insensitive (ASCII
+letters) substring test with ``%``, ``_`` and ``\\`` taken literally: SQLite
+``LIKE … ESCAPE '\\'`` with the term as a bound parameter. The plain ``LIKE``
+mode scans every response of the attached audit file; the full-text mode asks
+the trigram index (:mod:`.fts`) for candidates first and applies the same
+``LIKE`` to those only, so both modes give identical results and the index only
+makes it faster.
+
+The scope is in the SQL, one statement per place: responses are searched only
+when ``responses`` is in scope (the expensive part on a million attempts; the
+FTS5 table holds responses alone), and the question side reads the audit
+file's ``questions.text`` and/or ``options.text`` (a few thousand short rows at
+most, read whole by ``LIKE`` in well under a millisecond) only when
+``questions`` or ``options`` is. A search that is exactly a question's id
+(ignoring ASCII case) finds that question's attempts in every scope.
 
 A term of three or more characters becomes an AND of trigrams that cover it,
 each quoted as an FTS5 string (``"…"`` with quotes doubled), so user input is
 never FTS5 syntax (``NEAR``, ``OR``, ``*``, ``-``, ``"`` are plain characters).
 The tokenizer folds letter case (beyond ASCII too), so candidates are a
-superset of the ``LIKE`` matches. Terms shorter than three characters have no trigram and are
-checked by ``LIKE`` only; a search made only of such terms scans every response.
-Question text is always searched with ``LIKE`` over the index's small
-``questions`` table; a search that is exactly a question's id (ignoring ASCII
-case) finds that question's attempts too.
+superset of the ``LIKE`` matches. Terms shorter than three characters have no
+trigram and are checked by ``LIKE`` only; a search made only of such terms
+scans every response.
 
 A search is resolved once into the matching attempt ids (one JSON array, built
 by SQLite) and the matching question ordinals; :class:`TextSearch` keeps the
@@ -33,7 +42,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ai4hse_desk.index.filters import in_values
+from ai4hse_desk.index.filters import SEARCH_SCOPES, in_values
 
 #: At most this many trigrams per search go to FTS5 (fewer still give a superset).
 MAX_TRIGRAMS = 24
@@ -49,6 +58,18 @@ def escape_like(text: str) -> str:
 _CANDIDATES = "SELECT rowid FROM fts.responses WHERE responses MATCH ?"
 Run = Callable[[str, Sequence[Any]], list[Any]]
 _Resolved = tuple[str, int, tuple[int, ...]]
+Scope = tuple[str, ...]
+RESPONSES, QUESTIONS, OPTIONS = SEARCH_SCOPES
+_OPTION_TEXTS = (
+    "(SELECT group_concat(o.text, char(10)) FROM audit.options AS o "
+    "WHERE o.question_id = q.question_id)"
+)
+#: The question side's text per scope: question text, option texts or both.
+_QUESTION_SIDE = {
+    (QUESTIONS,): "q.text",
+    (OPTIONS,): f"coalesce({_OPTION_TEXTS}, '')",
+    (QUESTIONS, OPTIONS): f"q.text || char(10) || coalesce({_OPTION_TEXTS}, '')",
+}
 
 
 def search_terms(text: str | None) -> list[str]:
@@ -100,24 +121,27 @@ class TextSearch:
     def __init__(self, run: Run) -> None:
         self._run = run
         self._lock = threading.Lock()
-        self._memo: OrderedDict[tuple[tuple[str, ...], bool], _Resolved] = OrderedDict()
+        self._memo: OrderedDict[tuple[tuple[str, ...], bool, Scope], _Resolved] = OrderedDict()
 
     def clear(self) -> None:
         """Forget remembered searches."""
         with self._lock:
             self._memo.clear()
 
-    def condition(self, text: str | None, use_fts: bool) -> tuple[str, list[Any]]:
+    def condition(
+        self, text: str | None, use_fts: bool, scope: Scope = SEARCH_SCOPES
+    ) -> tuple[str, list[Any]]:
         """SQL condition over ``rows`` for ``text`` and its parameters.
 
         Args:
             text: what the user typed; blank means no condition (``"1"``).
             use_fts: find candidates with the attached full-text index ``fts``.
+            scope: where to look, some of :data:`~.filters.SEARCH_SCOPES` in that order.
         """
         terms = search_terms(text)
         if not terms:
             return "1", []
-        ids_json, id_count, ordinals = self._resolved(terms, use_fts)
+        ids_json, id_count, ordinals = self._resolved(terms, use_fts, scope)
         conds: list[str] = []
         params: list[Any] = []
         if id_count:
@@ -129,41 +153,37 @@ class TextSearch:
             return "0", []
         return f"({' OR '.join(conds)})", params
 
-    def response_match_count(self, text: str | None, use_fts: bool) -> int | None:
+    def response_match_count(
+        self, text: str | None, use_fts: bool, scope: Scope = SEARCH_SCOPES
+    ) -> int | None:
         """How many attempts match ``text`` when no question text does (so the
         count is known from resolving the search alone); ``None`` otherwise."""
         terms = search_terms(text)
         if not terms:
             return None
-        _ids, id_count, ordinals = self._resolved(terms, use_fts)
+        _ids, id_count, ordinals = self._resolved(terms, use_fts, scope)
         return None if ordinals else id_count
 
-    def _resolved(self, terms: Sequence[str], use_fts: bool) -> _Resolved:
+    def _resolved(self, terms: Sequence[str], use_fts: bool, scope: Scope) -> _Resolved:
         """The matches of ``terms``, from the memo or resolved now."""
-        key = (tuple(terms), use_fts)
+        key = (tuple(terms), use_fts, scope)
         with self._lock:
             found = self._memo.get(key)
             if found is not None:
                 self._memo.move_to_end(key)
         if found is None:
-            found = self._resolve(terms, use_fts)
+            found = self._resolve(terms, use_fts, scope)
             with self._lock:
                 self._memo[key] = found
                 while len(self._memo) > MEMO_SIZE:
                     self._memo.popitem(last=False)
         return found
 
-    def _resolve(self, terms: Sequence[str], use_fts: bool) -> _Resolved:
+    def _resolve(self, terms: Sequence[str], use_fts: bool, scope: Scope) -> _Resolved:
         patterns = [f"%{escape_like(term)}%" for term in terms]
-        question_like = " AND ".join("search_text LIKE ? ESCAPE '\\'" for _ in patterns)
-        # Id lookup: a search that is a question's id ("Q060") finds that question too.
-        question_sql = f"({question_like}) OR question_id = ? COLLATE NOCASE"
-        ordinals = tuple(
-            int(row[0])
-            for row in self._run(
-                f"SELECT ordinal FROM questions WHERE {question_sql}", [*patterns, " ".join(terms)]
-            )
-        )
+        ordinals = self._question_ordinals(terms, patterns, scope)
+        if RESPONSES not in scope:
+            return "[]", 0, ordinals
         response_like = " AND ".join("t.raw_response LIKE ? ESCAPE '\\'" for _ in patterns)
         inner = f"SELECT t.attempt_id FROM audit.attempts AS t WHERE {response_like}"
         params: list[Any] = list(patterns)
@@ -175,3 +195,22 @@ class TextSearch:
             f"SELECT json_group_array(attempt_id), count(*) FROM ({inner})", params
         )[0]
         return str(ids_json), int(id_count), ordinals
+
+    def _question_ordinals(
+        self, terms: Sequence[str], patterns: Sequence[str], scope: Scope
+    ) -> tuple[int, ...]:
+        """Questions whose side in ``scope`` holds every term, or whose id the search is."""
+        side = _QUESTION_SIDE.get(tuple(s for s in scope if s != RESPONSES))
+        conds: list[str] = []
+        params: list[Any] = []
+        if side is not None:
+            conds.append(" AND ".join("side LIKE ? ESCAPE '\\'" for _ in patterns))
+            params.extend(patterns)
+        # Id lookup, in every scope: a search that is a question's id ("Q060") finds it.
+        conds.append("question_id = ? COLLATE NOCASE")
+        params.append(" ".join(terms))
+        sql = (
+            f"SELECT ordinal FROM (SELECT q.ordinal, q.question_id, {side or 'NULL'} AS side "
+            f"FROM audit.questions AS q) WHERE ({') OR ('.join(conds)}) ORDER BY ordinal"
+        )
+        return tuple(int(row[0]) for row in self._run(sql, params))

@@ -11,7 +11,12 @@ import pytest
 
 from ai4hse_desk.audit import AuditDB, open_audit
 from ai4hse_desk.index import AttemptQuery, ReviewIndex, build_fts, ensure_index
-from ai4hse_desk.index.search import covering_trigrams, match_expression, search_terms
+from ai4hse_desk.index.search import (
+    TextSearch,
+    covering_trigrams,
+    match_expression,
+    search_terms,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -27,6 +32,7 @@ RESPONSES = {
     11: "答案是安全帽和防护眼镜 [TRUE, FALSE, TRUE, FALSE]",
     12: 'He said "NEAR(a b)" OR -x * y_z {col}: ^start 5% back\\slash [FALSE, FALSE, FALSE, TRUE]',
     13: "Café ÉCOLE naïve — [TRUE, TRUE, FALSE, FALSE, TRUE]",
+    14: "no sandals near the press [TRUE, FALSE, TRUE, FALSE]",
 }
 
 
@@ -206,3 +212,98 @@ def test_fts_queries_are_quoted_trigrams() -> None:
     assert covering_trigrams("ab") == []
     assert match_expression(["ab", "-x"]) is None
     assert match_expression(['a"b*', "NEAR"]) == '"a""b" """b*" "NEA" "EAR"'
+
+
+# -- scope: responses, questions, options --------------------------------------------------
+
+RESPONSES_ONLY, QUESTIONS_ONLY, OPTIONS_ONLY = ("responses",), ("questions",), ("options",)
+
+
+def _scoped(index: ReviewIndex, text: str, scope: tuple[str, ...], mode: str) -> list[int]:
+    return _found(index, text, mode, text_scope=scope)
+
+
+@pytest.mark.parametrize("mode", ["fts", "like"])
+def test_a_word_only_in_option_texts_is_found_with_the_options_scope(
+    searched: Searched, mode: str
+) -> None:
+    of_q001 = searched.content.attempt_ids(lambda a: a["question_id"] == "Q001")
+    index = searched.index
+    assert _scoped(index, "necktie", OPTIONS_ONLY, mode) == of_q001  # "Loose necktie"
+    assert _scoped(index, "necktie", RESPONSES_ONLY, mode) == []
+    assert _scoped(index, "necktie", QUESTIONS_ONLY, mode) == []
+    assert _scoped(index, "necktie", ("responses", "options"), mode) == of_q001
+
+
+@pytest.mark.parametrize("mode", ["fts", "like"])
+def test_a_word_only_in_responses_is_found_with_the_responses_scope(
+    searched: Searched, mode: str
+) -> None:
+    index = searched.index
+    assert _scoped(index, "snake_case", RESPONSES_ONLY, mode) == [6]
+    assert _scoped(index, "snake_case", OPTIONS_ONLY, mode) == []
+    assert _scoped(index, "snake_case", ("questions", "options"), mode) == []
+    assert _scoped(index, "snake_case", ("responses", "options"), mode) == [6]
+
+
+@pytest.mark.parametrize("mode", ["fts", "like"])
+def test_a_word_in_responses_and_options_needs_both_scopes_for_both(
+    searched: Searched, mode: str
+) -> None:
+    of_q001 = searched.content.attempt_ids(lambda a: a["question_id"] == "Q001")
+    index = searched.index
+    assert 14 not in of_q001  # "no sandals near the press" answers another question
+    assert _scoped(index, "sandals", RESPONSES_ONLY, mode) == [14]
+    assert _scoped(index, "sandals", OPTIONS_ONLY, mode) == of_q001
+    assert _scoped(index, "sandals", ("responses", "options"), mode) == sorted([*of_q001, 14])
+    assert _found(index, "sandals", mode) == sorted([*of_q001, 14])  # the default: all three
+
+
+@pytest.mark.parametrize("mode", ["fts", "like"])
+def test_question_and_option_texts_are_read_together_only_when_both_are_in_scope(
+    searched: Searched, mode: str
+) -> None:
+    of_q001 = searched.content.attempt_ids(lambda a: a["question_id"] == "Q001")
+    index = searched.index
+    assert _scoped(index, "grinding", QUESTIONS_ONLY, mode) == of_q001
+    assert _scoped(index, "grinding", OPTIONS_ONLY, mode) == []
+    assert _scoped(index, "grinding necktie", QUESTIONS_ONLY, mode) == []
+    assert _scoped(index, "grinding necktie", ("questions", "options"), mode) == of_q001
+
+
+@pytest.mark.parametrize("scope", [RESPONSES_ONLY, QUESTIONS_ONLY, OPTIONS_ONLY])
+def test_a_question_id_finds_its_attempts_in_every_scope(
+    searched: Searched, scope: tuple[str, ...]
+) -> None:
+    of_q003 = searched.content.attempt_ids(lambda a: a["question_id"] == "Q003")
+    assert _scoped(searched.index, "q003", scope, "fts") == of_q003
+
+
+def test_the_scope_is_in_the_sql(searched: Searched) -> None:
+    """Only the tables the scope names are read: no response is read for options."""
+    statements: list[str] = []
+
+    def run(sql: str, params: object) -> list[Any]:
+        statements.append(sql)
+        return searched.index._all(sql, params)  # type: ignore[arg-type]
+
+    search = TextSearch(run)
+    search.condition("necktie", True, OPTIONS_ONLY)
+    assert statements
+    assert not any("attempts" in sql or "fts." in sql for sql in statements)
+    assert any("audit.options" in sql for sql in statements)
+    assert not any("q.text" in sql for sql in statements)
+    statements.clear()
+    search.condition("necktie", True, RESPONSES_ONLY)
+    assert any("MATCH" in sql for sql in statements)
+    assert not any("audit.options" in sql or "q.text" in sql for sql in statements)
+
+
+def test_a_query_keeps_its_scope_in_order_and_refuses_an_empty_one() -> None:
+    assert AttemptQuery().text_scope == ("responses", "questions", "options")
+    scoped = AttemptQuery(text="x", text_scope=["options", "responses"])  # type: ignore[arg-type]
+    assert scoped.text_scope == ("responses", "options")
+    assert scoped == AttemptQuery(text="x", text_scope=("responses", "options"))
+    for bad in ((), ("answers",), ("options", "answers")):
+        with pytest.raises(ValueError, match="text_scope"):
+            AttemptQuery(text_scope=bad)

@@ -16,6 +16,7 @@ attempt id or a row number and announces the row through ``row_chosen``.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
@@ -56,6 +57,7 @@ class AttemptList(QObject):
         searching: True while a plain search is found in the background.
         message: a line for the status bar.
         row_chosen: Go to found this row of the list (select it and scroll there).
+        search_submitted: Enter in the search box (the list takes the keyboard back).
     """
 
     counts_changed = Signal(str)
@@ -63,6 +65,7 @@ class AttemptList(QObject):
     searching = Signal(bool)
     message = Signal(str)
     row_chosen = Signal(int)
+    search_submitted = Signal()
 
     def __init__(
         self,
@@ -86,6 +89,8 @@ class AttemptList(QObject):
         self._select: Callable[[int], object] | None = None
         filters.query_changed.connect(self._query_changed)
         search.text_changed.connect(filters.set_text)
+        search.scope_changed.connect(self._scope_changed)
+        search.submitted.connect(self.search_submitted)
         model.modelReset.connect(self._update_counts)
         model.modelReset.connect(self._find_positions)
 
@@ -124,7 +129,13 @@ class AttemptList(QObject):
         self._search.clear_quietly()
         self._filters.apply_query(query)
 
+    def _scope_changed(self, _scope: object) -> None:
+        if (query := self._filters.query()).text:
+            self._query_changed(query)
+
     def _query_changed(self, query: AttemptQuery) -> None:
+        if query.text:  # the search bar's scope goes with its text
+            query = replace(query, text_scope=self._search.scope())
         on = query.flagged_question_ids is not None
         self.flagged_only_changed.emit(on)
         index = self._model.review_index

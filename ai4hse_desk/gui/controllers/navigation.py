@@ -2,7 +2,9 @@
 
 The list's current row decides the selected attempt (:class:`AttemptSelection`);
 everything here only moves that row, asking the review index for the next
-question or parse error in the list's own order.
+question or parse error in the list's own order. An empty list shows no attempt
+(the selection is cleared, so the detail panes empty and their actions turn off),
+and Enter in the search box hands the keyboard back to the list (J/K move again).
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QModelIndex, QObject, Signal
+from PySide6.QtCore import QModelIndex, QObject, Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QTableView
 
 from ai4hse_desk.index import PARSE_ERROR_STATUSES
@@ -50,6 +52,7 @@ class Navigator(QObject):
         self._session: AuditSession | None = None
         table.selectionModel().currentRowChanged.connect(self._row_changed)
         model.modelReset.connect(self._model_reset)
+        attempt_list.search_submitted.connect(self.focus_list)
 
     def set_session(self, session: AuditSession | None) -> None:
         """The file now open (its questions give N/P their order)."""
@@ -82,13 +85,23 @@ class Navigator(QObject):
         self.select_row(row)
         return True
 
+    def focus_list(self) -> None:
+        """Give the list the keyboard (after Enter in the search box), a row current."""
+        self._table.setFocus(Qt.FocusReason.OtherFocusReason)
+        if self._table.currentIndex().row() < 0 and self._model.rowCount():
+            self.select_row(0)
+
     def _row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         attempt_id = self._model.attempt_id_at(current.row())
         if attempt_id is not None and attempt_id != self._selection.attempt_id:
             self._selection.show(attempt_id)
 
     def _model_reset(self) -> None:
-        """Keep the attempt shown selected if it is still listed, else the first row."""
+        """Keep the attempt shown selected if it is still listed, else the first row;
+        an empty list shows nothing."""
+        if not self._model.rowCount():
+            self._selection.clear()  # the detail empties and its actions turn off
+            return
         shown = self._selection.attempt_id
         if shown is not None:
             row = self._model.row_of(shown, fetch_limit=0)

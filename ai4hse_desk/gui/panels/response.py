@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import (
     QAction,
     QFontDatabase,
@@ -17,6 +17,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QVBoxLayout, QWidget
 
 from ai4hse_desk.display.text_sanitize import VisibleText, make_visible
+from ai4hse_desk.gui.panels.response_hits import HitBar, SearchHits
 from ai4hse_desk.gui.panels.response_styles import (
     EMPHASIS,
     HIGHLIGHT,
@@ -48,6 +49,8 @@ class ResponseView(QWidget):
     :attr:`MAX_LINE` characters are broken for display at a grey ``↩``.
 
     Spans are half-open ``(start, end)`` offsets into the *original* response.
+    The search's terms (:meth:`set_search_terms`) are marked over the spans, the
+    first hit in view; F3 / Shift+F3 or the buttons under the text step through them.
     Copying: Ctrl+C copies the *displayed* selection (stand-ins included);
     "Copy raw response" (context menu, Ctrl+Shift+C, :meth:`copy_raw`) copies
     the original, unsanitised response.
@@ -71,6 +74,8 @@ class ResponseView(QWidget):
         self._busy = False  # replacing the document or the extra selections
         self._pinned: list[QTextEdit.ExtraSelection] = []  # the spans and emphasis
         self._styled: tuple[int, int] | None = None  # display range styled so far
+        self._terms: list[str] = []  # the search's terms, marked as hits
+        self._hits = SearchHits()
 
         editor = self._editor = QPlainTextEdit(self)
         editor.setReadOnly(True)
@@ -92,10 +97,12 @@ class ResponseView(QWidget):
         editor.setAccessibleName("Raw response")
         editor.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         editor.customContextMenuRequested.connect(self._show_context_menu)
-        editor.updateRequest.connect(self._on_update_request)
+        editor.updateRequest.connect(lambda _rect, _dy: self._restyle(force=False))
 
         # The summary wraps: on one line it set the pane's minimum width.
         self._status = WrappingLabel(name="Raw response summary")
+        self._hit_bar = HitBar(self)  # with F3 / Shift+F3, window-wide (from the list too)
+        self._hit_bar.step.connect(self.step_hit)
 
         self._copy_action = QAction("Copy raw response", self)
         self._copy_action.setShortcut(QKeySequence("Ctrl+Shift+C"))
@@ -108,17 +115,14 @@ class ResponseView(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
         layout.addWidget(editor, 1)
+        layout.addWidget(self._hit_bar)
         layout.addWidget(self._status)
         self.clear()
 
     # -- public API ------------------------------------------------------------
 
     def set_response(
-        self,
-        raw: str | None,
-        spans: Sequence[Span] = (),
-        *,
-        emphasis: Sequence[Span] = (),
+        self, raw: str | None, spans: Sequence[Span] = (), *, emphasis: Sequence[Span] = ()
     ) -> None:
         """Show ``raw`` (``None``: the provider returned nothing) and highlight spans.
 
@@ -148,9 +152,11 @@ class ResponseView(QWidget):
             *selections(document, visible, map(visible.span_to_display, spans), HIGHLIGHT),
             *selections(document, visible, map(visible.span_to_display, emphasis), OFFENDING),
         ]
+        self._hits.find(raw, visible, self._terms)
         first = min(spans or emphasis, default=None)
-        self._scroll_to(visible.to_qt(first[0]) if first else 0)
-        self._restyle(force=True)
+        if not self._show_current_hit():
+            self._scroll_to(visible.to_qt(first[0]) if first else 0)
+            self._restyle(force=True)
         self._update_status()
 
     def show_detail(self, detail: AttemptDetail) -> None:
@@ -164,10 +170,26 @@ class ResponseView(QWidget):
         self._editor.setPlaceholderText("")
         self._editor.clear()
         self._pinned = []
-        self._restyle(force=True)
+        self.set_search_terms(self._terms)  # no response, no hits; repainted
         self._copy_action.setEnabled(False)
         self._status.setText("")
         self._editor.setAccessibleDescription("")
+
+    def set_search_terms(self, terms: Sequence[str]) -> None:
+        """Mark ``terms`` here and in later responses; the first hit is current, in view."""
+        self._terms = [t for t in terms if t]
+        self._hits.find(self._raw, self._visible, self._terms)
+        if not self._show_current_hit():
+            self._restyle(force=True)
+
+    def step_hit(self, direction: int) -> None:
+        """F3 (``1``) / Shift+F3 (``-1``): the next or previous hit, wrapping round."""
+        if self._hits.step(direction) is not None:
+            self._show_current_hit()
+
+    def search_hits(self) -> SearchHits:
+        """The hits of the search in the response shown (``qt_spans``, ``current_qt``)."""
+        return self._hits
 
     def highlighted_text(self) -> list[str]:
         """The original substrings now highlighted: the spans, then the emphasis."""
@@ -226,8 +248,15 @@ class ResponseView(QWidget):
 
     # -- internals -------------------------------------------------------------
 
-    def _on_update_request(self, _rect: QRect, _dy: int) -> None:
-        self._restyle(force=False)
+    def _show_current_hit(self) -> bool:
+        """Select the current hit, scroll it into view, repaint; False if there is none."""
+        self._hit_bar.show_hits(self._hits, searching=bool(self._terms) and self._raw is not None)
+        current = self._hits.current_qt()
+        if current is None:
+            return False
+        self._scroll_to(current[1], anchor=current[0])
+        self._restyle(force=True)
+        return True
 
     def _restyle(self, *, force: bool) -> None:
         """Set the extra selections: the spans, and the stand-ins, U+FFFD and
@@ -237,7 +266,9 @@ class ResponseView(QWidget):
         if self._busy:  # setExtraSelections itself emits updateRequest
             return
         styled: list[QTextEdit.ExtraSelection] = []
-        if len(visible.marker_starts) or len(visible.replacement_starts) or len(visible.wrap_marks):
+        hits: list[QTextEdit.ExtraSelection] = []
+        marks = (visible.marker_starts, visible.replacement_starts, visible.wrap_marks)
+        if any(len(m) for m in marks) or self._hits.spans:
             top = editor.firstVisibleBlock().position()
             bottom = editor.cursorForPosition(editor.viewport().rect().bottomRight()).position()
             low, high = visible.qt_to_display(top), visible.qt_to_display(bottom)
@@ -249,17 +280,20 @@ class ResponseView(QWidget):
             styled = markings(
                 editor.document(), visible, (low, high), self.STYLE_MARGIN, self.MAX_STYLED_RUNS
             )
+            hits = self._hits.selections(editor.document(), visible, (low, high))
         elif not force:
             return
         self._busy = True
         try:
-            editor.setExtraSelections([*styled, *self._pinned])
+            editor.setExtraSelections([*styled, *self._pinned, *hits])
         finally:
             self._busy = False
 
-    def _scroll_to(self, position: int) -> None:
+    def _scroll_to(self, position: int, anchor: int | None = None) -> None:
         cursor = QTextCursor(self._editor.document())
-        cursor.setPosition(position)
+        cursor.setPosition(position if anchor is None else anchor)
+        if anchor is not None:  # a hit: selected, so the cursor is on it
+            cursor.setPosition(position, QTextCursor.MoveMode.KeepAnchor)
         self._editor.setTextCursor(cursor)
         self._editor.centerCursor()
         self._center_when_shown = not self.isVisible()  # the viewport has no size yet

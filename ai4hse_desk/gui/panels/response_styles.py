@@ -1,4 +1,4 @@
-"""What the raw-response viewer paints over its text: spans, stand-ins, U+FFFD, breaks.
+"""What the raw-response viewer paints over its text: spans, search hits, stand-ins, U+FFFD, breaks.
 
 Each kind is a :class:`~PySide6.QtGui.QTextCharFormat` tagged with its name
 (:data:`KIND`), laid over the text as extra selections; the summary line under
@@ -26,6 +26,7 @@ NO_RESPONSE = "No response (provider error)"
 #: The format property naming what an extra selection marks.
 KIND = QTextFormat.Property.UserProperty
 SPAN, EMPHASIS = "span", "emphasis"
+HIT, CURRENT_HIT = "hit", "current hit"
 
 
 def _char_format(kind: str, background: str, foreground: str) -> QTextCharFormat:
@@ -43,6 +44,12 @@ HIGHLIGHT = _char_format(SPAN, "#fff1a6", "#000000")
 OFFENDING = _char_format(EMPHASIS, "#ffc1a8", "#000000")
 OFFENDING.setFontUnderline(True)
 OFFENDING.setUnderlineColor(QColor("#b3261e"))
+#: Search hits: outlined in blue (underlined, so a hit inside a highlighted span keeps
+#: the span's yellow visible around it); the current hit solid blue.
+SEARCH_HIT = _char_format(HIT, "#cfe6ff", "#000000")
+SEARCH_HIT.setFontUnderline(True)
+SEARCH_HIT.setUnderlineColor(QColor("#0b57d0"))
+SEARCH_CURRENT = _char_format(CURRENT_HIT, "#0b57d0", "#ffffff")
 
 
 def selections(
@@ -109,11 +116,15 @@ def summary(raw: str | None, visible: VisibleText, max_line: int) -> str:
 
 
 __all__ = [
+    "CURRENT_HIT",
     "EMPHASIS",
     "HIGHLIGHT",
+    "HIT",
     "KIND",
     "NO_RESPONSE",
     "OFFENDING",
+    "SEARCH_CURRENT",
+    "SEARCH_HIT",
     "SPAN",
     "Span",
     "markings",
