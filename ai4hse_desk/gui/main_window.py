@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, Qt, QUrl
+from PySide6.QtCore import QByteArray, Qt
 from PySide6.QtWidgets import QMainWindow, QTabWidget, QWidget
 
 from ai4hse_desk.gui import window_actions as menus
@@ -36,6 +36,7 @@ from ai4hse_desk.gui.views.keyaudit import KeyAuditView
 from ai4hse_desk.gui.views.notes_list import NotesDock
 from ai4hse_desk.gui.views.review import ReviewView
 from ai4hse_desk.gui.views.scores import ScoresView
+from ai4hse_desk.gui.widgets.file_drop import FileDrop
 from ai4hse_desk.gui.widgets.index_bar import IndexBar
 from ai4hse_desk.gui.widgets.recent_menu import fill_recent_menu
 from ai4hse_desk.gui.workers.runner import TaskRunner
@@ -43,7 +44,7 @@ from ai4hse_desk.gui.workers.runner import TaskRunner
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
+    from PySide6.QtGui import QCloseEvent
 
 
 class MainWindow(QMainWindow):
@@ -54,7 +55,6 @@ class MainWindow(QMainWindow):
         self.settings = app_settings()
         self.tasks = TaskRunner(self)
         self.setWindowTitle(APP_TITLE)
-        self.setAcceptDrops(True)
         self._build_views()
         self._build_controllers()
         self._wire()
@@ -66,6 +66,7 @@ class MainWindow(QMainWindow):
         if isinstance(geometry := self.settings.value("geometry"), QByteArray):
             self.restoreGeometry(geometry)
         self.notes.set_session(None)  # the notes panel says what it waits for
+        FileDrop(self, self.opening.open_path)
 
     def _build_views(self) -> None:
         self.model = AttemptTableModel(self)
@@ -122,7 +123,9 @@ class MainWindow(QMainWindow):
             (o.index_ready, (lst.set_index, self.compare.set_index, self._index_ready,
                              self.switcher.index_ready, self.reviewing.set_index)),
             (o.index_progress, (self.index_bar.show_progress,)),
-            (o.fts_state, (a.search.set_fts_state,)),
+            (o.fts_state, (a.search.set_fts_state, self.index_bar.set_fts_state)),
+            (self.index_bar.cancel_requested, (o.cancel_opening,)),
+            (self.index_bar.restart_fts_requested, (o.loader.restart_fts,)),
             (o.title_changed, (self.setWindowTitle,)),
             (o.recent_changed, (self._fill_recent,)),
             (self.model.read_failed, (o.unreadable,)),
@@ -134,6 +137,7 @@ class MainWindow(QMainWindow):
             (lst.counts_changed, (a.counts.setText,)),
             (a.search.cancel_requested, (o.loader.cancel_fts,)),
             (a.compare.attempt_activated, (nav.show_attempt,)),
+            (a.search.highlight_changed, (a.response_view.set_search_terms,)),
             (notes.flags_changed, (self.model.set_flagged, self.keyaudit.model.set_flagged,
                                    lst.set_flagged)),
             (notes.option_flags_changed, (a.question_panel.set_option_flags,)),
@@ -185,18 +189,6 @@ class MainWindow(QMainWindow):
         self.tasks.shutdown()
         self.notes.close()
         self.opening.close()
-
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        urls = event.mimeData().urls()
-        if len(urls) == 1 and urls[0].isLocalFile():
-            event.acceptProposedAction()
-
-    @guarded(None)
-    def dropEvent(self, event: QDropEvent) -> None:
-        urls: list[QUrl] = event.mimeData().urls()
-        if urls and urls[0].isLocalFile():
-            event.acceptProposedAction()
-            self.opening.open_path(urls[0].toLocalFile())
 
 
 __all__ = ["MainWindow"]

@@ -5,17 +5,23 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
+import time
 from typing import TYPE_CHECKING
 
 import pytest
 from PySide6.QtCore import Qt
 
 from ai4hse_desk.audit.records import Option, Question
+from ai4hse_desk.gui.controllers.opening import APP_TITLE
 from ai4hse_desk.gui.dialogs.flag import FlagDialog
 from ai4hse_desk.gui.dialogs.note import NoteDialog
 from ai4hse_desk.gui.panels.filters import FilterPanel
+from ai4hse_desk.gui.workers import index_loader
+from ai4hse_desk.index.location import BuildCancelled
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
 
     from pytestqt.qtbot import QtBot
@@ -174,3 +180,61 @@ def test_qt_arguments_are_split_from_the_desks(
     from ai4hse_desk.gui.app import split_qt_arguments
 
     assert split_qt_arguments(argv) == (argv if desk is None else desk, qt)
+
+
+# -- index builds: Cancel for the first, restart for the full-text one -----------
+
+
+def slow_build(real: Callable[..., object], gate: threading.Event) -> Callable[..., object]:
+    """``real``, after reporting progress until cancelled or until ``gate`` opens."""
+
+    def build(db: object, *, progress: Callable[[int, int], bool]) -> object:
+        done = 0
+        while not gate.is_set():
+            if not progress(done, 1000):
+                raise BuildCancelled
+            done = min(done + 1, 999)
+            time.sleep(0.005)
+        return real(db, progress=progress)
+
+    return build
+
+
+def test_the_first_index_build_can_be_cancelled(
+    window: MainWindow, pristine: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gate = threading.Event()
+    monkeypatch.setattr(index_loader, "ensure_index", slow_build(index_loader.ensure_index, gate))
+    bar = window.index_bar
+    assert window.open_path(pristine)
+    qtbot.waitUntil(lambda: bar.cancel.isVisible(), timeout=5000)
+    assert bar.progress.isVisible()
+    bar.cancel.click()
+    qtbot.waitUntil(lambda: window.opening.session is None, timeout=5000)
+    assert window.tasks.wait_idle()
+    assert not bar.isVisible()
+    assert window.windowTitle() == APP_TITLE
+    assert "cancelled" in window.statusBar().currentMessage()
+    gate.set()
+    assert window.open_path(pristine, wait=True)  # and the file opens again at once after
+    assert window.opening.session is not None
+    assert window.model.matching > 0
+
+
+def test_a_cancelled_full_text_build_can_be_restarted(
+    window: MainWindow, pristine: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gate = threading.Event()
+    monkeypatch.setattr(index_loader, "build_fts", slow_build(index_loader.build_fts, gate))
+    search, bar = window.attempts.search, window.index_bar
+    assert window.open_path(pristine)
+    qtbot.waitUntil(lambda: search.cancel.isVisible(), timeout=10000)
+    assert not bar.restart_fts.isVisible()
+    search.cancel.click()
+    qtbot.waitUntil(lambda: bar.restart_fts.isVisible(), timeout=5000)
+    assert search.mode.text() == "plain search (slower): full-text index not built"
+    gate.set()
+    bar.restart_fts.click()
+    qtbot.waitUntil(lambda: search.mode.text() == "full-text search", timeout=10000)
+    assert window.tasks.wait_idle()
+    assert not bar.restart_fts.isVisible()

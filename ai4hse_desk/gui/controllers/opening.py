@@ -108,6 +108,7 @@ class OpeningController(QObject):
         self.loader.index_progress.connect(self.index_progress)
         self.loader.fts_state.connect(self.fts_state)
         self.loader.failed.connect(self._index_failed)
+        self.loader.index_cancelled.connect(self._index_cancelled)
         self.loader.fts_failed.connect(self._fts_failed)
 
     @property
@@ -204,6 +205,18 @@ class OpeningController(QObject):
         self.title_changed.emit(APP_TITLE)
         self.message.emit(f"{INDEX_FAILED}: {message}")
         plain_message(self._dialogs, Icon.Critical, INDEX_FAILED, message, wait=False)
+
+    def cancel_opening(self) -> None:
+        """The status bar's Cancel while the review index is built: the file is not opened."""
+        self.loader.cancel_index()
+
+    def _index_cancelled(self) -> None:
+        """The review index build was cancelled: back to the empty window, the file
+        not opened (nor remembered); opening it again starts the build again."""
+        name = "" if self._session is None else f" {self._session.path.name}"
+        self._switch(None, FilterChoices())
+        self.title_changed.emit(APP_TITLE)
+        self.message.emit(f"Opening{name} cancelled: its review index was not built.")
 
     def _fts_failed(self, message: str) -> None:
         self.message.emit(f"{FTS_FAILED} (plain search keeps working): {message}")

@@ -1,25 +1,68 @@
-"""The status bar's progress of the review index build (hidden when there is none)."""
+"""The status bar's part of the index builds (hidden while there is nothing to show).
+
+While the review index is built: its progress and a Cancel (the file is then not
+opened). Once a full-text build was stopped (cancelled, or it failed): a button
+that starts it again. The full-text build's own progress and Cancel are the
+search bar's.
+"""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QProgressBar, QWidget
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QHBoxLayout, QProgressBar, QPushButton, QWidget
 
 
-class IndexBar(QProgressBar):
-    """Shows (done, total) while the review index is built."""
+class IndexBar(QWidget):
+    """Shows (done, total) with a Cancel while the review index is built, and a
+    *Build full-text index* button once a full-text build stopped.
+
+    Signals:
+        cancel_requested: stop building the review index (the file is not opened).
+        restart_fts_requested: build the full-text index again.
+    """
+
+    cancel_requested = Signal()
+    restart_fts_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setMaximumWidth(220)
-        self.setFormat("re-deriving verdicts %p%")
-        self.setAccessibleName("Review index progress")
+        self.setAccessibleName("Index builds")
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.progress = QProgressBar()
+        self.progress.setMaximumWidth(220)
+        self.progress.setFormat("re-deriving verdicts %p%")
+        self.progress.setAccessibleName("Review index progress")
+        self.cancel = QPushButton("Cancel")
+        self.cancel.setToolTip("Stop preparing the review index (the file is not opened)")
+        self.cancel.clicked.connect(self.cancel_requested)
+        self.restart_fts = QPushButton("Build full-text index")
+        self.restart_fts.setToolTip(
+            "Build the full-text index again (plain search works meanwhile)"
+        )
+        self.restart_fts.clicked.connect(self.restart_fts_requested)
+        for widget in (self.progress, self.cancel, self.restart_fts):
+            layout.addWidget(widget)
+            widget.hide()
         self.hide()
 
     def show_progress(self, done: int, total: int) -> None:
-        """Show how far the build is; hidden once done."""
-        self.setMaximum(max(total, 1))
-        self.setValue(min(done, max(total, 1)))
-        self.setVisible(done < total)
+        """Show how far the review index build is; hidden once done."""
+        self.progress.setMaximum(max(total, 1))
+        self.progress.setValue(min(done, max(total, 1)))
+        building = done < total
+        self.progress.setVisible(building)
+        self.cancel.setVisible(building)
+        self.restart_fts.hide()
+        self.setVisible(building)
+
+    def set_fts_state(self, state: str, _done: int = 0, _total: int = 0) -> None:
+        """The full-text index's state: the restart button only while it is ``stopped``."""
+        stopped = state == "stopped"
+        self.progress.hide()
+        self.cancel.hide()
+        self.restart_fts.setVisible(stopped)
+        self.setVisible(stopped)
 
 
 __all__ = ["IndexBar"]

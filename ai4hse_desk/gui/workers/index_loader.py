@@ -1,9 +1,9 @@
 """Prepares the review index of an opened audit database, off the GUI thread.
 
-Stage 1 (the desk's verdicts) is found in the cache or built with progress;
-stage 2 (the full-text index) is then built, cancellable, while plain searching
-already works. Both run on the ``"index"`` lane of the window's
-:class:`~.runner.TaskRunner`.
+Stage 1 (the desk's verdicts) is found in the cache or built with progress,
+cancellable (the file is then not opened); stage 2 (the full-text index) is then
+built, cancellable and restartable, while plain searching already works. Both
+run on the ``"index"`` lane of the window's :class:`~.runner.TaskRunner`.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from ai4hse_desk.progress import Progress
 
 LANE = "index"
+REVIEW_INDEX = "review index"
 FULL_TEXT = "full-text index"
 
 
@@ -30,6 +31,7 @@ class IndexLoader(QObject):
     Signals:
         index_progress: (done, total) of stage 1.
         index_ready: the :class:`~ai4hse_desk.index.ReviewIndex` (the receiver owns it).
+        index_cancelled: stage 1 was cancelled (:meth:`cancel_index`): there is no index.
         fts_state: (``"building"``, ``"ready"`` or ``"stopped"``, done, total).
         failed: why stage 1 failed (one line): there is no review index.
         fts_failed: why stage 2 failed (one line): plain search keeps working.
@@ -37,6 +39,7 @@ class IndexLoader(QObject):
 
     index_progress = Signal(int, int)
     index_ready = Signal(object)
+    index_cancelled = Signal()
     fts_state = Signal(str, int, int)
     failed = Signal(str)
     fts_failed = Signal(str)
@@ -45,6 +48,8 @@ class IndexLoader(QObject):
         super().__init__(parent)
         self._tasks = tasks
         self._generation = 0
+        #: The database whose index is ready (a full-text build can then restart).
+        self._db: AuditDB | None = None
 
     def load(self, db: AuditDB, *, full_text: bool = True) -> None:
         """Start preparing ``db``'s index (a load before it is forgotten).
@@ -58,19 +63,25 @@ class IndexLoader(QObject):
         def build(progress: Progress) -> ReviewIndex:
             return ensure_index(db, progress=progress)
 
-        task = self._tasks.run(QueryOp(build, lane=LANE, name="review index"))
+        task = self._tasks.run(QueryOp(build, lane=LANE, name=REVIEW_INDEX))
         task.progress.connect(self.index_progress)
         task.failed.connect(lambda message: self._failed(message, generation))
+        task.cancelled.connect(lambda: self._index_cancelled(generation))
         task.succeeded.connect(lambda index: self._built(index, db, generation, full_text))
 
     def _failed(self, message: str, generation: int) -> None:
         if generation == self._generation:
             self.failed.emit(message)
 
+    def _index_cancelled(self, generation: int) -> None:
+        if generation == self._generation:
+            self.index_cancelled.emit()
+
     def _built(self, index: ReviewIndex, db: AuditDB, generation: int, full_text: bool) -> None:
         if generation != self._generation:
             index.close()
             return
+        self._db = db
         self.index_ready.emit(index)
         if fts_ready(db):
             self.fts_state.emit("ready", 0, 0)
@@ -78,7 +89,21 @@ class IndexLoader(QObject):
         if not full_text:
             self.fts_state.emit("stopped", 0, 0)
             return
+        self._build_fts(db, generation)
 
+    def restart_fts(self) -> bool:
+        """Build the full-text index again after it stopped (cancelled or failed);
+        False when there is no ready review index, or a build runs already."""
+        db = self._db
+        if db is None or any(t.name == FULL_TEXT for t in self._tasks.pending(LANE)):
+            return False
+        if fts_ready(db):
+            self.fts_state.emit("ready", 0, 0)
+            return True
+        self._build_fts(db, self._generation)
+        return True
+
+    def _build_fts(self, db: AuditDB, generation: int) -> None:
         def build(progress: Progress) -> object:
             return build_fts(db, progress=progress)
 
@@ -98,6 +123,13 @@ class IndexLoader(QObject):
             self.fts_state.emit("stopped", 0, 0)
             self.fts_failed.emit(message)
 
+    def cancel_index(self) -> bool:
+        """Stop building the review index (``index_cancelled`` follows); False if none runs."""
+        found = [task for task in self._tasks.pending(LANE) if task.name == REVIEW_INDEX]
+        for task in found:
+            task.cancel()
+        return bool(found)
+
     def cancel_fts(self) -> None:
         """Stop building the full-text index (plain search keeps working)."""
         for task in self._tasks.pending(LANE):
@@ -111,6 +143,7 @@ class IndexLoader(QObject):
     def stop(self) -> None:
         """Cancel every build; what they still deliver is ignored."""
         self._generation += 1
+        self._db = None
         self._tasks.cancel(LANE)
 
 
