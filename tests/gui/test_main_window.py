@@ -358,6 +358,8 @@ def test_dropping_a_file_opens_it(qtbot: QtBot, demo_path: Path) -> None:
     from PySide6.QtCore import QMimeData, QPointF, QUrl
     from PySide6.QtGui import QDropEvent
 
+    from ai4hse_desk.gui.widgets.file_drop import FileDrop
+
     win = MainWindow()
     qtbot.addWidget(win)
     mime = QMimeData()
@@ -366,7 +368,9 @@ def test_dropping_a_file_opens_it(qtbot: QtBot, demo_path: Path) -> None:
         QPointF(10, 10), Qt.DropAction.CopyAction, mime,
         Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
     )  # fmt: skip
-    win.dropEvent(event)
+    drop = win.findChild(FileDrop)
+    assert drop is not None
+    assert drop.eventFilter(win, event)  # what Qt calls for a drop on the window
     assert win.opening.session is not None
     assert win.opening.session.path == demo_path.resolve()
     assert win.opening.loader.busy() or win.opening.session.index is not None

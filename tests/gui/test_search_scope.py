@@ -157,11 +157,6 @@ def test_an_empty_result_disables_the_flag_and_note_buttons(window: MainWindow) 
     assert not panel.add_note_button.isEnabled()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="needs the main_window row (search.highlight_changed -> response_view."
-    "set_search_terms); see report",
-)
 def test_the_window_marks_the_search_in_the_response(window: MainWindow) -> None:
     window.attempts.search.set_text_now(RESPONSE_WORD)
     view = window.attempts.response_view
