@@ -140,7 +140,7 @@ class MainWindow(QMainWindow):
             (a.search.highlight_changed, (a.response_view.set_search_terms,)),
             (notes.flags_changed, (self.model.set_flagged, self.keyaudit.model.set_flagged,
                                    lst.set_flagged)),
-            (notes.option_flags_changed, (a.question_panel.set_option_flags,)),
+            (a.flags_panel.flags_shown, (a.question_panel.set_option_flags,)),
             (self.notes_dock.list.question_activated, (nav.jump_to_question,)),
             (self.notes_dock.list.attempt_activated, (nav.jump_to_attempt,)),
             (self.switcher.flag_requested, (self.changes.flag_question,)),

@@ -42,7 +42,7 @@ from ai4hse_desk.gui.workers.task import CollectionOp, QueryOp, Task
 from ai4hse_desk.notes import AttemptNote, Flag, NotesStore, ReviewError, resolve_location
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable
     from pathlib import Path
 
     from PySide6.QtWidgets import QWidget
@@ -77,14 +77,11 @@ class NotesController(QObject):
     Signals:
         flags_changed: the questions with an open flag (a ``frozenset``), after every read.
         availability_changed: (a flag can be added, a note can be added, undo can run).
-        option_flags_changed: (question id or ``None``, {option position: the categories
-            of its open flags}) for the shown question, after every read.
         message: a line for the status bar.
     """
 
     flags_changed = Signal(object)
     availability_changed = Signal(bool, bool, bool)
-    option_flags_changed = Signal(object, object)
     message = Signal(str)
 
     def __init__(
@@ -273,7 +270,6 @@ class NotesController(QObject):
         self._notes = {n.note_id: n for n in snapshot.notes}
         question_id = None if self._detail is None else self._detail.question_id
         self._panel.set_content(question_id, self.attempt_id, snapshot.flags, snapshot.notes)
-        self.option_flags_changed.emit(question_id, open_option_flags(snapshot.flags))
         if self._select is not None:
             kind, item_id = self._select
             self._select = None
@@ -321,13 +317,4 @@ class NotesController(QObject):
         )
 
 
-def open_option_flags(flags: Sequence[Flag]) -> dict[int, tuple[str, ...]]:
-    """Option position → the categories of its open flags (whole-question flags mark none)."""
-    marked: dict[int, tuple[str, ...]] = {}
-    for flag in flags:
-        if flag.state == "open" and flag.option is not None:
-            marked[flag.option] = (*marked.get(flag.option, ()), flag.category)
-    return marked
-
-
-__all__ = ["NotesController", "open_option_flags", "show_message"]
+__all__ = ["NotesController", "show_message"]

@@ -17,6 +17,7 @@ from PySide6.QtCore import QObject, Signal
 
 from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.errors import first_line
+from ai4hse_desk.gui.controllers import undo_steps
 from ai4hse_desk.gui.dialogs import reason as reason_dialog
 from ai4hse_desk.gui.dialogs.flag import FlagDialog, FlagValues
 from ai4hse_desk.gui.dialogs.history import HistoryDialog
@@ -39,17 +40,6 @@ T = TypeVar("T")
 _DONE = {"open": "reopened", "resolved": "resolved", "withdrawn": "withdrawn"}
 #: Questions whose open key_incorrect flags the sensitivity exploration leaves out.
 EXPLORE_CATEGORY = "key_incorrect"
-
-
-def concerning(store: NotesStore, item_id: str) -> str:
-    """Where a flag or note is, for messages: ' on Q015', ' on attempt #15' or ''."""
-    for flag in store.flags():
-        if flag.flag_id == item_id:
-            return f" on {flag.question_id}"
-    for note in store.attempt_notes():
-        if note.note_id == item_id:
-            return f" on attempt #{note.attempt_id}"
-    return ""
 
 
 class NoteChanges(QObject):
@@ -175,21 +165,14 @@ class NoteChanges(QObject):
             ),
         )
 
-    def _reason(self, state: str, what: str) -> str | None:
-        """Why (Resolve and Withdraw ask; "" for Reopen); ``None`` when cancelled."""
-        if not reason_dialog.asks_reason(state):
-            return ""
-        return reason_dialog.ask_reason(self._dialogs, state, display_text(what))
-
     def set_flag_state(self, flag_id: str, state: str) -> None:
         """Resolve…, Withdraw… (each asks why), Reopen."""
         reviewer = self._reviewer()
         if reviewer is None:
             return
         flag = self._notes.flag(flag_id)
-        reason = self._reason(
-            state, "the flag" + ("" if flag is None else f" on {flag.question_id}")
-        )
+        what = "the flag" + ("" if flag is None else f" on {display_text(flag.question_id)}")
+        reason = reason_dialog.reason_for(self._dialogs, state, what)
         if reason is None:
             return
         self._write(
@@ -240,9 +223,8 @@ class NoteChanges(QObject):
         if reviewer is None:
             return
         attempt_id = self._notes.attempt_id
-        reason = self._reason(
-            state, "the note" + ("" if attempt_id is None else f" on attempt #{attempt_id}")
-        )
+        what = "the note" + ("" if attempt_id is None else f" on attempt #{attempt_id}")
+        reason = reason_dialog.reason_for(self._dialogs, state, what)
         if reason is None:
             return
         self._write(
@@ -254,53 +236,23 @@ class NoteChanges(QObject):
 
     def undo(self) -> None:
         """Notes ▸ Undo last note change: revert this reviewer's latest change."""
-        if self._notes.store is None:
-            self.message.emit("No note change to undo.")
-            return
-        reviewer = self._reviewer()
-        if reviewer is None:
-            return
-
-        def undo_last(store: NotesStore) -> tuple[Revision | None, str]:
-            revision = store.undo_last(reviewer)
-            return revision, "" if revision is None else concerning(store, revision.item_id)
-
-        self._write("", undo_last, lambda result: self._undone(reviewer, *result))
+        self._step(redo=False)
 
     def redo(self) -> None:
         """Notes ▸ Redo last note change: re-apply what this reviewer's latest undo took
         back (until the reviewer makes a new change)."""
-        if self._notes.store is None:
-            self.message.emit("No note change to redo.")
-            return
-        reviewer = self._reviewer()
+        self._step(redo=True)
+
+    def _step(self, *, redo: bool) -> None:
+        reviewer = None if self._notes.store is None else self._reviewer()
         if reviewer is None:
+            if self._notes.store is None:
+                self.message.emit(f"No note change to {'redo' if redo else 'undo'}.")
             return
-
-        def redo_last(store: NotesStore) -> tuple[Revision | None, str]:
-            revision = store.redo_last(reviewer)
-            return revision, "" if revision is None else concerning(store, revision.item_id)
-
-        self._write("", redo_last, lambda result: self._redone(reviewer, *result))
-
-    def _undone(self, reviewer: str, revision: Revision | None, where: str) -> None:
-        if revision is None:
-            self.message.emit(f"Nothing of {reviewer}'s left to undo.")
-            return
-        changed = ", ".join(revision.changes) or "nothing"
-        self.message.emit(
-            f"Undone: {reviewer}'s last change{where} ({changed}); "
-            "the history keeps both revisions."
-        )
-
-    def _redone(self, reviewer: str, revision: Revision | None, where: str) -> None:
-        if revision is None:
-            self.message.emit(f"Nothing of {reviewer}'s left to redo.")
-            return
-        changed = ", ".join(revision.changes) or "nothing"
-        self.message.emit(
-            f"Redone: {reviewer}'s last undone change{where} ({changed}); "
-            "the history keeps every revision."
+        self._write(
+            "",
+            lambda store: undo_steps.step(store, reviewer, redo=redo),
+            lambda done: self.message.emit(undo_steps.step_message(reviewer, done, redo=redo)),
         )
 
     def change_reviewer(self) -> None:
@@ -358,4 +310,4 @@ class NoteChanges(QObject):
         self.message.emit(f"Scores ▸ Sensitivity — not official: the metrics without {reason}.")
 
 
-__all__ = ["EXPLORE_CATEGORY", "NoteChanges", "concerning"]
+__all__ = ["EXPLORE_CATEGORY", "NoteChanges"]

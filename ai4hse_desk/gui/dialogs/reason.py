@@ -30,4 +30,9 @@ def ask_reason(parent: QWidget | None, state: str, what: str) -> str | None:
     return text if ok else None
 
 
-__all__ = ["PROMPT", "VERBS", "ask_reason", "asks_reason"]
+def reason_for(parent: QWidget | None, state: str, what: str) -> str | None:
+    """Why, when ``state`` asks (:func:`ask_reason`); "" when it does not (Reopen)."""
+    return ask_reason(parent, state, what) if asks_reason(state) else ""
+
+
+__all__ = ["PROMPT", "VERBS", "ask_reason", "asks_reason", "reason_for"]

@@ -46,6 +46,7 @@ class FlagsPanel(QWidget):
     edit_note_requested = Signal(str)  # note id
     note_state_requested = Signal(str, str)  # note id, new state
     history_requested = Signal(str)  # flag or note id
+    flags_shown = Signal(object, object)  # question id or None, its flags (every state)
 
     FLAG_COLUMNS = ("Category", "Option", "Severity", "State", "Reviewer", "Note")
     NOTE_COLUMNS = ("State", "Reviewer", "Updated", "Note")
@@ -202,6 +203,7 @@ class FlagsPanel(QWidget):
         fill_items(self.flags_table, flag_rows)
         fill_items(self.notes_table, note_rows)
         self._update_buttons()
+        self.flags_shown.emit(question_id, tuple(flags))
 
     def clear(self) -> None:
         """No question, no attempt, nothing listed."""

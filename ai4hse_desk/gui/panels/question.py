@@ -36,8 +36,9 @@ from ai4hse_desk.gui.widgets.labels import (
 from ai4hse_desk.protocol.outcome import Status
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Mapping, Sequence
 
+    from ai4hse_desk.notes import Flag
     from ai4hse_desk.verdicts.attempt_detail import AttemptDetail, OptionRow
 
 #: Heading shown while no attempt is selected.
@@ -145,12 +146,14 @@ class QuestionPanel(QWidget):
             widget.setVisible(True)
         self._fit_table_height()
 
-    def set_option_flags(
-        self, question_id: str | None, flags: Mapping[int, tuple[str, ...]]
-    ) -> None:
+    def set_option_flags(self, question_id: str | None, flags: Sequence[Flag]) -> None:
         """Mark the options of ``question_id`` with an open flag: ⚑ beside the letter,
-        the flags' categories in its tooltip (``flags``: option position → categories)."""
-        self._option_flags = (question_id, dict(flags))
+        the flags' categories in its tooltip (whole-question flags mark no option)."""
+        marked: dict[int, tuple[str, ...]] = {}
+        for flag in flags:
+            if flag.state == "open" and flag.option is not None:
+                marked[flag.option] = (*marked.get(flag.option, ()), flag.category)
+        self._option_flags = (question_id, marked)
         self._mark_flagged()
 
     def clear(self) -> None:
