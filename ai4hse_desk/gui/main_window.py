@@ -132,7 +132,7 @@ class MainWindow(QMainWindow):
             (s.changed, (a.question_panel.set_detail, a.verdict_panel.set_detail,
                          a.response_view.show_detail, self.compare.show_detail,
                          notes.show_detail, lambda _detail: a.keep_question_readable())),
-            (s.cleared, (a.clear_detail,)),
+            (s.cleared, (a.clear_detail, lambda: notes.show_detail(None))),
             (s.unreadable, (o.unreadable,)),
             (lst.counts_changed, (a.counts.setText,)),
             (a.search.cancel_requested, (o.loader.cancel_fts,)),

@@ -221,22 +221,30 @@ def test_resolve_withdraw_reopen_only_open_flags_mark(
 
     panel.flag_state_button.click()  # Resolve
     settle(window)
+    assert window.model.matching == 0  # no open flag: the flagged-only list is empty
+    assert window.menu_actions["flagged_only"].isChecked()
+    assert panel.flag_rows() == []  # nothing is selected: nothing to flag or note
+    assert not panel.add_flag_button.isEnabled()
+    window.menu_actions["flagged_only"].trigger()  # off: the question is listed again
+    settle(window)
+    window.navigator.jump_to_question(question)
+    settle(window)
     assert panel.flag_rows()[0][3] == "resolved"
     assert panel.flag_state_button.text() == "Reopen"
     assert not panel.withdraw_flag_button.isEnabled()
-    assert window.model.matching == 0  # no open flag: the flagged-only list is empty
-    assert window.menu_actions["flagged_only"].isChecked()
 
     panel.flag_state_button.click()  # Reopen
     settle(window)
     assert panel.flag_rows()[0][3] == "open"
+    window.menu_actions["flagged_only"].trigger()
+    settle(window)
     assert {q for q, _mark in listed_rows(window)} == {question}
+    window.menu_actions["flagged_only"].trigger()
+    settle(window)  # off again
 
     panel.withdraw_flag_button.click()
     settle(window)
     assert panel.flag_rows()[0][1:4] == ("whole question", "medium", "withdrawn")
-    window.menu_actions["flagged_only"].trigger()
-    settle(window)  # off again
     assert all(mark == "" for _q, mark in listed_rows(window))
     assert panel.tab_titles()[0] == f"Flags on {question}: 1 (0 open)"
 

@@ -141,10 +141,6 @@ def test_an_empty_result_clears_the_detail(window: MainWindow) -> None:
     assert window.selection.attempt_id == window.model.attempt_id_at(0)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="needs the main_window row (s.cleared -> notes.show_detail(None)); see report",
-)
 def test_an_empty_result_disables_the_flag_and_note_buttons(window: MainWindow) -> None:
     panel = window.attempts.flags_panel
     window.navigator.select_row(0)

@@ -291,8 +291,9 @@ class NotesController(QObject):
 
     # -- keeping the window in step --------------------------------------------------------
 
-    def show_detail(self, detail: AttemptDetail) -> None:
-        """The selected attempt changed: show its question's flags and its notes."""
+    def show_detail(self, detail: AttemptDetail | None) -> None:
+        """The selected attempt changed: show its question's flags and its notes
+        (``None``: nothing is selected, so nothing can be flagged or noted)."""
         self._detail = detail
         self.refresh()
 
