@@ -49,7 +49,24 @@ def _parser() -> argparse.ArgumentParser:
         help="render the window offscreen to OUT.png and exit",
     )  # fmt: skip
     parser.add_argument("--view", choices=VIEWS, default="attempts", help="view to render")
+    parser.add_argument(
+        "--size", type=_size, default=SCREENSHOT_SIZE, metavar="WxH",
+        help="the screenshot's window size (default 1600x1000), e.g. 1366x768",
+    )  # fmt: skip
     return parser
+
+
+def _size(text: str) -> tuple[int, int]:
+    """Argparse type: ``WxH`` with 640 ≤ W ≤ 7680 and 480 ≤ H ≤ 4320."""
+    import argparse
+
+    width, _, height = text.lower().partition("x")
+    if not (width.isdigit() and height.isdigit()):
+        raise argparse.ArgumentTypeError(f"not a size like 1366x768: {text[:20]!r}")
+    size = (int(width), int(height))
+    if not (640 <= size[0] <= 7680 and 480 <= size[1] <= 4320):
+        raise argparse.ArgumentTypeError(f"size out of range (640x480 to 7680x4320): {text}")
+    return size
 
 
 def split_qt_arguments(argv: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -117,7 +134,7 @@ def run_window(argv: Sequence[str]) -> int:
         from ai4hse_desk.gui.screenshot import screenshot
 
         application(qt_arguments)  # made here, so that Qt reads its own arguments
-        return screenshot(path, args.screenshot, args.view, SCREENSHOT_SIZE)
+        return screenshot(path, args.screenshot, args.view, args.size)
     return _interactive(path, qt_arguments)
 
 
@@ -132,6 +149,20 @@ def _refused(out: Path) -> str | None:
     return None
 
 
+def fit_to_screen(window: MainWindow) -> None:
+    """A first start opens at 1500×950; a restored size is kept. Either way the window
+    is made to fit the screen's free area (a 1366×768 laptop gets the whole of it)."""
+    if window.settings.value("geometry") is None:
+        window.resize(1500, 950)
+    screen = window.screen()
+    if screen is None:
+        return
+    free = screen.availableGeometry()
+    if window.width() > free.width() or window.height() > free.height():
+        window.resize(min(window.width(), free.width()), min(window.height(), free.height()))
+        window.move(free.topLeft())
+
+
 def start_window(path: Path | None) -> MainWindow:
     """The shown main window; it opens ``path`` (else the last file) once the event
     loop runs. A file that fails shows its reason, plain, and is not remembered."""
@@ -140,7 +171,7 @@ def start_window(path: Path | None) -> MainWindow:
     from ai4hse_desk.gui.main_window import MainWindow
 
     window = MainWindow()
-    window.resize(1500, 950)
+    fit_to_screen(window)
     window.show()
     if path is None:
         last = window.settings.value("last_file")
