@@ -1,6 +1,7 @@
 """The independent review at scale: 1,000 questions, three reviewers' verdicts.
 
-Targets (issue 13): the Review view's next question < 50 ms; ``review report``
+Targets (issue 13): the Review view's next question < 50 ms (in the real window,
+offscreen, and the store reads alone); ``review report``
 < 2 s. Each figure is reported beside a floor measured in the same run on the
 same files:
 
@@ -75,6 +76,54 @@ def _fill(review: object, keys: dict[str, tuple[bool, ...]]) -> list[float]:
     return times
 
 
+def _window_steps(db_path: Path, store_path: Path) -> dict[str, float]:
+    """The Review view in the real window (offscreen): Skip to the next open question of
+    bob's queue, until it is painted (the store reads on their lane, then the view)."""
+    os.environ["AI4HSE_DESK_CONFIG_DIR"] = str(store_path.parent / "review-bench-config")
+    from PySide6.QtWidgets import QApplication
+
+    from ai4hse_desk.gui.controllers.reviewer import SETTINGS_KEY
+    from ai4hse_desk.gui.main_window import MainWindow
+    from ai4hse_desk.gui.settings import app_settings
+
+    _app = QApplication.instance() or QApplication([])  # kept alive while the window runs
+    settings = app_settings()
+    settings.setValue(SETTINGS_KEY, "bob")
+    settings.sync()
+    win = MainWindow()
+    win.resize(1366, 768)
+    win.show()
+    assert win.open_path(db_path, wait=True)  # its notes: the default store beside it
+    win.menu_actions["review"].trigger()
+    win.tasks.wait_idle()
+    # The step ends when the view shows the new question's header (its last call): the
+    # event loop runs meanwhile, as in use (a busy-wait would starve the worker thread).
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    view, loop = win.review, QEventLoop()
+    shown = view.set_header
+
+    def header_then_quit(*args: object) -> None:
+        shown(*args)  # type: ignore[arg-type]
+        loop.quit()
+
+    view.set_header = header_then_quit  # type: ignore[method-assign]
+    steps = []
+    for _ in range(60):
+        t = time.perf_counter()
+        QTimer.singleShot(0, win.reviewing.skip)
+        QTimer.singleShot(5_000, loop.quit)  # never wait forever
+        loop.exec()
+        view.repaint()
+        steps.append(time.perf_counter() - t)
+    view.set_header = shown  # type: ignore[method-assign]
+    win.close()
+    return {
+        "window_next_question_ms_median": _median_ms(steps),
+        "window_next_question_ms_p95": _p95_ms(steps),
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--questions", type=int, default=1000)
@@ -88,7 +137,7 @@ def main() -> int:
              "--questions", str(args.questions)],
             check=True,
         )  # fmt: skip
-    store_path = args.out / f"review-{args.questions}.notes.sqlite"
+    store_path = Path(f"{db_path}.review.sqlite")  # the default store: the window finds it
     for suffix in ("", "-wal", "-shm"):
         Path(f"{store_path}{suffix}").unlink(missing_ok=True)
 
@@ -138,8 +187,9 @@ def main() -> int:
         report["report_s_median"] = round(statistics.median(reports), 3)
         report["report_floor_s (rescore, one process)"] = round(statistics.median(floors), 3)
         report["report_ratio"] = round(statistics.median(reports) / statistics.median(floors), 2)
+    report.update(_window_steps(db_path, store_path))
     report["targets_met"] = {
-        "next_question_lt_50ms": report["next_question_ms_p95"] < 50,  # type: ignore[operator]
+        "next_question_lt_50ms": report["window_next_question_ms_p95"] < 50,  # type: ignore[operator]
         "report_lt_2s": report["report_s_median"] < 2,  # type: ignore[operator]
     }
     print(json.dumps(report, indent=2))
