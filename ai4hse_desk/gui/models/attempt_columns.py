@@ -75,6 +75,14 @@ def status_tip(item: ListRow) -> str:
     return f"desk: {item.status.value}; runner recorded: {recorded}"
 
 
+def cell_tip(column: int, item: ListRow) -> str:
+    """A cell's tooltip: the status cell's statuses, any other cell's whole text (an
+    elided id or label reads in full), as plain text."""
+    if column == COL_STATUS:
+        return status_tip(item)
+    return plain_tooltip(COLUMNS[column].text(item))
+
+
 def placeholder_tip(problem: str | None) -> str:
     """The tooltip of a placeholder row: why it cannot be read, or that it is on its way."""
     if problem is None:
@@ -82,4 +90,12 @@ def placeholder_tip(problem: str | None) -> str:
     return plain_tooltip(f"This attempt cannot be read: {problem}")
 
 
-__all__ = ["COLUMNS", "COL_STATUS", "PLACEHOLDER", "AttemptColumn", "placeholder_tip", "status_tip"]
+__all__ = [
+    "COLUMNS",
+    "COL_STATUS",
+    "PLACEHOLDER",
+    "AttemptColumn",
+    "cell_tip",
+    "placeholder_tip",
+    "status_tip",
+]

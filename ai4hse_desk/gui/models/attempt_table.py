@@ -40,8 +40,8 @@ from ai4hse_desk.gui.models.attempt_columns import (
     COL_STATUS,
     COLUMNS,
     PLACEHOLDER,
+    cell_tip,
     placeholder_tip,
-    status_tip,
 )
 from ai4hse_desk.gui.models.attempt_rows import RowCache, window_ids
 from ai4hse_desk.gui.palette_mode import status_colours_now
@@ -270,8 +270,8 @@ class AttemptTableModel(QAbstractTableModel):
             return None
         if role == Qt.ItemDataRole.DisplayRole:
             return COLUMNS[section].header
-        if role == Qt.ItemDataRole.ToolTipRole and COLUMNS[section].tip:
-            return COLUMNS[section].tip
+        if role == Qt.ItemDataRole.ToolTipRole:  # the whole header, then what it means
+            return COLUMNS[section].tip or COLUMNS[section].header
         return None
 
     @guarded(Qt.ItemFlag.NoItemFlags)
@@ -301,8 +301,8 @@ class AttemptTableModel(QAbstractTableModel):
             return QBrush(QColor(status_colours_now(item.status, item.correct)[0]))
         if role == Qt.ItemDataRole.ForegroundRole and column == COL_STATUS:
             return QBrush(QColor(status_colours_now(item.status, item.correct)[1]))
-        if role == Qt.ItemDataRole.ToolTipRole and column == COL_STATUS:
-            return status_tip(item)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return cell_tip(column, item)
         if role == Qt.ItemDataRole.TextAlignmentRole and COLUMNS[column].centred:
             return int(Qt.AlignmentFlag.AlignCenter)
         if role == Qt.ItemDataRole.UserRole:
