@@ -48,9 +48,10 @@ class QuestionSuspicion:
         }
 
 
-def rank_key(item: QuestionSuspicion) -> tuple[float, int, str]:
-    """Sort key: highest score first, ties by ordinal (then id, for safety)."""
-    return (-item.score, item.ordinal, item.question_id)
+def rank_key(item: QuestionSuspicion) -> tuple[bool, float, int, str]:
+    """Sort key: questions with a stated reason first (a row that cannot say why never
+    ranks above one that can), then highest score, ties by ordinal (then id)."""
+    return (not item.reasons, -item.score, item.ordinal, item.question_id)
 
 
 @dataclass(frozen=True, slots=True)

@@ -265,3 +265,14 @@ def test_command_json_shape_and_order(mixed_db: Path, capsys: pytest.CaptureFixt
     assert [q["question_id"] for q in json.loads(capsys.readouterr()[0])["questions"]] == [
         item["question_id"] for item in items[:3]
     ]
+
+
+def test_no_row_without_a_reason_ranks_above_one_with_a_reason() -> None:
+    """Issue 14, point 9: a question the audit cannot explain never outranks one it can."""
+    from ai4hse_desk.keyaudit.result import QuestionSuspicion, rank_key
+
+    silent = QuestionSuspicion(question_id="Q1", ordinal=1, option=None, score=0.9,
+                               signals={}, reasons=())  # fmt: skip
+    explained = QuestionSuspicion(question_id="Q2", ordinal=2, option=None, score=0.4,
+                                  signals={}, reasons=("6 of 8 runs agree on B",))  # fmt: skip
+    assert [q.question_id for q in sorted([silent, explained], key=rank_key)] == ["Q2", "Q1"]
