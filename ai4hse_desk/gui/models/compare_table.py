@@ -18,15 +18,12 @@ from PySide6.QtGui import QBrush, QColor, QFont
 
 from ai4hse_desk.display.status_style import (
     DIFFERS_COLOURS,
-    MATCH_COLOURS,
-    STATUS_COLOURS,
     VALUE_COLOURS,
-    status_foreground,
 )
+from ai4hse_desk.gui.palette_mode import status_colours_now
 from ai4hse_desk.gui.plain_text import plain_tooltip
 from ai4hse_desk.gui.qt_guard import guarded
 from ai4hse_desk.index.compare_cells import Cell, Tone
-from ai4hse_desk.protocol.outcome import Status
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -47,13 +44,11 @@ __all__ = ["ATTEMPT_ROLE", "DIFFERS_ROLE", "CompareTableModel", "Part", "cell_co
 def cell_colours(cell: Cell) -> tuple[str, str] | None:
     """(background, text) of a cell from the status palette; ``None``: the window's own.
 
-    "Valid ✓" and "Valid ✗" take the match and mismatch colours, so a valid but
-    wrong attempt never looks like a correct one; other statuses their own.
+    "Valid ✓" and "Valid ✗" take their own status colours, so a valid but wrong
+    attempt never looks like a correct one; other statuses theirs.
     """
-    if cell.tone is Tone.VERDICT and cell.status is not None:
-        if cell.status is Status.VALID:
-            return MATCH_COLOURS[cell.correct]
-        return STATUS_COLOURS[cell.status], status_foreground(cell.status)
+    if cell.tone is Tone.VERDICT and cell.status is not None:  # the light or dark palette
+        return status_colours_now(cell.status, bool(cell.correct))
     if cell.tone is Tone.DIFFERS:
         return DIFFERS_COLOURS
     if cell.tone in (Tone.TRUE, Tone.FALSE):
