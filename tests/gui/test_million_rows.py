@@ -283,3 +283,10 @@ def test_go_to_is_in_the_navigate_menu_on_ctrl_g(qtbot: QtBot) -> None:
     assert action.shortcut().toString() == "Ctrl+G"
     assert action.text() == "&Go to…"
     win.close()
+
+
+def test_go_to_says_where_it_went_keeping_the_ids_case(qtbot: QtBot, window: MainWindow) -> None:
+    window.attempt_list.row_chosen.connect(window.navigator.select_row)
+    with qtbot.waitSignal(window.attempt_list.message) as said:
+        assert window.attempt_list.go_to("Q060")
+    assert str(said.args[0]).startswith("Question Q060: row ")

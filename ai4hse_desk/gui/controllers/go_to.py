@@ -110,7 +110,8 @@ class GoTo(QObject):
         where = f"row {row + 1:,} of {self._model.rowCount():,}"
         cleared = " (filters and search cleared)" if self._cleared else ""
         self._cleared = False
-        self.message.emit(f"{target.describe().capitalize()}: {where}{cleared}.")
+        said = target.describe()  # "question Q060": only its first letter raised
+        self.message.emit(f"{said[:1].upper()}{said[1:]}: {where}{cleared}.")
         return True
 
     def _key_for(self, target: GoToTarget) -> SortKey | None:
