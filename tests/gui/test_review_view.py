@@ -434,3 +434,24 @@ def test_screenshot_of_the_review_view(audit: Path, tmp_path: Path) -> None:
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
     assert QImage(str(out)).width() == 1600
+
+
+def test_the_revealed_responses_colour_correct_and_valid_but_wrong_apart(
+    window: MainWindow,
+) -> None:
+    """A correct attempt's cell takes "Valid ✓"'s colour, a valid but wrong one "Valid ✗"'s."""
+    from ai4hse_desk.gui.palette_mode import status_colours_now
+    from ai4hse_desk.protocol.outcome import Status
+
+    view = window.review
+    view.skip_blind_button.click()
+    settle(window)
+    table = view.reveal.responses
+    colours: dict[str, set[str]] = {"✓": set(), "✗": set()}
+    for row in range(table.rowCount()):
+        for column in range(2, table.columnCount()):
+            item = table.item(row, column)
+            if item is not None and item.text()[-1:] in colours:
+                colours[item.text()[-1]].add(item.background().color().name())
+    assert colours["✓"] == {status_colours_now(Status.VALID, True)[0]}
+    assert colours["✗"] <= {status_colours_now(Status.VALID, False)[0]}

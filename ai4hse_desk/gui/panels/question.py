@@ -18,12 +18,11 @@ from PySide6.QtWidgets import (
 
 from ai4hse_desk.display.status_style import (
     MATCH_COLOURS,
-    STATUS_COLOURS,
     VALUE_COLOURS,
     chip_style_sheet,
-    status_foreground,
 )
 from ai4hse_desk.display.text_sanitize import display_text
+from ai4hse_desk.gui.palette_mode import status_colours_now
 from ai4hse_desk.gui.plain_text import plain_tooltip
 from ai4hse_desk.gui.widgets.fitted_scroll import FittedScrollArea
 from ai4hse_desk.gui.widgets.labels import (
@@ -33,7 +32,6 @@ from ai4hse_desk.gui.widgets.labels import (
     set_style_sheet,
     table_texts,
 )
-from ai4hse_desk.protocol.outcome import Status
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -135,12 +133,7 @@ class QuestionPanel(QWidget):
             self._letters[option.position] = (row, option.letter)
         self._mark_flagged()
         self._verdict.setText(detail.verdict_text)
-        if detail.correct:
-            background, foreground = MATCH_COLOURS[True]
-        elif detail.status is Status.VALID:
-            background, foreground = MATCH_COLOURS[False]
-        else:
-            background, foreground = STATUS_COLOURS[detail.status], status_foreground(detail.status)
+        background, foreground = status_colours_now(detail.status, detail.correct)
         set_style_sheet(self._verdict, chip_style_sheet(background, foreground))
         for widget in self._body:
             widget.setVisible(True)

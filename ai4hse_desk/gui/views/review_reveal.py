@@ -22,8 +22,9 @@ from PySide6.QtWidgets import (
 )
 
 from ai4hse_desk.display.format import option_letter, plural
-from ai4hse_desk.display.status_style import STATUS_COLOURS, status_foreground, status_label
+from ai4hse_desk.display.status_style import status_label
 from ai4hse_desk.display.text_sanitize import display_text
+from ai4hse_desk.gui.palette_mode import status_colours_now
 from ai4hse_desk.gui.plain_text import plain_tooltip
 from ai4hse_desk.gui.views.review_texts import (
     OTHER_COLUMNS,
@@ -149,8 +150,9 @@ class RevealPanel(QWidget):
         rep_col = {rep: RUN_COLUMNS + i for i, rep in enumerate(repetitions)}
         for row in rows:
             item = QTableWidgetItem(response_cell(row, status_label(row.status)))
-            item.setBackground(QBrush(QColor(STATUS_COLOURS[row.status])))
-            item.setForeground(QBrush(QColor(status_foreground(row.status))))
+            background, foreground = status_colours_now(row.status, row.correct)
+            item.setBackground(QBrush(QColor(background)))
+            item.setForeground(QBrush(QColor(foreground)))
             item.setToolTip(response_tip(row))
             table.setItem(run_row[row.run_id], rep_col[row.repetition], item)
         correct = sum(row.correct for row in rows)
