@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 
 from ai4hse_desk.keyaudit.dupgroups import DuplicateReport
 from ai4hse_desk.keyaudit.hygiene import Hygiene, corpus_hygiene
+from ai4hse_desk.keyaudit.latent import BETA_RIGHT, BETA_WRONG, HYGIENE_PRIOR, PRIOR
+from ai4hse_desk.keyaudit.posterior import fit_corpus
 from ai4hse_desk.keyaudit.ranking import FORMULA, WEIGHTS, assess
 from ai4hse_desk.keyaudit.result import KeyAuditResult, rank_key
 from ai4hse_desk.keyaudit.skew import position_skew
@@ -21,6 +23,12 @@ if TYPE_CHECKING:
     from ai4hse_desk.audit.queries import AuditDB
     from ai4hse_desk.index import ReviewIndex
     from ai4hse_desk.progress import Progress
+
+
+MODEL = (
+    "score = P(key wrong): Dawid-Skene EM with runs as annotators, one vote per run,"
+    " tracks fitted apart and combined by log-odds (README 'Key audit')"
+)
 
 
 def _hygiene_counts(found: list[Hygiene], duplicates: DuplicateReport) -> dict[str, int]:
@@ -74,8 +82,15 @@ def compute_key_audit(
     tallies = collect(db, progress, verdicts)
     duplicates = DuplicateReport(questions)
     hygiene = corpus_hygiene(questions, duplicates)
+    fit = fit_corpus(questions, tallies.cells, tallies.runs, hygiene)
     items = [
-        assess(question, tallies.cells.get(question.question_id, {}), tallies.runs, found)
+        assess(
+            question,
+            tallies.cells.get(question.question_id, {}),
+            tallies.runs,
+            found,
+            fit.posteriors[question.question_id],
+        )
         for question, found in zip(questions, hygiene, strict=True)
     ]
     items.sort(key=rank_key)
@@ -85,7 +100,16 @@ def compute_key_audit(
         "runs": _runs_json(tallies),
         "position_skew": position_skew(questions),
         "hygiene": _hygiene_counts(hygiene, duplicates),
-        "score": {"formula": FORMULA, "weights": dict(WEIGHTS), "min_run_weight": MIN_WEIGHT},
+        "reliability": fit.reliabilities,
+        "score": {
+            "model": MODEL,
+            "prior_key_right": PRIOR,
+            "hygiene_prior_key_right": HYGIENE_PRIOR,
+            "reliability_beta": [BETA_RIGHT, BETA_WRONG],
+            "legacy_formula": FORMULA,
+            "weights": dict(WEIGHTS),
+            "min_run_weight": MIN_WEIGHT,
+        },
     }
     audit = db.summary()
     return KeyAuditResult(questions=items, corpus=corpus, audit=audit)

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 
     from ai4hse_desk.audit.records import Question
     from ai4hse_desk.keyaudit.hygiene import Hygiene
+    from ai4hse_desk.keyaudit.posterior import Posterior
     from ai4hse_desk.keyaudit.tally import Cell, RunTally
 
 WEIGHTS: dict[str, float] = {
@@ -166,13 +167,36 @@ def _consensus_json(votes: list[OptionVotes], top: OptionVotes | None) -> dict[s
     }
 
 
+def _posterior_reason(posterior: Posterior) -> tuple[int | None, list[str]]:
+    """ "P(key wrong) = 0.93 — option C: …" with the runs that drive it (none when no
+    run's vote goes against the key)."""
+    best = posterior.strongest()
+    if best is None or best.option is None or not best.drivers:
+        return None, []
+    drivers = sorted(
+        (d for t in posterior.tracks if t.option == best.option for d in t.drivers),
+        key=lambda d: -d.log_ratio,
+    )
+    named = ", ".join(f"{d.run_id} ({d.reliability:.2f})" for d in drivers[:3])
+    more = len(drivers) - 3
+    rest = f" and {more} more" if more > 0 else ""
+    text = (
+        f"P(key wrong) = {posterior.probability:.2f} — option {option_letter(best.option)}: "
+        f"driven by {named}{rest} (fitted run reliability in brackets)"
+    )
+    return best.option, [text]
+
+
 def assess(
     question: Question,
     cells: Mapping[str, Cell],
     runs: Mapping[str, RunTally],
     hygiene: Hygiene,
+    posterior: Posterior | None = None,
 ) -> QuestionSuspicion:
-    """Score one question from its cells (run id → :class:`Cell`) and hygiene."""
+    """Assess one question from its cells (run id → :class:`Cell`), hygiene and its
+    fitted :class:`~.posterior.Posterior`: ``score`` is P(key wrong) (without a
+    posterior, the legacy weighted score of :data:`FORMULA`)."""
     votes = consensus(question, cells, runs)
     disc = discrimination(question, cells, runs)
     pooled, per_track = counts(cells, runs)
@@ -188,12 +212,15 @@ def assess(
     }
     score = round(sum(WEIGHTS[k] * v for k, v in parts.items()), 4)
     option = top.position if top and top.weighted_share >= 0.5 else None
+    model_option, model_reasons = (None, []) if posterior is None else _posterior_reason(posterior)
     reasons = _other_reasons(disc, pooled)
     reasons["consensus"] = []
     if option is not None and top is not None:
         letters = all(letter_mode(runs[r].track, question.key) for r in cells)
         reasons["consensus"] = _consensus_reasons(question, top, letters)
     reasons["hygiene"] = _hygiene_reasons(hygiene)
+    if model_option is not None:
+        option = model_option
     if option is None:
         option = _hygiene_option(hygiene)
     order = sorted(WEIGHTS, key=lambda k: -WEIGHTS[k] * parts[k])
@@ -207,14 +234,35 @@ def assess(
         "hygiene": hygiene.to_json(),
         "components": {k: rnd(v) for k, v in parts.items()},
     }  # fmt: skip
+    probability = None
+    if posterior is not None:
+        probability = round(posterior.probability, 4)
+        score = probability
+        signals["model"] = _model_json(posterior)
     return QuestionSuspicion(
         question_id=question.question_id,
         ordinal=question.ordinal,
         option=option,
         score=score,
         signals=signals,
-        reasons=tuple(reason for k in order for reason in reasons[k]),
+        reasons=(*model_reasons, *(reason for k in order for reason in reasons[k])),
+        probability=probability,
     )
+
+
+def _model_json(posterior: Posterior) -> dict[str, object]:
+    return {
+        "prior_key_right": posterior.prior,
+        "by_track": {
+            t.track: {
+                "p_key_wrong": rnd(t.wrong),
+                "option": t.option,
+                "p_option_wrong": rnd(t.option_wrong),
+                "drivers": [d.run_id for d in t.drivers[:5]],
+            }
+            for t in posterior.tracks
+        },
+    }
 
 
 __all__ = ["FORMULA", "WEIGHTS", "assess", "name"]

@@ -23,7 +23,8 @@ class QuestionSuspicion:
         option: the 0-based position the evidence points at, or ``None``. On
             single-choice runs it is the letter the runs chose instead of the
             keyed one.
-        score: suspicion in [0, 1], rounded to 4 decimals (README "Key audit").
+        score: P(key wrong) in [0, 1], rounded to 4 decimals (README "Key audit").
+        probability: the same P(key wrong) (``None`` only for a legacy score).
         signals: every signal's numbers (JSON-ready), per track where it applies,
             plus ``components`` (the weighed parts of ``score``).
         reasons: human-readable sentences, strongest first.
@@ -35,6 +36,7 @@ class QuestionSuspicion:
     score: float
     signals: Mapping[str, Any] = field(hash=False)
     reasons: tuple[str, ...] = ()
+    probability: float | None = None
 
     def to_json(self) -> dict[str, object]:
         """The per-question object of ``keyaudit``'s JSON."""
@@ -43,6 +45,7 @@ class QuestionSuspicion:
             "ordinal": self.ordinal,
             "option": self.option,
             "score": self.score,
+            "probability": self.probability,
             "signals": dict(self.signals),
             "reasons": list(self.reasons),
         }

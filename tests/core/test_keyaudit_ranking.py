@@ -143,7 +143,10 @@ def test_flipped_key_ranks_first_and_names_the_option(mixed_db: Path) -> None:
     top = result.questions[0]
     assert top.question_id == "FLIP"
     assert top.option == 2
-    assert top.reasons[0].startswith("5 of 6 runs select option 2 (C) as FALSE; the key says TRUE")
+    assert top.reasons[0].startswith("P(key wrong) = 0.9")
+    assert "— option C: driven by s1 (" in top.reasons[0]
+    assert top.probability == top.score > 0.9
+    assert top.reasons[1].startswith("5 of 6 runs select option 2 (C) as FALSE; the key says TRUE")
     consensus = top.signals["consensus"]
     assert consensus["against"] == 5
     assert consensus["concentrated"] is True
@@ -207,7 +210,11 @@ def test_single_choice_points_at_the_chosen_letter(
     top = result.questions[0]
     assert top.question_id == "HS3"
     assert top.option == 2
-    assert top.reasons[0].startswith("4 of 5 runs choose option 2 (C); the key says option 0 (A)")
+    assert top.reasons[0].startswith("P(key wrong) = 0.")
+    assert "— option C: driven by sc" in top.reasons[0]
+    assert top.reasons[1].startswith("4 of 5 runs choose option 2 (C); the key says option 0 (A)")
+    assert [r["run_id"] for r in result.corpus["reliability"]] == list(runs)
+    assert all(0 < r["accuracy"] < 1 for r in result.corpus["reliability"])
     assert result.corpus["position_skew"]["method"] == "one_hot"
 
 
@@ -226,7 +233,8 @@ def test_ties_are_broken_by_ordinal_and_top_limits(
     path = make_audit_db(content=build(audit_content, questions, runs, answers))
     result = audit(path)
     assert [item.question_id for item in result.questions] == ["QB", "QC", "QA"]
-    assert {item.score for item in result.questions} == {0.0}
+    assert len({item.score for item in result.questions}) == 1  # equal evidence, equal P
+    assert all(item.score < 0.05 for item in result.questions)
     assert all(item.option is None and item.reasons == () for item in result.questions)
 
     code = main(["keyaudit", str(path), "--top", "2"])
@@ -244,7 +252,10 @@ def test_command_json_shape_and_order(mixed_db: Path, capsys: pytest.CaptureFixt
     items = data["questions"]
     assert len(items) == 24
     for item in items:
-        assert set(item) == {"question_id", "ordinal", "option", "score", "signals", "reasons"}
+        assert set(item) == {
+            "question_id", "ordinal", "option", "score", "probability", "signals", "reasons",
+        }  # fmt: skip
+        assert item["probability"] == item["score"]
         assert item["option"] is None or isinstance(item["option"], int)
         assert isinstance(item["score"], float)
         assert 0.0 <= item["score"] <= 1.0
@@ -255,12 +266,14 @@ def test_command_json_shape_and_order(mixed_db: Path, capsys: pytest.CaptureFixt
             "instability",
             "hygiene",
             "components",
+            "model",
         }
     order = [(-item["score"], item["ordinal"]) for item in items]
     assert order == sorted(order)
     assert items[0]["question_id"] == "FLIP"
     assert items[0]["option"] == 2
-    assert {"position_skew", "hygiene", "runs", "score"} <= set(data["corpus"])
+    assert {"position_skew", "hygiene", "runs", "score", "reliability"} <= set(data["corpus"])
+    assert {r["run_id"] for r in data["corpus"]["reliability"]} == set(SKILLS)
     assert main(["keyaudit", str(mixed_db), "--top", "3"]) == 0
     assert [q["question_id"] for q in json.loads(capsys.readouterr()[0])["questions"]] == [
         item["question_id"] for item in items[:3]

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from ai4hse_desk.keyaudit import QuestionSuspicion
 
 _Index = QModelIndex | QPersistentModelIndex
-HEADERS = ("Rank", "Question", "Option", "Score", "Flagged", "Strongest reason")
+HEADERS = ("Rank", "Question", "Option", "P(key wrong)", "Flagged", "Strongest reason")
 
 
 def option_text(item: QuestionSuspicion) -> str:
@@ -72,7 +72,7 @@ class KeyAuditModel(QAbstractTableModel):
                 str(index.row() + 1),
                 item.question_id,
                 option_text(item),
-                f"{item.score:.3f}",
+                f"{item.score:.2f}",
                 "⚑" if item.question_id in self._flagged else "",
                 item.reasons[0] if item.reasons else "",
             )

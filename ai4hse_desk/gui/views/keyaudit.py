@@ -200,11 +200,14 @@ class KeyAuditView(QWidget):
         if item is None:
             self.reasons.clear()
             return
-        lines = [f"{item.question_id} — score {item.score:.4f}, option {option_text(item)}", ""]
+        lines = [
+            f"{item.question_id} — P(key wrong) {item.score:.4f}, option {option_text(item)}",
+            "",
+        ]
         lines += [f"• {reason}" for reason in item.reasons] or ["No signal stands out."]
         components = item.signals.get("components") if isinstance(item.signals, dict) else None
         if isinstance(components, dict):
-            lines += ["", "Parts of the score:"]
+            lines += ["", "Signal parts (the earlier weighted score):"]
             lines += [f"  {name}: {value}" for name, value in components.items()]
         self.reasons.setPlainText("\n".join(lines))
 

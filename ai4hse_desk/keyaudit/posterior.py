@@ -1,0 +1,222 @@
+"""Fit :mod:`.latent` on a corpus's tallies: per question P(key wrong), per run reliability.
+
+Each track is fitted apart: its Boolean items (every option of every question a
+run of the track answered, unless the question is a letter question) in one
+:func:`~.latent.fit_boolean`, its letter questions (``single_choice`` with a
+one-hot key) in one :func:`~.latent.fit_letters`. :func:`question_prior` is the
+only place hygiene enters: as a lower prior, never as a weight.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ai4hse_desk.keyaudit.latent import (
+    HYGIENE_PRIOR,
+    PRIOR,
+    Driver,
+    TrackPosterior,
+    combine,
+    fit_boolean,
+    fit_letters,
+)
+from ai4hse_desk.keyaudit.signals import letter_mode
+from ai4hse_desk.protocol.outcome import TRACK_ORDER
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from ai4hse_desk.audit.records import Question
+    from ai4hse_desk.keyaudit.hygiene import Hygiene
+    from ai4hse_desk.keyaudit.tally import Cell, RunTally
+
+
+def question_prior(hygiene: Hygiene | None) -> float:
+    """P(key right) before the votes: :data:`PRIOR`, or :data:`HYGIENE_PRIOR` when the
+    question has identical options, encoding damage or a duplicate with another key."""
+    if hygiene is None:
+        return PRIOR
+    if hygiene.identical or hygiene.damage or hygiene.finding.different_key:
+        return HYGIENE_PRIOR
+    return PRIOR
+
+
+@dataclass(slots=True)
+class Posterior:
+    """The combined verdict on one question."""
+
+    probability: float
+    prior: float
+    option: int | None
+    tracks: list[TrackPosterior] = field(default_factory=list)
+
+    def strongest(self) -> TrackPosterior | None:
+        return max(self.tracks, key=lambda t: t.wrong) if self.tracks else None
+
+
+@dataclass(slots=True)
+class CorpusFit:
+    posteriors: dict[str, Posterior]
+    reliabilities: list[dict[str, object]]
+
+
+def _vote(cell: Cell, size: int) -> tuple[bool, ...] | None:
+    answer = cell.majority() if cell.valid else None
+    return answer if answer is not None and len(answer) == size else None
+
+
+def _fit_track_boolean(
+    track: str,
+    questions: Sequence[Question],
+    run_ids: list[str],
+    cells: Mapping[str, Mapping[str, Cell]],
+    priors: Mapping[str, float],
+    out: dict[str, list[TrackPosterior]],
+    reliabilities: dict[str, dict[str, object]],
+) -> None:
+    column = {r: j for j, r in enumerate(run_ids)}
+    rows: list[tuple[int, int]] = []  # (question index, option)
+    votes_list: list[list[int]] = []
+    keys: list[bool] = []
+    prior: list[float] = []
+    for qi, question in enumerate(questions):
+        size = question.n_options
+        line = [[-1] * len(run_ids) for _ in range(size)]
+        for run_id, cell in cells.get(question.question_id, {}).items():
+            j = column.get(run_id)
+            answer = None if j is None else _vote(cell, size)
+            if answer is None or j is None:
+                continue
+            for i, value in enumerate(answer):
+                line[i][j] = 1 if value else 0
+        p = priors[question.question_id] ** (1.0 / size)
+        for i, k in enumerate(question.key):
+            rows.append((qi, i))
+            votes_list.append(line[i])
+            keys.append(k)
+            prior.append(p)
+    if not rows:
+        return
+    votes = np.array(votes_list, dtype=np.int64)
+    fit = fit_boolean(votes, np.array(keys), np.array(prior))
+    se, sp = fit.sensitivity, fit.specificity
+    for j, run_id in enumerate(run_ids):
+        reliabilities[run_id].update(sensitivity=round(float(se[j]), 4),
+                                     specificity=round(float(sp[j]), 4))  # fmt: skip
+    start = 0
+    while start < len(rows):
+        qi = rows[start][0]
+        end = start
+        while end < len(rows) and rows[end][0] == qi:
+            end += 1
+        right = fit.right[start:end]
+        worst = int(np.argmin(right))
+        key = keys[start + worst]
+        drivers = []
+        for j, v in enumerate(votes_list[start + worst]):
+            if v < 0 or bool(v) == key:
+                continue
+            # likelihood ratio of this vote for "truth differs from the key"
+            ratio = sp[j] / (1 - se[j]) if key else se[j] / (1 - sp[j])
+            drivers.append(Driver(run_ids[j], float((se[j] + sp[j]) / 2), math.log(ratio)))
+        drivers.sort(key=lambda d: -d.log_ratio)
+        wrong = 1.0 - float(np.prod(right))
+        option_wrong = 1.0 - float(right[worst])
+        out.setdefault(questions[qi].question_id, []).append(
+            TrackPosterior(track, wrong, worst, option_wrong, drivers)
+        )
+        start = end
+
+
+def _fit_track_letters(
+    track: str,
+    questions: Sequence[Question],
+    run_ids: list[str],
+    cells: Mapping[str, Mapping[str, Cell]],
+    priors: Mapping[str, float],
+    out: dict[str, list[TrackPosterior]],
+    reliabilities: dict[str, dict[str, object]],
+) -> None:
+    column = {r: j for j, r in enumerate(run_ids)}
+    votes = np.full((len(questions), len(run_ids)), -1, dtype=np.int64)
+    for qi, question in enumerate(questions):
+        for run_id, cell in cells.get(question.question_id, {}).items():
+            j = column.get(run_id)
+            answer = None if j is None else _vote(cell, question.n_options)
+            if j is not None and answer is not None and sum(answer) == 1:
+                votes[qi, j] = answer.index(True)
+    key = np.array([q.key.index(True) for q in questions], dtype=np.int64)
+    options = np.array([q.n_options for q in questions], dtype=np.int64)
+    prior = np.array([priors[q.question_id] for q in questions])
+    fit = fit_letters(votes, key, options, prior)
+    acc = fit.accuracy
+    for j, run_id in enumerate(run_ids):
+        reliabilities[run_id]["accuracy"] = round(float(acc[j]), 4)
+    for qi, question in enumerate(questions):
+        post = fit.posterior[qi].copy()
+        k = int(key[qi])
+        wrong = 1.0 - float(post[k])
+        post[k] = -1.0
+        chosen = int(np.argmax(post))
+        others = max(int(options[qi]) - 1, 1)
+        drivers = [
+            Driver(run_ids[j], float(acc[j]), math.log(acc[j] * others / (1 - acc[j])))
+            for j in range(len(run_ids))
+            if votes[qi, j] == chosen
+        ]
+        drivers.sort(key=lambda d: -d.log_ratio)
+        out.setdefault(question.question_id, []).append(
+            TrackPosterior(track, wrong, chosen, float(post[chosen]), drivers)
+        )
+
+
+def fit_corpus(
+    questions: Sequence[Question],
+    cells: Mapping[str, Mapping[str, Cell]],
+    runs: Mapping[str, RunTally],
+    hygiene: Sequence[Hygiene] | None = None,
+) -> CorpusFit:
+    """Fit every track and combine them per question."""
+    priors = {
+        q.question_id: question_prior(None if hygiene is None else hygiene[i])
+        for i, q in enumerate(questions)
+    }
+    by_track: dict[str, list[str]] = {}
+    for run in runs.values():
+        by_track.setdefault(run.track.value, []).append(run.run_id)
+    reliabilities: dict[str, dict[str, object]] = {
+        run.run_id: {"run_id": run.run_id, "track": run.track.value} for run in runs.values()
+    }
+    out: dict[str, list[TrackPosterior]] = {}
+    for track in TRACK_ORDER:
+        run_ids = sorted(by_track.get(track.value, []))
+        if not run_ids:
+            continue
+        present = set(run_ids)
+        answered = [q for q in questions if present.intersection(cells.get(q.question_id, {}))]
+        letters = [q for q in answered if letter_mode(track, q.key)]
+        booleans = [q for q in answered if not letter_mode(track, q.key)]
+        args = (run_ids, cells, priors, out, reliabilities)
+        if booleans:
+            _fit_track_boolean(track.value, booleans, *args)
+        if letters:
+            _fit_track_letters(track.value, letters, *args)
+    posteriors: dict[str, Posterior] = {}
+    for question in questions:
+        prior = priors[question.question_id]
+        tracks = out.get(question.question_id, [])
+        probability = combine(1.0 - prior, [t.wrong for t in tracks])
+        best = max(tracks, key=lambda t: t.wrong) if tracks else None
+        posteriors[question.question_id] = Posterior(
+            probability, prior, None if best is None else best.option, tracks
+        )
+    order = {t.value: i for i, t in enumerate(TRACK_ORDER)}
+    listed = sorted(reliabilities.values(), key=lambda r: (order[str(r["track"])], r["run_id"]))
+    return CorpusFit(posteriors, listed)
+
+
+__all__ = ["CorpusFit", "Posterior", "fit_corpus", "question_prior"]
