@@ -292,8 +292,7 @@ class NotesController(QObject):
     # -- keeping the window in step --------------------------------------------------------
 
     def show_detail(self, detail: AttemptDetail | None) -> None:
-        """The selected attempt changed: show its question's flags and its notes
-        (``None``: nothing is selected, so nothing can be flagged or noted)."""
+        """Show the selected attempt's flags and notes (``None``: nothing to flag or note)."""
         self._detail = detail
         self.refresh()
 
