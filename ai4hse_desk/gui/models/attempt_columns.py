@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ai4hse_desk.display.status_style import outcome_label
+from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.gui.plain_text import plain_tooltip
 from ai4hse_desk.protocol.outcome import Status
 
@@ -46,9 +47,9 @@ class AttemptColumn:
 
 
 COLUMNS: tuple[AttemptColumn, ...] = (
-    AttemptColumn("Question", "ordinal", lambda r: r.question_id),
-    AttemptColumn("Model", "model", lambda r: r.model),
-    AttemptColumn("Run", "run_id", lambda r: r.run_id),
+    AttemptColumn("Question", "ordinal", lambda r: display_text(r.question_id)),
+    AttemptColumn("Model", "model", lambda r: display_text(r.model)),
+    AttemptColumn("Run", "run_id", lambda r: display_text(r.run_id)),
     AttemptColumn("Track", "track", lambda r: r.track.value),
     AttemptColumn("Rep", "repetition", lambda r: str(r.repetition), centred=True),
     AttemptColumn(

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QListWidget, QListWidgetItem, QWidget
 
+from ai4hse_desk.display.text_sanitize import display_text
+
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
@@ -28,11 +30,12 @@ class QtCheckList(QListWidget):
         self.itemChanged.connect(lambda _item: self.changed.emit())
 
     def set_values(self, values: Sequence[tuple[str, object]]) -> None:
-        """Replace the values: (label, value) pairs, all unchecked."""
+        """Replace the values: (label, value) pairs, all unchecked; labels read from a
+        file show their invisible and control characters (⟨RLO⟩, ⟨ESC⟩ …)."""
         self.blockSignals(True)
         self.clear()
         for label, value in values:
-            item = QListWidgetItem(label, self)
+            item = QListWidgetItem(display_text(label), self)
             item.setData(Qt.ItemDataRole.UserRole, value)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Unchecked)
