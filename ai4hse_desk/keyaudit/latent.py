@@ -15,8 +15,9 @@ are, and a run's reliability is how often it agrees with the inferred truths.
   (P(votes TRUE | truly TRUE)) and a specificity (P(votes FALSE | truly
   FALSE)). On ``single_choice`` with a one-hot key the item is the question and
   the class a letter; a run has one accuracy (P(votes the true letter)) and
-  its errors are spread evenly over the other letters (a per-letter confusion
-  matrix is not identifiable: letters mean nothing across questions).
+  its errors are spread evenly over at most :data:`ERROR_SPREAD` other letters
+  (a per-letter confusion matrix is not identifiable: letters mean nothing
+  across questions; and misconceptions make errors concentrate).
 * **The prior.** P(the recorded key of a question is right) = :data:`PRIOR`
   (0.95: published re-checks of benchmark keys find a few per cent wrong), the
   same in both kinds: a Boolean option's key is right with probability
@@ -50,6 +51,10 @@ HYGIENE_PRIOR = 0.80
 #: Beta pseudo-counts of a run's reliability (right, wrong).
 BETA_RIGHT = 4.0
 BETA_WRONG = 1.0
+#: Letters a run's errors are taken to spread over (at most): misconceptions make
+#: wrong answers concentrate, so spreading them evenly over 9 letters of a
+#: 10-option question would count a weak run's vote as strong evidence.
+ERROR_SPREAD = 2.0
 MAX_ITERATIONS = 200
 TOLERANCE = 1e-6
 
@@ -124,7 +129,7 @@ def fit_letters(votes: Ints, key: Ints, options: Ints, prior_right: Floats) -> L
     letters = np.arange(width)
     valid = letters[None, :] < options[:, None]
     rows = np.arange(n)
-    others = np.maximum(options - 1, 1).astype(np.float64)
+    others = np.clip(options - 1, 1, ERROR_SPREAD).astype(np.float64)
     log_prior = np.where(valid, np.log((1 - prior_right) / others)[:, None], -np.inf)
     log_prior[rows, key] = np.log(prior_right)
     voted = votes >= 0
@@ -195,6 +200,7 @@ class TrackPosterior:
 __all__ = [
     "BETA_RIGHT",
     "BETA_WRONG",
+    "ERROR_SPREAD",
     "HYGIENE_PRIOR",
     "PRIOR",
     "BooleanFit",

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ai4hse_desk.keyaudit.latent import (
+    ERROR_SPREAD,
     HYGIENE_PRIOR,
     PRIOR,
     Driver,
@@ -162,7 +163,7 @@ def _fit_track_letters(
         wrong = 1.0 - float(post[k])
         post[k] = -1.0
         chosen = int(np.argmax(post))
-        others = max(int(options[qi]) - 1, 1)
+        others = min(max(int(options[qi]) - 1, 1), ERROR_SPREAD)
         drivers = [
             Driver(run_ids[j], float(acc[j]), math.log(acc[j] * others / (1 - acc[j])))
             for j in range(len(run_ids))
