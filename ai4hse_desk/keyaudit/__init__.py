@@ -1,10 +1,11 @@
 """Key-audit signals: which answer keys most likely need a reviewer's look.
 
 :func:`compute_key_audit` takes the desk's own verdict on every attempt
-(re-derived, or read from the review index that stored it), combines
-per-question signals — consensus against the key, discrimination, difficulty,
-instability and data hygiene — into one suspicion score per question
-(:class:`QuestionSuspicion`, ranked in a :class:`KeyAuditResult`) and reports
+(re-derived, or read from the review index that stored it), fits a
+Dawid–Skene model with runs as annotators (:mod:`.latent`, :mod:`.posterior`)
+for each question's P(key wrong) — its score (:class:`QuestionSuspicion`, ranked
+in a :class:`KeyAuditResult`) — reports the per-question signals (consensus
+against the key, discrimination, difficulty, instability, data hygiene) and
 corpus-level signals such as answer-key position skew. Suggestions only:
 nothing here changes a key or a score, and nothing imports Qt.
 """
