@@ -33,6 +33,11 @@ def register(commands: Any) -> None:
         metavar="N",
         help="grow the corpus to N questions, variants of the written 100 (benchmarks)",
     )
+    p.add_argument(
+        "--realistic",
+        action="store_true",
+        help="responses with the length and variety of real runs (benchmarks)",
+    )
     p.set_defaults(handler=run)
 
 
@@ -47,7 +52,9 @@ def run(args: argparse.Namespace) -> int:
     if not out.parent.is_dir():
         raise InputError(f"no such directory: {out.parent}")
     try:
-        summary = write_demo(out, attempts=args.attempts, questions=args.questions)
+        summary = write_demo(
+            out, attempts=args.attempts, questions=args.questions, realistic=args.realistic
+        )
     except WriterError as exc:
         raise InputError(str(exc)) from None
     sys.stderr.write(

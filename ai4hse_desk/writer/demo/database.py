@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from ai4hse_desk.writer.demo.attempts import INSERT_ATTEMPT, AttemptWriter
 from ai4hse_desk.writer.demo.corpus import insert_corpus, load_corpus, widened_corpus
+from ai4hse_desk.writer.demo.realistic import RealisticAttemptWriter
 from ai4hse_desk.writer.demo.runs import RunSpec, default_runs, scaled_runs
 from ai4hse_desk.writer.demo.specials import plan_specials
 from ai4hse_desk.writer.new_db import WriterError, new_audit_db
@@ -105,6 +106,7 @@ def write_demo(
     attempts: int | None = None,
     seed: int = DEFAULT_SEED,
     questions: int | None = None,
+    realistic: bool = False,
 ) -> DemoSummary:
     """Write the demo audit database (schema v1) to a new file.
 
@@ -116,6 +118,8 @@ def write_demo(
         seed: seed of all randomness; the same arguments give the same bytes.
         questions: ``None`` for the 100 written questions; otherwise the corpus
             grown to this many (:func:`~.corpus.widened_corpus`).
+        realistic: True for responses with the length and variety of real
+            runs (:mod:`.realistic`); the same outcomes, other texts.
 
     Returns:
         A summary of what was written.
@@ -127,7 +131,8 @@ def write_demo(
     corpus = load_corpus() if questions is None else widened_corpus(load_corpus(), questions)
     runs = _runs_for(attempts, len(corpus.questions))
     specials = plan_specials(runs) if attempts is None and questions is None else None
-    writer = AttemptWriter(corpus.questions, seed, specials)
+    writer_class = RealisticAttemptWriter if realistic else AttemptWriter
+    writer = writer_class(corpus.questions, seed, specials)
     meta = {
         "benchmark": BENCHMARK,
         "corpus_id": corpus.corpus_id,
@@ -136,6 +141,8 @@ def write_demo(
         "demo_seed": str(seed),
         "note": "Demo data: fictional models, providers and runs; not real benchmark results.",
     }
+    if realistic:
+        meta["demo_realistic"] = "1"
     with new_audit_db(path, meta) as conn:
         insert_corpus(conn, corpus)
         _insert_runs(conn, runs)
