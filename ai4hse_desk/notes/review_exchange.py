@@ -46,11 +46,10 @@ from ai4hse_desk.notes.review_history import (
     VerdictRevision,
     decision_revision,
     decision_revision_row,
-    opt_text,
     verdict_revision,
     verdict_revision_row,
 )
-from ai4hse_desk.notes.review_records import BLIND, dump_list, load_list
+from ai4hse_desk.notes.review_records import BLIND, dump_list, load_list, opt_text
 from ai4hse_desk.notes.schema import (
     review_assignments,
     review_decision_revisions,

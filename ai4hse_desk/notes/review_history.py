@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from ai4hse_desk.notes.errors import ReviewError
-from ai4hse_desk.notes.review_records import VERDICT_FIELDS, dump_list, load_list
+from ai4hse_desk.notes.review_records import VERDICT_FIELDS, dump_list, load_list, opt_text
 
 if TYPE_CHECKING:
     from ai4hse_desk.notes.review_values import Answer
@@ -115,10 +115,6 @@ class ReviewData:
     plans: tuple[PlanRecord, ...] = ()
     verdicts: tuple[VerdictRecord, ...] = ()
     decisions: tuple[DecisionRecord, ...] = ()
-
-
-def opt_text(value: object) -> str | None:
-    return None if value is None else str(value)
 
 
 def _stored(name: str, value: object) -> object:

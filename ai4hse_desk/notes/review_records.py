@@ -140,6 +140,11 @@ class StoredPlan:
         }
 
 
+def opt_text(value: object) -> str | None:
+    """A nullable text column's value: ``None`` stays ``None``, anything else as text."""
+    return None if value is None else str(value)
+
+
 def dump_list(values: Answer | tuple[str, ...] | None) -> str | None:
     """A list column's text (compact JSON), ``None`` for no list."""
     return None if values is None else json.dumps(list(values), separators=(",", ":"))
@@ -167,10 +172,10 @@ def verdict_from_row(row: Any) -> ReviewVerdict:
         created_at=str(row.created_at),
         blind=str(row.blind),
         blind_answer=load_list(row.blind_answer, "blind answer"),
-        blind_at=None if row.blind_at is None else str(row.blind_at),
-        verdict=None if row.verdict is None else str(row.verdict),
+        blind_at=opt_text(row.blind_at),
+        verdict=opt_text(row.verdict),
         proposed_key=load_list(row.proposed_key, "proposed key"),
-        confidence=None if row.confidence is None else str(row.confidence),
+        confidence=opt_text(row.confidence),
         source=str(row.source),
         note=str(row.note),
         state=str(row.state),

@@ -26,6 +26,7 @@ from ai4hse_desk.notes.review_records import (
     dump_list,
     load_list,
     verdict_from_row,
+    verdict_values,
 )
 from ai4hse_desk.notes.schema import (
     review_assignments,
@@ -214,9 +215,7 @@ def change_verdict(
         action, at = "create", now
     else:
         verdict_id = old.verdict_id
-        before = {name: getattr(old, name) for name in VERDICT_FIELDS}
-        before["blind_answer"] = dump_list(old.blind_answer)
-        before["proposed_key"] = dump_list(old.proposed_key)
+        before = verdict_values(old)
         if before == values:
             return old
         action = "submit" if values["state"] == "submitted" != old.state else "edit"
