@@ -25,6 +25,7 @@ from ai4hse_desk.notes.review_records import BLIND, NOT_BLIND, dump_list
 from ai4hse_desk.notes.review_rules import BlindRuleError, blind_fields, decide, others_submitted
 from ai4hse_desk.notes.review_status import adjudication_list, review_status
 from ai4hse_desk.notes.review_values import (
+    CONCERN_CATEGORY,
     CONFIDENCES,
     DECISIONS,
     DRAFT,
@@ -350,6 +351,12 @@ class ReviewBook:
         """Questions needing adjudication, in corpus order."""
         return adjudication_list(self.all_verdicts(), self.corpus_order())
 
-    def concerned_question_ids(self) -> set[str]:
-        """Questions with at least one submitted concern (shown like flags)."""
-        return {v.question_id for v in self.all_verdicts() if v.concern}
+    def concerned_question_ids(self, category: str | None = None) -> set[str]:
+        """Questions with at least one submitted concern (shown like open flags); with
+        ``category``, only concerns that count as that flag category
+        (:data:`~.review_values.CONCERN_CATEGORY`)."""
+        return {
+            v.question_id
+            for v in self.all_verdicts()
+            if v.concern and category in (None, CONCERN_CATEGORY.get(v.verdict or ""))
+        }

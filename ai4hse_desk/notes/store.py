@@ -47,7 +47,6 @@ from ai4hse_desk.notes.records import (
     revisions_query,
 )
 from ai4hse_desk.notes.review_book import ReviewBook
-from ai4hse_desk.notes.review_values import CONCERN_CATEGORY
 from ai4hse_desk.notes.schema import review_items as _ITEMS
 
 if TYPE_CHECKING:
@@ -344,11 +343,7 @@ class NotesStore:
         """
         flagged = {f.question_id for f in self.flags(states=states, category=category)}
         if "open" in states:
-            flagged |= {
-                v.question_id
-                for v in self.review.all_verdicts()
-                if v.concern and category in (None, CONCERN_CATEGORY.get(v.verdict or ""))
-            }
+            flagged |= self.review.concerned_question_ids(category)
         return flagged
 
     def close(self) -> None:
