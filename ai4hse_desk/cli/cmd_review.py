@@ -170,20 +170,10 @@ def run_status(args: argparse.Namespace) -> int:
 
 def run_report(args: argparse.Namespace) -> int:
     """Run ``review report``: write the report through the guarded writer; print a summary."""
-    import json
-
-    from ai4hse_desk.filewrite import check_target, write_text
-    from ai4hse_desk.notes.review_report import review_report
-    from ai4hse_desk.notes.review_report_html import render_review_html
+    from ai4hse_desk.notes.review_report import write_review_report
 
     def work(store: NotesStore) -> Path:
-        check_target(args.out)  # before the long pass: a refused target costs nothing
-        report = review_report(store.audit, store.review, include_private=args.include_private)
-        if args.fmt == "json":
-            text = json.dumps(report, indent=2, ensure_ascii=True, allow_nan=False) + "\n"
-        else:
-            text = render_review_html(report)
-        return write_text(args.out, text)
+        return write_review_report(store, args.out, args.fmt, include_private=args.include_private)
 
     path = _in_store(args, work)
     write_line(sys.stdout, {"written": str(path), "format": args.fmt,

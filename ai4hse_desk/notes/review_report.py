@@ -20,9 +20,13 @@ from ai4hse_desk.notes.review_values import KEY_CORRECTED, QUESTION_EXCLUDED, VE
 from ai4hse_desk.verdicts.key_sensitivity import review_sensitivity
 
 if TYPE_CHECKING:
+    import os
+    from pathlib import Path
+
     from ai4hse_desk.audit import AuditDB
     from ai4hse_desk.notes.review_book import ReviewBook
     from ai4hse_desk.notes.review_records import Decision, ReviewVerdict
+    from ai4hse_desk.notes.store import NotesStore
     from ai4hse_desk.progress import Progress
 
 
@@ -104,3 +108,36 @@ def review_report(
         "sensitivity": review_sensitivity(audit, corrected, excluded, progress=progress),
         "private": include_private,
     }
+
+
+def write_review_report(
+    store: NotesStore,
+    target: str | os.PathLike[str],
+    fmt: str,
+    *,
+    include_private: bool = False,
+    progress: Progress | None = None,
+) -> Path:
+    """Build ``store``'s review report and write it to ``target`` as ``fmt`` (``json`` or
+    ``html``) through the guarded writer; the file written.
+
+    The target is checked first, so a refused one costs no pass over the attempts.
+
+    Raises:
+        WriteRefused: the target is the audit file, the store, or otherwise refused.
+        RescoreCancelled: ``progress`` returned False.
+    """
+    import json
+
+    from ai4hse_desk.filewrite import check_target, write_text
+    from ai4hse_desk.notes.review_report_html import render_review_html
+
+    check_target(target)
+    report = review_report(
+        store.audit, store.review, include_private=include_private, progress=progress
+    )
+    if fmt == "json":
+        text = json.dumps(report, indent=2, ensure_ascii=True, allow_nan=False) + "\n"
+    else:
+        text = render_review_html(report)
+    return write_text(target, text)

@@ -38,23 +38,14 @@ def write_report(
     store: NotesStore | None, target: Path, *, include_private: bool, progress: Progress
 ) -> Path:
     """Build the review report of ``store`` and write it to ``target``."""
-    import json
-
-    from ai4hse_desk.filewrite import check_target, write_text
-    from ai4hse_desk.notes.review_report import review_report
-    from ai4hse_desk.notes.review_report_html import render_review_html
+    from ai4hse_desk.notes.review_report import write_review_report
 
     if store is None:
         raise ValueError("no review has been recorded for this audit file yet")
-    check_target(target)
-    report = review_report(
-        store.audit, store.review, include_private=include_private, progress=progress
+    fmt = "json" if target.suffix.lower() == ".json" else "html"
+    return write_review_report(
+        store, target, fmt, include_private=include_private, progress=progress
     )
-    if target.suffix.lower() == ".json":
-        text = json.dumps(report, indent=2, ensure_ascii=True, allow_nan=False) + "\n"
-    else:
-        text = render_review_html(report)
-    return write_text(target, text)
 
 
 class ReviewReportController(QObject):
