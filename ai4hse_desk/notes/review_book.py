@@ -333,9 +333,9 @@ class ReviewBook:
         """Every question id of the audit file, in corpus order."""
         return [q.question_id for q in self._audit.questions()]
 
-    def status(self) -> dict[str, object]:
-        """cli.md's ``review status`` object (with ``audit``)."""
-        plan, verdicts, decisions = backend.read(
+    def snapshot(self) -> tuple[StoredPlan | None, list[ReviewVerdict], list[Decision]]:
+        """The plan, every verdict and every decision, read in one transaction."""
+        return backend.read(
             self._engine,
             lambda c: (
                 review_writes.read_plan(c),
@@ -343,6 +343,14 @@ class ReviewBook:
                 review_writes.read_decisions(c),
             ),
         )
+
+    def status(
+        self,
+        snapshot: tuple[StoredPlan | None, list[ReviewVerdict], list[Decision]] | None = None,
+    ) -> dict[str, object]:
+        """cli.md's ``review status`` object (with ``audit``), of ``snapshot`` if given
+        (one already read), else of the store now."""
+        plan, verdicts, decisions = self.snapshot() if snapshot is None else snapshot
         body = review_status(plan, verdicts, decisions, self.corpus_order())
         audit = {"path": str(self._audit.path), "sha256": self._sha}
         return {"audit": audit, **body}

@@ -78,9 +78,9 @@ def review_report(
     Raises:
         RescoreCancelled: ``progress`` returned False during the sensitivity pass.
     """
-    status = book.status()
-    verdicts = book.all_verdicts()
-    decisions = book.decisions()
+    snapshot = book.snapshot()  # status, counts and agreement from one reading
+    _plan, verdicts, decisions = snapshot
+    status = book.status(snapshot)
     order = book.corpus_order()
     rank = {qid: n for n, qid in enumerate(order)}
     submitted = [v for v in verdicts if v.submitted and v.verdict is not None]
