@@ -15,8 +15,6 @@ import sqlite3
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from sqlalchemy.exc import DBAPIError
-
 from ai4hse_desk.errors import InputProblem
 
 if TYPE_CHECKING:
@@ -51,24 +49,15 @@ class AuditError(InputProblem):
 
 def is_file_problem(exc: BaseException) -> bool:
     """True if ``exc`` is an sqlite3 error that says the file itself is unreadable."""
-    if isinstance(exc, DBAPIError):
-        exc = exc.orig if isinstance(exc.orig, BaseException) else exc
     code = getattr(exc, "sqlite_errorcode", None)
     return (
         isinstance(exc, sqlite3.Error) and isinstance(code, int) and (code & 0xFF) in _FILE_PROBLEMS
     )
 
 
-def driver_message(exc: BaseException) -> str:
-    """The driver's own message for ``exc`` (unwrapping SQLAlchemy's wrapper)."""
-    if isinstance(exc, DBAPIError) and exc.orig is not None:
-        return str(exc.orig)
-    return str(exc)
-
-
 def _not_utf8(exc: BaseException) -> str | None:
     """The column named by the driver's "Could not decode to UTF-8" error, else ``None``."""
-    message = driver_message(exc)
+    message = str(exc)
     if not message.startswith("Could not decode to UTF-8"):
         return None
     match = re.search(r"column '([^']*)'", message)
@@ -89,16 +78,13 @@ def file_problems_as_audit_errors(
     """
     try:
         yield
-    except (sqlite3.Error, DBAPIError) as exc:
+    except sqlite3.Error as exc:
         column = _not_utf8(exc)
         if column is not None:
             raise AuditError(
                 f"{path}: text that is not valid UTF-8 in column {column!r}", path
             ) from exc
-        original = exc.orig if isinstance(exc, DBAPIError) else exc
-        programming = isinstance(original, (sqlite3.ProgrammingError, sqlite3.InterfaceError))
+        programming = isinstance(exc, (sqlite3.ProgrammingError, sqlite3.InterfaceError))
         if not is_file_problem(exc) and not (broad and not programming):
             raise
-        raise AuditError(
-            f"{path}: damaged or unreadable audit database ({driver_message(exc)})", path
-        ) from exc
+        raise AuditError(f"{path}: damaged or unreadable audit database ({exc})", path) from exc

@@ -43,24 +43,22 @@ import shutil
 import sqlite3
 import stat
 import tempfile
-from contextlib import closing, contextmanager
+from contextlib import closing
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 from urllib.parse import quote
-
-from sqlalchemy import Engine, create_engine
-from sqlalchemy.pool import QueuePool
 
 from ai4hse_desk.audit.errors import AuditError, file_problems_as_audit_errors
 from ai4hse_desk.audit.fingerprint import copy_hashing
 from ai4hse_desk.audit.pin import FileState, HotJournal, Pin, acquire, release
+from ai4hse_desk.audit.pool import ConnectionPool
 from ai4hse_desk.audit.queries import AuditDB
 from ai4hse_desk.audit.schema_check import check_schema, quick_check
 from ai4hse_desk.audit.value_check import check_tables, lenient_text
 from ai4hse_desk.filewrite import protect
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from contextlib import AbstractContextManager
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 #: Side files whose content SQLite would need to read a consistent state.
@@ -203,7 +201,7 @@ def _fold(copy: Path, shown: Path) -> None:
 
 
 class ReadOnlyFile:
-    """An audit file opened read-only: engine, driver connections and fingerprint.
+    """An audit file opened read-only: its pool of driver connections and its fingerprint.
 
     Use :func:`open_readonly`; :class:`~ai4hse_desk.audit.queries.AuditDB` wraps it.
     """
@@ -224,9 +222,7 @@ class ReadOnlyFile:
             self._release()
             raise
         self.uri = sqlite_uri(opened, mode="ro", immutable="1")
-        self.engine: Engine = create_engine(
-            "sqlite://", creator=self.connect, poolclass=QueuePool, pool_size=4
-        )
+        self.pool = ConnectionPool(self.connect)
 
     def _open_state(self) -> Path:
         """The file to open: the pinned original, or a folded snapshot (module docstring)."""
@@ -296,19 +292,12 @@ class ReadOnlyFile:
         return self._pin is not None and self._pin.locked
 
     def connect(self) -> sqlite3.Connection:
-        """A new read-only driver connection (the engine's connection factory)."""
+        """A new read-only driver connection (the pool's connection factory)."""
         return connect_readonly(self.uri)
 
-    @contextmanager
-    def raw_connection(self) -> Iterator[sqlite3.Connection]:
+    def raw_connection(self) -> AbstractContextManager[sqlite3.Connection]:
         """A pooled read-only driver connection, returned to the pool on exit."""
-        pooled = self.engine.raw_connection()
-        try:
-            conn = cast("sqlite3.Connection", pooled.driver_connection)
-            conn.row_factory = None
-            yield conn
-        finally:
-            pooled.close()
+        return self.pool.connection()
 
     def fingerprint(self) -> str:
         """SHA-256 of the bytes read, computed once (see the module docstring)."""
@@ -348,7 +337,7 @@ class ReadOnlyFile:
 
     def close(self) -> None:
         """Close every connection, release the lock and delete a snapshot copy; idempotent."""
-        self.engine.dispose()
+        self.pool.dispose()
         self._release()
 
 

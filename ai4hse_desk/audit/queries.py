@@ -1,10 +1,11 @@
 """The query API the window and the headless commands use: :class:`AuditDB`.
 
-Queries go through SQLAlchemy Core ``text()`` with bound parameters, on fixed SQL
-text. The window does not list attempts from here: it reads its review index
+Queries are fixed SQL text with bound parameters, run on the sqlite3 driver's
+pooled read-only connections (:mod:`.pool`; no SQLAlchemy on this path). The
+window does not list attempts from here: it reads its review index
 (:mod:`ai4hse_desk.index`), built once from :meth:`AuditDB.iter_rescore_batches`,
-and fetches full rows only for the attempts it shows
-(:meth:`AuditDB.attempts_by_ids`). Rescoring streams plain driver tuples
+and fetches full rows only for the attempts it shows (:meth:`AuditDB.attempts_by_ids`).
+Rescoring streams plain driver tuples
 (:meth:`AuditDB.iter_rescore_rows`) in ``attempt_id`` (rowid) order; the run
 filter uses ``UNIQUE(run_id, question_id, repetition)`` only to count. The desk
 never adds an index: the audit file is not to be changed.
@@ -15,8 +16,6 @@ from __future__ import annotations
 import json
 from types import MappingProxyType, TracebackType
 from typing import TYPE_CHECKING, Any, cast
-
-from sqlalchemy import Engine, text
 
 from ai4hse_desk.audit.errors import AuditError, file_problems_as_audit_errors
 from ai4hse_desk.audit.records import (
@@ -37,6 +36,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from ai4hse_desk.audit.opening import ReadOnlyFile
+    from ai4hse_desk.audit.pool import ConnectionPool
 
 
 #: Layout of the tuples yielded by :meth:`AuditDB.iter_rescore_rows`.
@@ -86,9 +86,9 @@ class AuditDB:
         return self._source.path
 
     @property
-    def engine(self) -> Engine:
-        """The SQLAlchemy engine; every connection is read-only."""
-        return self._source.engine
+    def pool(self) -> ConnectionPool:
+        """The pool of read-only driver connections (a forked worker drops it unused)."""
+        return self._source.pool
 
     @property
     def snapshot(self) -> bool:
@@ -179,8 +179,8 @@ class AuditDB:
         return f"AuditDB({str(self.path)!r}, schema_version={self.schema_version})"
 
     def _rows(self, sql: str, params: Mapping[str, Any] | None = None) -> Sequence[Sequence[Any]]:
-        with file_problems_as_audit_errors(self.path), self.engine.connect() as conn:
-            return conn.execute(text(sql), dict(params or {})).all()
+        with file_problems_as_audit_errors(self.path), self.raw_connection() as conn:
+            return conn.execute(sql, dict(params or {})).fetchall()
 
     def _track(self, value: Any, where: str) -> Track:
         try:

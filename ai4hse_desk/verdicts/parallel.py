@@ -37,7 +37,7 @@ def _worker(
 ) -> None:
     from ai4hse_desk.verdicts.rescore import score_range
 
-    db.engine.dispose(close=False)  # never touch the parent's connections
+    db.pool.dispose(close=False)  # never touch the parent's connections
     try:
         pipe.send(("ok", score_range(db, runs, run_ids, id_range)))
     except AuditError as exc:
