@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from ai4hse_desk.cli.errors import InputError
+from ai4hse_desk.cli.json_out import dumps_indented
 
 if TYPE_CHECKING:
     import argparse
@@ -44,7 +45,7 @@ def register(commands: Any) -> None:
 def _write_json(
     out: IO[str], audit: dict[str, object], runs: list[dict[str, object]], spool: IO[str] | None
 ) -> None:
-    head = json.dumps({"audit": audit, "runs": runs}, indent=2)
+    head = dumps_indented({"audit": audit, "runs": runs})  # json.dumps(indent=2)'s text, in C
     if spool is None:
         out.write(head + "\n")
         return
