@@ -108,14 +108,15 @@ def _reason(rng: random.Random, index: int) -> str:
     )
 
 
-def _sentence(rng: random.Random, index: int | None = None) -> str:
+def sentence(rng: random.Random, index: int | None = None) -> str:
+    """One HSE-style reasoning sentence with random numbers (reason ``index`` if given)."""
     reason = _reason(rng, rng.randrange(len(_REASONS)) if index is None else index)
     if rng.random() < 0.5:
         return f"{_CONNECTIVES[rng.randrange(len(_CONNECTIVES))]} {reason}."
     return f"{reason[0].upper()}{reason[1:]}."
 
 
-def _lead_in(text: str, limit: int) -> str:
+def lead_in(text: str, limit: int) -> str:
     """The option text shortened for a sentence; acronyms keep their capitals."""
     shortened = short(text, limit)
     return text[0] + shortened[1:] if text[1:2].isupper() else shortened
@@ -131,7 +132,7 @@ def long_explanation(selection: Selection, options: Sequence[str], rng: random.R
     """An explanation of ``selection`` of about :func:`target_length` characters."""
     target = target_length(rng)
     pick = rng.randrange
-    texts = [_lead_in(text, 40 + pick(60)) for text in options]
+    texts = [lead_in(text, 40 + pick(60)) for text in options]
     order = rng.sample(range(len(_REASONS)), len(_REASONS))
     used = 0
     parts = [_OPENERS[pick(len(_OPENERS))]]
@@ -141,17 +142,17 @@ def long_explanation(selection: Selection, options: Sequence[str], rng: random.R
         verdict = (_YES if value else _NO)[pick(8)]
         para = [_LEADS[pick(len(_LEADS))].format(i=i + 1, t=text, v=verdict)]
         if pick(3):
-            para.append(_sentence(rng, order[used % len(order)]))
+            para.append(sentence(rng, order[used % len(order)]))
             used += 1
         paragraphs.append(para)
         size += sum(len(s) + 1 for s in para) + 2
     closer = _CLOSERS[pick(len(_CLOSERS))]
     size += len(closer) + 2
     while size < target:
-        sentence = _sentence(rng, order[used % len(order)])
+        extra = sentence(rng, order[used % len(order)])
         used += 1
-        paragraphs[pick(len(paragraphs))].append(sentence)
-        size += len(sentence) + 1
+        paragraphs[pick(len(paragraphs))].append(extra)
+        size += len(extra) + 1
     for para in paragraphs:
         parts.append(" ".join(para))
     parts.append(closer)
@@ -169,5 +170,5 @@ def short_prose(rng: random.Random) -> tuple[str, str]:
         "After considering each option:", "The answer list is:", "", "",
     )  # fmt: skip
     lead = leads[rng.randrange(len(leads))]
-    remark = _sentence(rng) if rng.random() < 0.6 or not lead else ""
+    remark = sentence(rng) if rng.random() < 0.6 or not lead else ""
     return lead, remark
