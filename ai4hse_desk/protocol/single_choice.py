@@ -23,6 +23,17 @@ Desk readings where the text is silent:
 
 Spans: the chosen letter; for the ``answer is`` form, first the whole phrase
 from ``answer`` to the letter, then the letter.
+
+How it is found, at C speed: the strict form is one anchored match; for the
+phrase, matches of the pattern cannot overlap (a match ends at a letter that
+no letter follows, and ``answer`` starts with six), so the last match is the
+one with the greatest start. The rule looks for ``answer is`` from the end of
+the text, in a tail window first (widened only when the tail has no match):
+the window is encoded to ASCII with ``?`` for every other character (one byte
+per character, so offsets stay put) and lower-cased as bytes, which changes
+ASCII letters only (no Kelvin sign or long s matches); each ``rfind`` hit is
+then tried with the pattern. Text with many ``answer is`` that name no letter
+falls back to one scan of the whole text with the pattern.
 """
 
 from __future__ import annotations
@@ -30,11 +41,17 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ai4hse_desk.protocol.lists import strip_bounds
 from ai4hse_desk.protocol.outcome import CURRENT_PROTOCOL_VERSION, Extraction, Span, Status
 
-_STRICT = re.compile(r"\(([A-Za-z])\)\.?|([A-Za-z])\.?")
+#: The strict form with the whitespace around it (``\s`` is what :meth:`str.isspace` accepts).
+_STRICT = re.compile(r"\s*+(?:\(([A-Za-z])\)\.?|([A-Za-z])\.?)\s*+")
 _ANSWER_IS = re.compile(r"[Aa][Nn][Ss][Ww][Ee][Rr] [Ii][Ss][ *(]*+([A-Z])(?![^\W\d_])")
+_PHRASE = b"answer is"
+_REACH = len(_PHRASE) - 1
+#: First tail window (characters); each further window is four times wider.
+_TAIL = 256
+#: ``answer is`` hits tried one by one before one scan of the whole text instead.
+_MAX_TRIES = 16
 _NO_LETTER = Extraction(
     Status.MISSING, None, False, (), "no option letter (alone or after 'answer is')"
 )
@@ -60,20 +77,14 @@ def extract_single_choice(
     Returns:
         ``valid``, ``missing`` or ``wrong_length``.
     """
-    if text[:1].isspace() or text[-1:].isspace():
-        start, end = strip_bounds(text)
-    else:
-        start, end = 0, len(text)
-    strict = _STRICT.fullmatch(text, start, end) if end - start <= 4 else None
+    strict = _STRICT.fullmatch(text)
     if strict is not None:
         group = 1 if strict.start(1) >= 0 else 2
         letter_span = strict.span(group)
         spans: tuple[Span, ...] = (letter_span,)
         how = "the response is the letter"
     else:
-        last = None
-        for last in _ANSWER_IS.finditer(text):  # noqa: B007 - only the last one matters
-            pass
+        last = _last_answer_is(text)
         if last is None:
             return _NO_LETTER
         letter_span = last.span(1)
@@ -98,3 +109,33 @@ def extract_single_choice(
 def _one_hot(n: int, index: int) -> tuple[bool, ...]:
     """TRUE at ``index``, FALSE at the other of ``n`` positions (shared tuples)."""
     return tuple(position == index for position in range(n))
+
+
+def _last_answer_is(text: str) -> re.Match[str] | None:
+    """The last match of the ``answer is`` pattern in ``text``, searched from the end."""
+    end = len(text)  # every match starting at or after ``end`` has been ruled out
+    window = _TAIL
+    tries = 0
+    while end > 0:
+        start = max(0, end - window)
+        tail = text[start : end + _REACH].encode("ascii", "replace").lower()
+        at = tail.rfind(_PHRASE)
+        while at >= 0:
+            found = _ANSWER_IS.match(text, start + at)
+            if found is not None:
+                return found
+            tries += 1
+            if tries == _MAX_TRIES:
+                return _last_by_scan(text)
+            at = tail.rfind(_PHRASE, 0, at)  # the phrase cannot overlap itself
+        end = start
+        window *= 4
+    return None
+
+
+def _last_by_scan(text: str) -> re.Match[str] | None:
+    """The last match found by one scan of the whole text (many hits named no letter)."""
+    last = None
+    for last in _ANSWER_IS.finditer(text):  # noqa: B007 - only the last one matters
+        pass
+    return last
