@@ -17,11 +17,12 @@ if TYPE_CHECKING:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``ai4hse-desk`` with ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
     args = list(sys.argv[1:] if argv is None else argv)
-    from ai4hse_desk.cli.main import HEADLESS_COMMANDS, run_headless
+    from ai4hse_desk.cli import HEADLESS_COMMANDS  # the names only: the window loads no command
 
-    if args and (args[0] in HEADLESS_COMMANDS or args[0] in ("--version", "-V")):
-        return run_headless(args)
-    if args and args[0] in ("-h", "--help") and "--screenshot" not in args:
+    headless = args and (args[0] in HEADLESS_COMMANDS or args[0] in ("--version", "-V"))
+    if headless or (args and args[0] in ("-h", "--help") and "--screenshot" not in args):
+        from ai4hse_desk.cli.main import run_headless
+
         return run_headless(args)
     try:
         from ai4hse_desk.gui.app import run_window

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 
 from ai4hse_desk import AUDIT_SCHEMA_VERSION, __version__
 from ai4hse_desk.cli import (
+    HEADLESS_COMMANDS,
     cmd_demo,
     cmd_extract,
     cmd_flag,
@@ -28,6 +29,8 @@ from ai4hse_desk.cli import (
 from ai4hse_desk.cli.errors import report_internal_error
 from ai4hse_desk.cli.parser import OneLineErrorParser
 from ai4hse_desk.errors import InputProblem
+
+__all__ = ["COMMAND_MODULES", "HEADLESS_COMMANDS", "build_parser", "main", "run_headless"]
 
 Handler = Callable[[argparse.Namespace], int]
 #: Errors of writing stdout that mean "the output could not be written" (exit 2).
@@ -44,11 +47,6 @@ COMMAND_MODULES = (
     cmd_keyaudit,
     cmd_review,
 )
-
-#: Sub-commands served headless (the launcher sends anything else to the window).
-HEADLESS_COMMANDS: frozenset[str] = frozenset(
-    {"demo", "rescore", "extract", "import", "flag", "notes", "keyaudit", "review"}
-)  # keep in step
 
 
 def build_parser() -> OneLineErrorParser:

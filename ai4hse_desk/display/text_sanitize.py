@@ -2,7 +2,10 @@
 
 No Qt import, so it is unit-testable without a display. The work is
 vectorised with numpy (already required by pyqtgraph and pandas): a 10 MB
-response is processed in a fraction of a second whatever it contains.
+response is processed in a fraction of a second whatever it contains. numpy is
+imported on the first :func:`make_visible`, not with this module, and
+:func:`display_text` (short texts in labels and lists) needs it only for a text
+holding a variation selector: otherwise one ``str.translate`` gives the same text.
 
 :func:`make_visible` replaces every character that would be invisible, would
 move or reorder other text, or would confuse a Qt text document with a visible
@@ -49,19 +52,17 @@ from __future__ import annotations
 
 import codecs
 import functools
+import re
 from types import MappingProxyType
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-import numpy as np
-import numpy.typing as npt
+from ai4hse_desk.display.visible_text import VisibleText, empty_ints, frozen_ints, utf16_offset
 
-from ai4hse_desk.display.visible_text import (
-    EMPTY_INTS,
-    Ints,
-    VisibleText,
-    frozen_ints,
-    utf16_offset,
-)
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from ai4hse_desk.display.visible_text import Ints
 
 __all__ = [
     "MAX_SHOWN",
@@ -71,6 +72,7 @@ __all__ = [
     "display_text",
     "make_visible",
     "utf16_offset",
+    "visible_text_of",
 ]
 
 #: The C0 controls and DEL by their Unicode "NameAliases" abbreviations (ISO 6429);
@@ -196,6 +198,8 @@ def _lookup_tables() -> tuple[
     ``glyphs`` matrix (one row of UTF-32 code points per stand-in, zero-padded)
     indexed by label number; label 0 is "no stand-in" (width 1).
     """
+    import numpy as np
+
     codepoints = np.fromiter(STAND_INS, dtype=np.int64, count=len(STAND_INS))
     stand_ins = list(STAND_INS.values())
     widest = max(map(len, stand_ins))
@@ -215,6 +219,8 @@ def _lookup_tables() -> tuple[
 
 def _runs(mask: npt.NDArray[np.bool_]) -> tuple[Ints, Ints]:
     """Starts and (exclusive) ends of the runs of True in ``mask``."""
+    import numpy as np
+
     edges = np.diff(mask.view(np.int8), prepend=np.int8(0), append=np.int8(0))
     return np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
 
@@ -233,6 +239,8 @@ def _wrap_points(
     after each further ``max_line`` columns starts a new display line (so a
     stand-in is never split): the break goes after the character before it.
     """
+    import numpy as np
+
     count = len(shown_at)
     first = np.concatenate(([0], newlines + 1))  # of each line, or ``count``
     stop = np.concatenate((newlines, [count]))  # the newline ending it, or ``count``
@@ -264,12 +272,14 @@ def make_visible(raw: str, *, max_line: int | None = None) -> VisibleText:
         raise ValueError(f"max_line must be positive, got {max_line}")
     if not raw:
         return VisibleText(text="", made_visible=0, raw_length=0)
+    import numpy as np
+
     kind_of, label_of, width_of, glyphs = _lookup_tables()
     cps = np.frombuffer(raw.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
     count = len(cps)
     kind = kind_of[cps]
     astral = cps > 0xFFFF
-    newlines, longest = EMPTY_INTS, 0  # the longest line matters only with max_line
+    newlines, longest = empty_ints(), 0  # the longest line matters only with max_line
     if max_line is not None:
         newlines = np.flatnonzero(cps == 0x0A)
         longest = int(np.diff(newlines, prepend=-1, append=count).max()) - 1
@@ -295,7 +305,7 @@ def make_visible(raw: str, *, max_line: int | None = None) -> VisibleText:
     shown_at: npt.NDArray[np.signedinteger[Any]] = np.cumsum(content, dtype=position)
     length = int(shown_at[-1])
     np.subtract(shown_at, content, out=shown_at)  # from "after" to "of" each character
-    wrap_after = EMPTY_INTS
+    wrap_after = empty_ints()
     if max_line is not None and longest * glyphs.shape[1] > max_line:
         wrap_after = _wrap_points(newlines, shown_at, length, max_line)
 
@@ -349,6 +359,24 @@ def make_visible(raw: str, *, max_line: int | None = None) -> VisibleText:
 MAX_SHOWN: Final = 4_000
 
 
+#: A variation selector: whether it is shown depends on the character before it.
+_SELECTORS: Final = re.compile(f"[{chr(_VS_FIRST)}-{chr(_VS_LAST)}]")
+
+
+@functools.cache
+def _always_shown() -> dict[int, str]:
+    """The stand-ins of every special character but the variation selectors."""
+    return {cp: shown for cp, shown in STAND_INS.items() if not _VS_FIRST <= cp <= _VS_LAST}
+
+
+def visible_text_of(text: str) -> str:
+    """``make_visible(text).text`` without the offset maps: one ``str.translate``
+    unless a variation selector needs the vectorised rules (and numpy)."""
+    if _SELECTORS.search(text) is None:
+        return text.translate(_always_shown())
+    return make_visible(text).text
+
+
 def display_text(text: str, limit: int = MAX_SHOWN) -> str:
     """``text`` as a panel shows it: invisible and bidi characters made visible
     (:func:`make_visible`), cut after ``limit``
@@ -356,5 +384,5 @@ def display_text(text: str, limit: int = MAX_SHOWN) -> str:
     if len(text) <= limit:
         if text.isascii() and text.isprintable():
             return text  # nothing to make visible (the common case, and a hot one)
-        return make_visible(text).text
-    return f"{make_visible(text[:limit]).text}… ({len(text) - limit:,} more characters)"
+        return visible_text_of(text)
+    return f"{visible_text_of(text[:limit])}… ({len(text) - limit:,} more characters)"

@@ -8,30 +8,41 @@ kinds of offset appear here:
 * *display* offsets: Python ``str`` indices into :attr:`VisibleText.text`;
 * *Qt* offsets: positions in a ``QTextDocument`` holding the display text,
   which count UTF-16 code units (a character outside the BMP counts 2).
+
+numpy is imported when the first :class:`VisibleText` is made, not with this
+module: the window's start-up does not pay for it.
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import numpy.typing as npt
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
-__all__ = ["EMPTY_INTS", "Ints", "VisibleText", "frozen_ints", "utf16_offset"]
+    #: Offsets and widths, as stored in :class:`VisibleText` (read-only arrays).
+    Ints = npt.NDArray[np.int64]
 
-#: Offsets and widths, as stored in :class:`VisibleText` (read-only arrays).
-Ints = npt.NDArray[np.int64]
-EMPTY_INTS: Final[Ints] = np.zeros(0, dtype=np.int64)
-EMPTY_INTS.flags.writeable = False
+__all__ = ["VisibleText", "empty_ints", "frozen_ints", "utf16_offset"]
 
 
-def _no_ints() -> Ints:
-    return EMPTY_INTS
+@functools.cache
+def empty_ints() -> Ints:
+    """The empty read-only ``int64`` array (one, shared)."""
+    import numpy as np
+
+    empty = np.zeros(0, dtype=np.int64)
+    empty.flags.writeable = False
+    return empty
 
 
 def frozen_ints(array: npt.NDArray[Any]) -> Ints:
     """``array`` as a contiguous, read-only ``int64`` array."""
+    import numpy as np
+
     result = np.ascontiguousarray(array, dtype=np.int64)
     result.flags.writeable = False
     return result
@@ -41,6 +52,8 @@ def _spans_between(
     starts: Ints, ends: Ints, low: int, high: int | None, limit: int | None
 ) -> list[tuple[int, int]]:
     """The spans (sorted, disjoint) overlapping ``[low, high)``, at most ``limit``."""
+    import numpy as np
+
     first = int(np.searchsorted(ends, low, side="right"))
     stop = len(starts) if high is None else int(np.searchsorted(starts, high, side="left"))
     if limit is not None:
@@ -69,22 +82,24 @@ class VisibleText:
     #: How many original characters were replaced by a visible stand-in.
     made_visible: int
     raw_length: int
-    seg_orig: Ints = field(default_factory=_no_ints, repr=False)
-    seg_disp: Ints = field(default_factory=_no_ints, repr=False)
-    seg_width: Ints = field(default_factory=_no_ints, repr=False)
+    seg_orig: Ints = field(default_factory=empty_ints, repr=False)
+    seg_disp: Ints = field(default_factory=empty_ints, repr=False)
+    seg_width: Ints = field(default_factory=empty_ints, repr=False)
     #: Display spans (starts, ends) of the runs of made-visible characters.
-    marker_starts: Ints = field(default_factory=_no_ints, repr=False)
-    marker_ends: Ints = field(default_factory=_no_ints, repr=False)
+    marker_starts: Ints = field(default_factory=empty_ints, repr=False)
+    marker_ends: Ints = field(default_factory=empty_ints, repr=False)
     #: Display spans of the runs of U+FFFD replacement characters.
-    replacement_starts: Ints = field(default_factory=_no_ints, repr=False)
-    replacement_ends: Ints = field(default_factory=_no_ints, repr=False)
+    replacement_starts: Ints = field(default_factory=empty_ints, repr=False)
+    replacement_ends: Ints = field(default_factory=empty_ints, repr=False)
     #: Display offsets of the characters outside the BMP (2 UTF-16 units each).
-    astral: Ints = field(default_factory=_no_ints, repr=False)
+    astral: Ints = field(default_factory=empty_ints, repr=False)
     #: Display offsets of the ``↩`` of display-only line breaks (see ``max_line``).
-    wrap_marks: Ints = field(default_factory=_no_ints, repr=False)
+    wrap_marks: Ints = field(default_factory=empty_ints, repr=False)
     _astral_qt: Ints = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
+        import numpy as np
+
         qt = self.astral + np.arange(len(self.astral), dtype=np.int64)
         object.__setattr__(self, "_astral_qt", frozen_ints(qt))
 
@@ -126,6 +141,8 @@ class VisibleText:
         """Display offset of the original offset ``offset`` (0 … raw_length)."""
         if not 0 <= offset <= self.raw_length:
             raise IndexError(f"offset {offset} outside 0..{self.raw_length}")
+        import numpy as np
+
         i = int(np.searchsorted(self.seg_orig, offset, side="right")) - 1
         if i < 0:
             return offset
@@ -149,6 +166,8 @@ class VisibleText:
         """
         if not 0 <= offset <= len(self.text):
             raise IndexError(f"display offset {offset} outside 0..{len(self.text)}")
+        import numpy as np
+
         i = int(np.searchsorted(self.seg_disp, offset, side="right")) - 1
         if i < 0:
             return offset
@@ -161,6 +180,8 @@ class VisibleText:
         """Qt document position of the display offset ``offset``."""
         if not 0 <= offset <= len(self.text):
             raise IndexError(f"display offset {offset} outside 0..{len(self.text)}")
+        import numpy as np
+
         return offset + int(np.searchsorted(self.astral, offset, side="left"))
 
     def qt_to_display(self, position: int) -> int:
@@ -171,6 +192,8 @@ class VisibleText:
         """
         if not 0 <= position <= self.qt_length:
             raise IndexError(f"Qt position {position} outside 0..{self.qt_length}")
+        import numpy as np
+
         before = int(np.searchsorted(self._astral_qt, position, side="left"))
         if before and self._astral_qt[before - 1] + 1 == position:
             return int(self.astral[before - 1])

@@ -103,10 +103,11 @@ def demo_database() -> Path:
     """The demo database in the user cache dir, written once per desk version."""
     from ai4hse_desk import __version__
     from ai4hse_desk.index import cache_dir
-    from ai4hse_desk.writer.demo import write_demo
 
     path = cache_dir() / f"demo-{__version__}.sqlite"
     if not path.exists():
+        from ai4hse_desk.writer.demo import write_demo  # only the first start writes it
+
         path.parent.mkdir(parents=True, exist_ok=True)
         write_demo(path)
     return path

@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 COLUMNS_KEY = "attempt_columns"
 #: A fitted list column may be this wide whatever the list's width (else a quarter of it).
 MIN_WIDEST = 200
+#: How many rows the first fit of the columns measures (the view's and those next to it).
+FIT_ROWS = 60
 
 
 def _attempt_table(model: AttemptTableModel) -> QTableView:
@@ -125,6 +127,9 @@ class AttemptsView(QSplitter):
             return
         self._columns_restored = True
         self._sharing = True
+        # Qt measures 1,000 rows by default (80,000 data() calls, seconds before the
+        # first rows show); the rows in view and a few more are enough to size by.
+        self.table.horizontalHeader().setResizeContentsPrecision(FIT_ROWS)
         try:
             self.table.resizeColumnsToContents()
         finally:

@@ -28,12 +28,12 @@ from ai4hse_desk.gui.models.keyaudit_table import KeyAuditModel, option_text
 from ai4hse_desk.gui.qt_guard import guarded
 from ai4hse_desk.gui.widgets.task_status import TaskStatus
 from ai4hse_desk.gui.workers.task import QueryOp, Task
-from ai4hse_desk.keyaudit import KeyAuditResult, QuestionSuspicion, compute_key_audit
 
 if TYPE_CHECKING:
     from ai4hse_desk.audit import AuditDB
     from ai4hse_desk.gui.workers.runner import TaskRunner
     from ai4hse_desk.index import ReviewIndex
+    from ai4hse_desk.keyaudit import KeyAuditResult, QuestionSuspicion
     from ai4hse_desk.progress import Progress
 
 LANE = "keyaudit"
@@ -129,6 +129,10 @@ class KeyAuditView(QWidget):
         generation = self._generation
 
         def work(progress: Progress) -> KeyAuditResult:
+            # Imported on the task's thread when the ranking is asked for: the keyaudit
+            # package loads numpy, which the window's start-up does not need.
+            from ai4hse_desk.keyaudit import compute_key_audit
+
             return compute_key_audit(db, progress=progress, index=index)
 
         task = self._tasks.run(QueryOp(work, lane=LANE))

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 from ai4hse_desk.display.format import option_letter, plural
 from ai4hse_desk.display.note_text import one_line
 from ai4hse_desk.display.text_sanitize import display_text
-from ai4hse_desk.keyaudit.hygiene import empty_options, encoding_damage, identical_options
 from ai4hse_desk.notes.review_records import NOT_BLIND
 from ai4hse_desk.notes.review_values import TRUE, UNSURE
 from ai4hse_desk.protocol.outcome import Status
@@ -95,6 +94,9 @@ def evidence_text(question: Question, result: KeyAuditResult | None) -> str:
             reasons = "; ".join(item.reasons) or "no signal"
             parts.append(f"Key audit: suspicion {item.score:.2f}, rank {found + 1} of "
                          f"{len(ranked)} — {reasons}")  # fmt: skip
+    # Imported here: the keyaudit package loads numpy, which the window's start-up does not need.
+    from ai4hse_desk.keyaudit.hygiene import empty_options, encoding_damage, identical_options
+
     hygiene = []
     for first, second in identical_options(question):
         hygiene.append(f"options {option_letter(first)} and {option_letter(second)} are identical")

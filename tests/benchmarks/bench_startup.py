@@ -1,0 +1,161 @@
+"""Start-up costs, whole process, each against a floor measured in the same run.
+
+* Window: ``ai4hse-desk --demo`` (and ``ai4hse-desk DB`` on the realistic 1M
+  database, its review index cached) from process start to the first rows of
+  the attempt list, offscreen, against a bare Qt process: import QtWidgets,
+  create a QApplication and a QMainWindow, show it, process events until it is
+  exposed, exit. Target: the demo under 2x that floor.
+* Headless: ``rescore --help`` against ``python -c pass``, and ``rescore`` of a
+  small database (2,100 attempts) against a process that imports sqlite3 and
+  reads the same rows once. Target: each under 2x its floor plus 0.1 s (the CLI
+  has its own modules to load; the point is that no heavy library is loaded).
+
+Every process ends with ``os._exit`` once it has reached its mark, so Qt's and
+Python's teardown is not counted on either side. Modules run from bytecode, as in
+an installed desk (compiled on the first run into a private ``PYTHONPYCACHEPREFIX``
+folder, even where ``PYTHONDONTWRITEBYTECODE`` is set). The runs are interleaved (A B A
+B ...) and the medians compared. Exits 1 when a target is missed.
+
+Usage: python tests/benchmarks/bench_startup.py [--repeat N] [--realistic PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+FLOOR_WINDOW = """
+import os
+from PySide6.QtWidgets import QApplication, QMainWindow
+app = QApplication([])
+window = QMainWindow()
+window.resize(1500, 950)
+window.show()
+while window.windowHandle() is None or not window.windowHandle().isExposed():
+    app.processEvents()
+app.processEvents()
+os._exit(0)
+"""
+
+#: The desk's own start (the launcher, as ``ai4hse-desk ARGS`` runs it); the window
+#: is watched from a timer, and the process ends once the list shows its first row.
+DESK_WINDOW = """
+import os, sys
+import ai4hse_desk.gui.app as gui_app
+opened = gui_app.start_window
+def start_window(path):
+    window = opened(path)
+    from PySide6.QtCore import QTimer
+    def first_rows():
+        if window.model.rowCount() and window.model.row_data(0) is not None:
+            os._exit(0)
+    timer = QTimer(window)
+    timer.timeout.connect(first_rows)
+    timer.start(1)
+    return window
+gui_app.start_window = start_window
+from ai4hse_desk.launcher import main
+main(sys.argv[1:])
+os._exit(3)  # the event loop ended without rows
+"""
+
+FLOOR_SCAN = """
+import sqlite3, sys
+conn = sqlite3.connect(f"file:{sys.argv[1]}?mode=ro", uri=True)
+for row in conn.execute("SELECT attempt_id, run_id, raw_response, parse_status FROM attempts"):
+    pass
+"""
+
+
+def _time_process(argv: list[str], env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"{argv[1:4]} failed ({done.returncode}): {done.stderr.decode()[-500:]}")
+    return elapsed
+
+
+def _pairs(floor: list[str], desk: list[str], env: dict[str, str], repeat: int) -> dict[str, float]:
+    """Medians of interleaved runs of ``floor`` and ``desk`` (one warm-up of each first)."""
+    _time_process(floor, env)
+    _time_process(desk, env)
+    floors, desks = [], []
+    for _ in range(repeat):
+        floors.append(_time_process(floor, env))
+        desks.append(_time_process(desk, env))
+    floor_s, desk_s = statistics.median(floors), statistics.median(desks)
+    return {
+        "floor_ms": round(floor_s * 1000, 1),
+        "desk_ms": round(desk_s * 1000, 1),
+        "ratio": round(desk_s / floor_s, 2),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--repeat", type=int, default=9)
+    parser.add_argument("--realistic", type=Path, default=Path("out/bench/realistic-1m.sqlite"))
+    parser.add_argument("--cache", type=Path, default=Path("out/bench/cache"))
+    args = parser.parse_args()
+    python = sys.executable
+    work = Path(tempfile.mkdtemp(prefix="ai4hse-bench-startup-"))
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "AI4HSE_DESK_CACHE_DIR": str(work / "cache"),
+        "AI4HSE_DESK_CONFIG_DIR": str(work / "config"),  # no remembered file or layout
+        # Bytecode, as an installed desk has it: compiled once into a private folder.
+        "PYTHONPYCACHEPREFIX": str(work / "pycache"),
+    }
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    report: dict[str, object] = {"load_average": [round(x, 2) for x in os.getloadavg()]}
+
+    window_floor = [python, "-c", FLOOR_WINDOW]
+    desk = [python, "-c", DESK_WINDOW]
+    # The first start writes the demo database and its review index into the cache.
+    _time_process([*desk, "--demo"], env)
+    report["window_demo"] = demo = _pairs(window_floor, [*desk, "--demo"], env, args.repeat)
+
+    if args.realistic.exists():
+        args.cache.mkdir(parents=True, exist_ok=True)
+        cached = {**env, "AI4HSE_DESK_CACHE_DIR": str(args.cache.resolve())}
+        _time_process([*desk, str(args.realistic)], cached)  # builds the index once if needed
+        report["window_realistic_1m"] = _pairs(
+            window_floor, [*desk, str(args.realistic)], cached, max(3, args.repeat // 2)
+        )
+    else:
+        report["window_realistic_1m"] = f"skipped: {args.realistic} is missing"
+
+    small = work / "small.sqlite"
+    _time_process([python, "-m", "ai4hse_desk", "demo", "--out", str(small)], env)
+    help_pair = _pairs(
+        [python, "-c", "pass"], [python, "-m", "ai4hse_desk", "rescore", "--help"], env, args.repeat
+    )
+    scan_pair = _pairs(
+        [python, "-c", FLOOR_SCAN, str(small)],
+        [python, "-m", "ai4hse_desk", "rescore", str(small)],
+        env,
+        args.repeat,
+    )
+    report["rescore_help"] = help_pair
+    report["rescore_small_db"] = scan_pair
+    report["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
+    print(json.dumps(report, indent=2))
+
+    def headless_ok(pair: dict[str, float]) -> bool:
+        return pair["desk_ms"] < 2 * pair["floor_ms"] + 100
+
+    ok = demo["ratio"] < 2.0 and headless_ok(help_pair) and headless_ok(scan_pair)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

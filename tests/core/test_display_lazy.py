@@ -1,0 +1,53 @@
+"""Short texts are made visible without numpy, with the same result as the vectorised path."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ai4hse_desk.display.text_sanitize import (
+    STAND_INS,
+    display_text,
+    make_visible,
+    visible_text_of,
+)
+
+_SPECIAL = [*sorted(STAND_INS)[::7], 0xFE00, 0xFE0F, 0xFFFD, 0xD800, 0xDFFF, 0x1F600, 0x0A, 0x09]
+_texts = st.text(
+    alphabet=st.one_of(
+        st.characters(codec="utf-8"),
+        st.sampled_from([chr(cp) for cp in _SPECIAL]),
+        st.sampled_from("ab \n"),
+    ),
+    max_size=60,
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(_texts)
+def test_the_translate_path_gives_the_vectorised_text(text: str) -> None:
+    assert visible_text_of(text) == make_visible(text).text
+
+
+@settings(max_examples=200, deadline=None)
+@given(_texts, st.integers(min_value=1, max_value=40))
+def test_display_text_cuts_what_make_visible_shows(text: str, limit: int) -> None:
+    shown = display_text(text, limit)
+    assert shown.startswith(make_visible(text[:limit]).text)
+
+
+def test_labels_and_lists_do_not_load_numpy() -> None:
+    code = (
+        "import sys\n"
+        "from ai4hse_desk.display.text_sanitize import display_text\n"
+        "assert display_text('a\\u202eb\\x00c\\n') == 'a⟨RLO⟩b⟨NUL⟩c\\n'\n"
+        "print('numpy' in sys.modules)\n"
+        "from ai4hse_desk.display.text_sanitize import make_visible\n"
+        "make_visible('x\\u200b')\n"
+        "print('numpy' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["False", "True"]
