@@ -5,16 +5,17 @@
   the attempt list, offscreen, against a bare Qt process: import QtWidgets,
   create a QApplication and a QMainWindow, show it, process events until it is
   exposed, exit. Target: the demo under 2x that floor.
-* Headless: ``rescore --help`` against ``python -c pass``, and ``rescore`` of a
-  small database (2,100 attempts) against a process that imports sqlite3 and
-  reads the same rows once. Target: each under 2x its floor plus 0.1 s (the CLI
-  has its own modules to load; the point is that no heavy library is loaded).
+* Headless (reported, no target): ``rescore --help`` against ``python -c pass``,
+  and ``rescore`` of a small database (2,100 attempts) against a process that
+  imports sqlite3 and reads the same rows once. That no headless reader of the
+  audit file loads SQLAlchemy, Qt, numpy or pandas is a test
+  (tests/core/test_startup_imports.py).
 
 Every process ends with ``os._exit`` once it has reached its mark, so Qt's and
 Python's teardown is not counted on either side. Modules run from bytecode, as in
 an installed desk (compiled on the first run into a private ``PYTHONPYCACHEPREFIX``
 folder, even where ``PYTHONDONTWRITEBYTECODE`` is set). The runs are interleaved (A B A
-B ...) and the medians compared. Exits 1 when a target is missed.
+B ...) and the medians compared. Exits 1 when the window target is missed.
 
 Usage: python tests/benchmarks/bench_startup.py [--repeat N] [--realistic PATH]
 """
@@ -148,13 +149,9 @@ def main() -> int:
     report["rescore_help"] = help_pair
     report["rescore_small_db"] = scan_pair
     report["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
+    report["target_window_demo_under_2x_floor"] = demo["ratio"] < 2.0
     print(json.dumps(report, indent=2))
-
-    def headless_ok(pair: dict[str, float]) -> bool:
-        return pair["desk_ms"] < 2 * pair["floor_ms"] + 100
-
-    ok = demo["ratio"] < 2.0 and headless_ok(help_pair) and headless_ok(scan_pair)
-    return 0 if ok else 1
+    return 0 if demo["ratio"] < 2.0 else 1
 
 
 if __name__ == "__main__":
