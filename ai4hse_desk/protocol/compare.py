@@ -23,6 +23,8 @@ import json
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from ai4hse_desk.protocol.outcome import Selection, Status
 
 #: Parsed ``extracted`` texts (``None`` = not a Boolean array). A rescore sees
@@ -30,6 +32,8 @@ if TYPE_CHECKING:
 #: path is a single dict hit; the bound only guards against pathological data.
 _PARSED: dict[str, Selection | None] = {}
 _PARSED_LIMIT = 4096
+#: Read-only view for hot loops: the parsed ``extracted`` texts seen so far.
+PARSED_EXTRACTED: Mapping[str, Selection | None] = _PARSED
 _SHOWN_TEXT = 60
 
 

@@ -25,11 +25,12 @@ from ai4hse_desk.protocol.reasoning import extract_reasoning
 from ai4hse_desk.protocol.single_choice import extract_single_choice
 from ai4hse_desk.protocol.structured import extract_structured
 
-_Rule = Callable[[str, int, int], Extraction]
+Rule = Callable[[str, int, int], Extraction]
+"""A track's rule: ``rule(text, n, protocol_version)`` (step 4 of section 2)."""
 
 
 #: Track rule per track name; a ``Track`` member hashes like its value.
-_RULES: dict[str, _Rule] = {
+_RULES: dict[str, Rule] = {
     Track.ANSWER_ONLY.value: extract_answer_only,
     Track.REASONING_ASSISTED.value: extract_reasoning,
     Track.STRUCTURED_OUTPUT.value: extract_structured,
@@ -37,13 +38,14 @@ _RULES: dict[str, _Rule] = {
 }
 
 #: Results of short responses are memoised: replies such as
-#: ``[TRUE, FALSE, TRUE, FALSE]`` recur thousands of times in a rescore, and an
-#: :class:`Extraction` is immutable. Longer texts and reasoning-assisted
-#: responses (explanations) rarely recur, so they skip the memo rather than
-#: churn it.
+#: ``[TRUE, FALSE, TRUE, FALSE]`` or ``B`` recur thousands of times, and an
+#: :class:`Extraction` is immutable. Longer texts (chain-of-thought, prose) and
+#: reasoning-assisted responses (explanations) rarely recur, so they never
+#: enter the memo. At most 16,384 entries of at most 100 characters (a few MB);
+#: a full memo is emptied and refilled.
 _MEMO_MAX_TEXT = 100
 _MEMO_MAX_ENTRIES = 16_384
-_memo: dict[tuple[str, int, int, _Rule], Extraction] = {}
+_memo: dict[tuple[str, int, int, Rule], Extraction] = {}
 
 _PENDING = Extraction(Status.PENDING, None, False, (), "the attempt has not run")
 _PROVIDER_ERROR = Extraction(
@@ -60,12 +62,24 @@ def _reject(track: object, n: int) -> NoReturn:
     raise ValueError(f"a question has at least 1 option; got n={n}")
 
 
-def _rule(track: Track | str, n: int) -> _Rule:
+def _rule(track: Track | str, n: int) -> Rule:
     """The track's rule, after checking the arguments every caller must get right."""
     rule = _RULES.get(track) if isinstance(track, str) else None
     if rule is None or n < 1:
         _reject(track, n)
     return rule
+
+
+def track_rule(track: Track | str) -> Rule:
+    """The rule of ``track`` itself (step 4 only, never memoised), for hot loops.
+
+    ``track_rule(track)(text, n, version)`` equals ``extract_text(track, text, n,
+    protocol_version=version)`` for ``n >= 1``; the caller checks ``n``.
+
+    Raises:
+        ValueError: for an unknown track.
+    """
+    return _rule(track, 1)
 
 
 def extract_text(
@@ -94,7 +108,7 @@ def extract_text(
     return _apply(_rule(track, n), response, n, protocol_version)
 
 
-def _apply(rule: _Rule, text: str, n: int, protocol_version: int) -> Extraction:
+def _apply(rule: Rule, text: str, n: int, protocol_version: int) -> Extraction:
     """``rule(text, n, protocol_version)``, memoised for short texts."""
     if len(text) > _MEMO_MAX_TEXT or rule is extract_reasoning:
         return rule(text, n, protocol_version)

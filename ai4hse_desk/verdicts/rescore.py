@@ -6,30 +6,43 @@ never all rows at once), applies :func:`ai4hse_desk.protocol.extract.derive`,
 compares with the runner's recorded verdict and feeds one
 :class:`~ai4hse_desk.protocol.metrics.RunScorer` per run.
 
-Identical responses are common (answer-only runs mostly return the same few
-strict lists), so verdicts are memoised per ``(track, protocol, n, state,
-cut-off, response)`` in a bounded dictionary.
+Short responses recur (answer-only runs mostly return the same few strict
+lists, structured runs the same few JSON objects), so the verdicts of plain
+answered attempts with a response of at most :data:`MEMO_MAX_TEXT` characters
+are memoised per ``(track, protocol, n, response)``, for every track but
+reasoning-assisted. Long texts (explanations, chain-of-thought) almost never
+recur: they never enter the memo, so it stays small and no time is spent
+hashing them. The memo holds at most :data:`MEMO_MAX_ENTRIES` verdicts (about
+30 MB at most) and is emptied when full.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, cast
 
 from ai4hse_desk.audit.errors import AuditError
 from ai4hse_desk.progress import Progress
-from ai4hse_desk.protocol.compare import disagrees
-from ai4hse_desk.protocol.extract import derive
+from ai4hse_desk.protocol.compare import PARSED_EXTRACTED, disagrees
+from ai4hse_desk.protocol.extract import Rule, derive, track_rule
 from ai4hse_desk.protocol.metrics import RunInfo, RunScorer, order_runs
-from ai4hse_desk.protocol.outcome import CUT_OFF_REASONS, STATE_ANSWERED, Extraction, Status
+from ai4hse_desk.protocol.outcome import (
+    CUT_OFF_REASONS,
+    STATE_ANSWERED,
+    Extraction,
+    Status,
+    Track,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Iterator, Sequence
 
     from ai4hse_desk.audit.queries import AuditDB
 
-_CACHE_LIMIT = 200_000
-_CACHEABLE_LENGTH = 4096
+#: Longest response whose verdict is memoised (characters).
+MEMO_MAX_TEXT = 200
+#: Most verdicts memoised at once, over all tracks.
+MEMO_MAX_ENTRIES = 65_536
 _VALID = Status.VALID
 
 
@@ -94,6 +107,10 @@ def selected_runs(db: AuditDB, run_ids: Sequence[str] | None) -> dict[str, RunIn
     }
 
 
+#: What the rescore loop keeps per run: track, protocol version, memo table per n,
+#: scorer, track rule, longest memoised response (-1: none).
+_Context = tuple[str, int, dict[int, dict["str | None", Extraction]], "RunScorer | None", Rule, int]
+
 #: One verdict as a plain tuple (the hot loop builds no objects):
 #: (attempt_id, run_id, question_id, repetition, outcome, correct, recorded_status, agrees)
 VerdictTuple = tuple[int, str, str, int, Extraction, bool, "str | None", bool]
@@ -145,19 +162,27 @@ def _verdict_loop(  # noqa: C901 - the per-attempt hot loop stays inline (no cal
     skipped = frozenset(exclude_questions or ())
     keys = db.answer_keys()
     total = db.count_attempts(runs) if progress else 0
-    # Verdicts of plain answered attempts, memoised per response text in one table per
-    # (track, protocol version, n), shared by every run with that track and version.
+    # Verdicts of plain answered attempts with a short response, memoised per response
+    # text in one table per (track, protocol version, n), shared by every run with that
+    # track and version.
     shared: dict[tuple[str, int, int], dict[str | None, Extraction]] = {}
-    # Per run: (track, protocol version, n -> memo table, scorer). Attempts of a run
-    # mostly come together, so the last run's context is kept at hand.
-    contexts: dict[str, tuple[str, int, dict[int, dict[str | None, Extraction]], Any]] = {}
+    # Per run: (track, protocol version, n -> memo table, scorer, rule, memo length
+    # limit). Attempts of a run mostly come together, so the last run's context is kept
+    # at hand.
+    contexts: dict[str, _Context] = {}
     memo_size = 0
     done = 0
     answered = STATE_ANSWERED
     cut_off = CUT_OFF_REASONS
     valid = _VALID
+    # A NULL ``extracted`` is never in it, so looking None up finds nothing.
+    parsed_get = cast("Callable[[str | None, object], object]", PARSED_EXTRACTED.get)
+    unseen = object()
     last_run: str | None = None
-    track, version, by_n, scorer = "", 0, {}, None
+    track, version, memo_limit = "", 0, 0
+    by_n: dict[int, dict[str | None, Extraction]] = {}
+    scorer: RunScorer | None = None
+    rule: Rule  # set with the first attempt's run
     wanted = None if run_ids is None else list(runs)
     for rows in db.iter_rescore_batches(wanted, 10000, id_range, check=check):
         out: list[VerdictTuple] = []
@@ -168,12 +193,8 @@ def _verdict_loop(  # noqa: C901 - the per-attempt hot loop stays inline (no cal
             if run_id != last_run:
                 context = contexts.get(run_id)
                 if context is None:
-                    info = runs.get(run_id)
-                    if info is None:
-                        raise AuditError(f"attempt {attempt_id} refers to unknown run {run_id!r}")
-                    feed = None if scorers is None else scorers[run_id]
-                    context = contexts[run_id] = (info.track, info.protocol_version, {}, feed)
-                track, version, by_n, scorer = context
+                    context = contexts[run_id] = _context(runs, run_id, attempt_id, scorers)
+                track, version, by_n, scorer, rule, memo_limit = context
                 last_run = run_id
             key = keys.get(question_id)
             if not key:
@@ -182,32 +203,47 @@ def _verdict_loop(  # noqa: C901 - the per-attempt hot loop stays inline (no cal
                     "which is missing or has no options"
                 )
             n = len(key)
-            plain = state == answered and finish not in cut_off
-            outcome = None
-            if plain:
-                table = by_n.get(n)
-                if table is None:
-                    table = by_n[n] = shared.setdefault((track, version, n), {})
-                outcome = table.get(raw)
-            if outcome is None:
+            if state != answered or finish in cut_off:
                 outcome = derive(
                     track, raw, n, protocol_version=version, state=state, finish_reason=finish
                 )
-                if plain and (raw is None or len(raw) <= _CACHEABLE_LENGTH):
-                    if memo_size >= _CACHE_LIMIT:
+            elif raw is None or len(raw) <= memo_limit:
+                table = by_n.get(n)
+                if table is None:
+                    table = by_n[n] = shared.setdefault((track, version, n), {})
+                memoised = table.get(raw)
+                if memoised is None:
+                    memoised = rule("" if raw is None else raw, n, version)
+                    if memo_size >= MEMO_MAX_ENTRIES:
                         for stale in shared.values():
                             stale.clear()
                         memo_size = 0
-                    table[raw] = outcome  # type: ignore[index]
+                    table[raw] = memoised
                     memo_size += 1
+                outcome = memoised
+            else:
+                outcome = rule(raw, n, version)
             status = outcome.status
             selection = outcome.selection
             strict = outcome.strict_format
             correct = status is valid and selection == key
-            differs = disagrees(
-                status, selection, strict, correct,
-                rec_status, rec_extracted, rec_strict, rec_correct,
-            )  # fmt: skip
+            # disagrees(), with the common case (all four recorded and equal) inline.
+            if (
+                rec_status == status
+                and rec_strict == strict
+                and rec_correct == correct
+                and (
+                    rec_extracted is None
+                    if selection is None
+                    else parsed_get(rec_extracted, unseen) == selection
+                )
+            ):
+                differs = False
+            else:
+                differs = disagrees(
+                    status, selection, strict, correct,
+                    rec_status, rec_extracted, rec_strict, rec_correct,
+                )  # fmt: skip
             if scorer is not None:
                 scorer.add(question_id, repetition, status, selection, strict, key, differs)
             if collect:
@@ -219,6 +255,18 @@ def _verdict_loop(  # noqa: C901 - the per-attempt hot loop stays inline (no cal
         if progress is not None and not progress(done, total):
             raise RescoreCancelled
         yield out
+
+
+def _context(
+    runs: dict[str, RunInfo], run_id: str, attempt_id: int, scorers: dict[str, RunScorer] | None
+) -> _Context:
+    """What the loop keeps per run (see :func:`_verdict_loop`)."""
+    info = runs.get(run_id)
+    if info is None:
+        raise AuditError(f"attempt {attempt_id} refers to unknown run {run_id!r}")
+    feed = None if scorers is None else scorers[run_id]
+    memo_limit = -1 if info.track == Track.REASONING_ASSISTED.value else MEMO_MAX_TEXT
+    return info.track, info.protocol_version, {}, feed, track_rule(info.track), memo_limit
 
 
 def iter_verdicts(
