@@ -75,7 +75,12 @@ def run(args: argparse.Namespace) -> int:
             with tempfile.TemporaryFile("w+", encoding="utf-8") as tmp:
                 if args.per_attempt:
                     spool = tmp
-                result = rescore(db, args.runs, on_attempt=keep if args.per_attempt else None)
+                result = rescore(
+                    db,
+                    args.runs,
+                    on_attempt=keep if args.per_attempt else None,
+                    beside=db.fingerprint,  # the sha256, on a thread beside the scan
+                )
                 audit = db.summary()
                 if args.table:
                     from ai4hse_desk.cli.table import render_runs

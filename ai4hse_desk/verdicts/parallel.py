@@ -1,11 +1,21 @@
-"""Split one rescore over a few processes by attempt id (the CLI's fast path).
+"""Split one rescore over a few processes by attempt id, when more really help.
 
-Rescoring is CPU-bound Python; the machine the desk targets has two cores. When
-the platform can ``fork`` and the process runs a single thread (the headless
-command, never the window), each worker inherits the open, read-only audit
-database, drops the inherited connection pool, scores one slice of attempt ids
-and sends its per-run counts back; the parent merges them. The merged result
-equals the serial one exactly (integer counts only).
+Rescoring is CPU-bound Python beside SQLite's own work (the scan, and the value
+check on a second thread). Worker processes only pay off when cores are idle:
+on the 2-core machine under load, two workers each got about half a core and
+the rescore was slower than one process. So :func:`default_workers` asks for
+two workers only when the database is large (:data:`PARALLEL_MIN_ATTEMPTS`)
+and the last minute's load leaves :data:`IDLE_CORES_NEEDED` cores idle;
+otherwise the rescore runs in one process.
+
+When the platform can ``fork`` and the process runs a single thread (the
+headless command, never the window), each worker inherits the open, read-only
+audit database, drops the inherited connection pool, scores one slice of
+attempt ids and sends its per-run counts back; the parent merges them. The
+merged result equals the serial one exactly (integer counts only).
+
+:class:`Beside` runs one more job (the file's sha256) on a thread next to the
+scan, started after any fork; hashlib and ``os.pread`` release the GIL.
 """
 
 from __future__ import annotations
@@ -18,14 +28,53 @@ from typing import TYPE_CHECKING
 from ai4hse_desk.audit.errors import AuditError
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
     from multiprocessing.connection import Connection
 
     from ai4hse_desk.audit.queries import AuditDB
     from ai4hse_desk.protocol.metrics import RunInfo, RunScorer
 
-#: Below this many attempts one process is faster than starting workers.
-PARALLEL_MIN_ATTEMPTS = 200_000
+#: Below this many attempts one process is as fast as two workers (measured: issue 16).
+PARALLEL_MIN_ATTEMPTS = 500_000
+#: Idle cores (CPUs this process may use minus the 1-minute load) two workers need.
+IDLE_CORES_NEEDED = 1.5
+
+
+class Beside:
+    """A job run on a thread next to the scan; :meth:`join` re-raises what it raised.
+
+    A ``None`` job does nothing (no thread).
+    """
+
+    def __init__(self, job: Callable[[], object] | None) -> None:
+        self._job = job
+        self._thread: threading.Thread | None = None
+        self._error: BaseException | None = None
+
+    def start(self) -> None:
+        """Begin the job on a daemon thread (once)."""
+        if self._thread is None and self._job is not None:
+            self._thread = threading.Thread(target=self._run, name="rescore-beside", daemon=True)
+            self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            if self._job is not None:
+                self._job()
+        except BaseException as exc:  # noqa: BLE001 - handed to the thread that joins
+            self._error = exc
+
+    def join(self, *, quiet: bool = False) -> None:
+        """Wait for the job and raise its error; ``quiet`` (on the way out of a failure)
+        waits but raises nothing, and never starts a job that did not start."""
+        if self._thread is not None:
+            self._thread.join()
+        elif not quiet:
+            self._run()
+        self._job = self._thread = None
+        error, self._error = self._error, None
+        if error is not None and not quiet:
+            raise error
 
 
 def _worker(
@@ -48,8 +97,27 @@ def _worker(
         pipe.close()
 
 
-def _default_workers() -> int:
-    return min(2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
+def usable_cpus() -> int:
+    """CPUs this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def idle_cores() -> float:
+    """Usable CPUs minus the 1-minute load average (0 when the load is unknown)."""
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return 0.0
+    return usable_cpus() - load
+
+
+def default_workers(attempts: int) -> int:
+    """2 for a large database on a machine with idle cores, else 1 (one process)."""
+    if attempts < PARALLEL_MIN_ATTEMPTS or usable_cpus() < 2:
+        return 1
+    return 2 if idle_cores() >= IDLE_CORES_NEEDED else 1
 
 
 def score_in_parallel(
@@ -58,25 +126,24 @@ def score_in_parallel(
     run_ids: Sequence[str] | None,
     scorers: dict[str, RunScorer],
     workers: int | None = None,
-    min_attempts: int = PARALLEL_MIN_ATTEMPTS,
+    min_attempts: int | None = None,
+    beside: Beside | None = None,
 ) -> bool:
     """Fill ``scorers`` using worker processes; False (nothing done) when not worth it.
+
+    ``workers`` None chooses with :func:`default_workers`; with a number, any
+    database of at least ``min_attempts`` (default :data:`PARALLEL_MIN_ATTEMPTS`)
+    attempts is split. ``beside`` is
+    started once the workers run (the caller joins it).
 
     Raises:
         AuditError: a value breaks the schema (checked here while the workers
             score), or a worker met a problem in the data (as the serial path would).
     """
-    count = _default_workers() if workers is None else workers
-    bounds = db.attempt_id_bounds()
-    if (
-        count < 2
-        or bounds is None
-        or "fork" not in multiprocessing.get_all_start_methods()
-        or threading.active_count() > 1
-        or bounds[1] - bounds[0] + 1 < min_attempts
-    ):
+    plan = _plan(db, workers, min_attempts)
+    if plan is None:
         return False
-    low, high = bounds
+    (low, high), count = plan
     step = (high - low + count) // count
     ranges = [(start, min(high, start + step - 1)) for start in range(low, high + 1, step)]
     db.answer_keys()  # load the questions once, before forking, so workers inherit them
@@ -88,6 +155,8 @@ def score_in_parallel(
         process.start()
         send.close()
         jobs.append((process, receive))
+    if beside is not None:
+        beside.start()
     results: list[tuple[str, object]] = []
     try:
         db.check_attempts()  # the parent checks the values while its workers score
@@ -102,6 +171,31 @@ def score_in_parallel(
             if process.is_alive() and len(results) < len(jobs):
                 process.terminate()  # the check failed: their results are not wanted
             process.join()
+    _merge(results, scorers)
+    return True
+
+
+def _plan(
+    db: AuditDB, workers: int | None, min_attempts: int | None
+) -> tuple[tuple[int, int], int] | None:
+    """(attempt id bounds, number of workers), or None to stay in one process."""
+    bounds = db.attempt_id_bounds()
+    if bounds is None:
+        return None
+    span = bounds[1] - bounds[0] + 1
+    count = default_workers(span) if workers is None else workers
+    if (
+        count < 2
+        or "fork" not in multiprocessing.get_all_start_methods()
+        or threading.active_count() > 1
+        or span < (PARALLEL_MIN_ATTEMPTS if min_attempts is None else min_attempts)
+    ):
+        return None
+    return bounds, count
+
+
+def _merge(results: list[tuple[str, object]], scorers: dict[str, RunScorer]) -> None:
+    """Add the workers' scorers into ``scorers``; raise a worker's problem."""
     for kind, payload in results:
         if kind == "error":
             raise AuditError(str(payload))
@@ -110,4 +204,3 @@ def score_in_parallel(
         assert isinstance(payload, dict)
         for run_id, part in payload.items():
             scorers[run_id].merge(part)
-    return True

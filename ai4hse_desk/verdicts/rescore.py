@@ -306,30 +306,42 @@ def rescore(
     progress: Progress | None = None,
     workers: int | None = None,
     exclude_questions: Collection[str] | None = None,
+    beside: Callable[[], object] | None = None,
 ) -> RescoreResult:
     """Re-derive and score every run (or ``run_ids``); runs ordered as cli.md says.
 
     Without ``on_attempt``, ``progress`` and ``exclude_questions``, a large
-    database is split by attempt id over ``workers`` processes (default: up to
-    2, when the machine has the cores and the platform can fork); the result is
-    the same. ``exclude_questions`` leaves those questions' attempts out of
-    every run (an exploration, never the official score).
+    database may be split by attempt id over ``workers`` processes (default:
+    two only when the database is large and two cores are idle, see
+    :mod:`.parallel`; else one process); the result is the same.
+    ``exclude_questions`` leaves those questions' attempts out of every run (an
+    exploration, never the official score). ``beside`` (e.g. the file's
+    sha256) runs on a thread during the scan and is waited for before the
+    result is returned; what it raises is raised here.
     """
+    from ai4hse_desk.verdicts.parallel import Beside, score_in_parallel
+
     runs = selected_runs(db, run_ids)
     scorers = {run_id: RunScorer(info) for run_id, info in runs.items()}
-    if on_attempt is None and progress is None and exclude_questions is None:
-        from ai4hse_desk.verdicts.parallel import score_in_parallel
-
-        if score_in_parallel(db, runs, run_ids, scorers, workers):
+    side = Beside(beside)
+    try:
+        alone = on_attempt is None and progress is None and exclude_questions is None
+        if alone and score_in_parallel(db, runs, run_ids, scorers, workers, beside=side):
+            side.join()
             return run_results(db, scorers)
-    collect = on_attempt is not None
-    batches = _verdict_batches(
-        db, runs, run_ids, scorers, collect, progress, exclude_questions=exclude_questions
-    )
-    for batch in batches:
-        if on_attempt is not None:
-            for verdict in batch:
-                on_attempt(AttemptVerdict(*verdict))
+        side.start()
+        collect = on_attempt is not None
+        batches = _verdict_batches(
+            db, runs, run_ids, scorers, collect, progress, exclude_questions=exclude_questions
+        )
+        for batch in batches:
+            if on_attempt is not None:
+                for verdict in batch:
+                    on_attempt(AttemptVerdict(*verdict))
+    except BaseException:
+        side.join(quiet=True)
+        raise
+    side.join()
     return run_results(db, scorers)
 
 

@@ -1,0 +1,138 @@
+"""One process unless more really help; the sha256 beside the scan (issue 16)."""
+
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING
+
+import pytest
+from desk_helpers import sha256
+
+from ai4hse_desk.audit import AuditError, open_audit
+from ai4hse_desk.verdicts import parallel
+from ai4hse_desk.verdicts.parallel import Beside, default_workers
+from ai4hse_desk.verdicts.rescore import rescore
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+
+    from ai4hse_desk.protocol.metrics import RunScorer
+
+
+def _machine(monkeypatch: pytest.MonkeyPatch, cpus: int, load: float) -> None:
+    monkeypatch.setattr(parallel, "usable_cpus", lambda: cpus)
+    monkeypatch.setattr(parallel.os, "getloadavg", lambda: (load, load, load))
+
+
+@pytest.mark.parametrize(
+    ("cpus", "load", "attempts", "expected"),
+    [
+        pytest.param(2, 0.1, 1_000_000, 2, id="idle-two-cores-large-file"),
+        pytest.param(2, 0.5, 1_000_000, 2, id="one-and-a-half-idle"),
+        pytest.param(2, 0.9, 1_000_000, 1, id="one-core-busy"),
+        pytest.param(2, 2.5, 1_000_000, 1, id="loaded"),
+        pytest.param(2, 0.0, parallel.PARALLEL_MIN_ATTEMPTS - 1, 1, id="small-file"),
+        pytest.param(1, 0.0, 1_000_000, 1, id="one-cpu"),
+        pytest.param(8, 3.0, 1_000_000, 2, id="many-cores-some-busy"),
+    ],
+)
+def test_workers_only_when_cores_are_idle_and_the_file_is_large(
+    monkeypatch: pytest.MonkeyPatch, cpus: int, load: float, attempts: int, expected: int
+) -> None:
+    _machine(monkeypatch, cpus, load)
+    assert default_workers(attempts) == expected
+
+
+def test_unknown_load_means_one_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "usable_cpus", lambda: 2)
+
+    def unknown() -> tuple[float, float, float]:
+        raise OSError("no load average")
+
+    monkeypatch.setattr(parallel.os, "getloadavg", unknown)
+    assert default_workers(10**6) == 1
+
+
+def _merges(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Record the number of worker results the parent merges, per parallel rescore."""
+    merge = parallel._merge
+    merged: list[int] = []
+
+    def spy(results: list[tuple[str, object]], scorers: dict[str, RunScorer]) -> None:
+        merged.append(len(results))
+        merge(results, scorers)
+
+    monkeypatch.setattr(parallel, "_merge", spy)
+    return merged
+
+
+@pytest.mark.parametrize(("load", "merged"), [(1.8, []), (0.1, [2])], ids=["busy", "idle"])
+def test_rescore_forks_only_on_an_idle_machine(
+    demo_db: Path, monkeypatch: pytest.MonkeyPatch, load: float, merged: list[int]
+) -> None:
+    _machine(monkeypatch, 2, load)
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_ATTEMPTS", 1)
+    seen = _merges(monkeypatch)
+    with open_audit(demo_db) as db:
+        result = rescore(db)
+    assert seen == merged
+    assert result.attempts == 2400
+
+
+def test_the_fingerprint_is_computed_beside_the_scan(demo_db: Path) -> None:
+    seen: list[str] = []
+    with open_audit(demo_db) as db:
+
+        def job() -> None:
+            seen.append(threading.current_thread().name)
+            db.fingerprint()
+
+        serial = rescore(db, workers=1, beside=job)
+        assert db.summary()["sha256"] == sha256(demo_db)
+    assert seen == ["rescore-beside"]
+    with open_audit(demo_db) as db:
+        assert rescore(db, workers=1) == serial
+
+
+def test_the_fingerprint_is_computed_beside_two_workers(
+    demo_db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with open_audit(demo_db) as db:
+        serial = rescore(db, workers=1)
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_ATTEMPTS", 1)
+    merged = _merges(monkeypatch)
+    with open_audit(demo_db) as db:
+        result = rescore(db, workers=2, beside=db.fingerprint)  # a thread would stop the fork
+        assert db.summary()["sha256"] == sha256(demo_db)
+    assert merged == [2]
+    assert result == serial
+
+
+def test_what_the_job_raises_is_raised_and_no_thread_is_left(demo_db: Path) -> None:
+    def broken() -> None:
+        raise AuditError("cannot read the file")
+
+    with open_audit(demo_db) as db, pytest.raises(AuditError, match="cannot read"):
+        rescore(db, workers=1, beside=broken)
+
+
+def test_a_failed_scan_waits_for_the_job_and_raises_its_own_error(
+    make_audit_db: Callable[..., Path],
+) -> None:
+    import sqlite3
+
+    path = make_audit_db()
+    with sqlite3.connect(path) as con:
+        con.execute("UPDATE attempts SET question_id = 'Q404' WHERE attempt_id = 3")
+    ran = threading.Event()
+    with open_audit(path) as db, pytest.raises(AuditError, match="Q404"):
+        rescore(db, workers=1, beside=ran.set)
+    # The thread guard fails the test if the job's thread were still running here.
+
+
+def test_beside_without_a_job_does_nothing() -> None:
+    side = Beside(None)
+    side.start()
+    side.join()
+    assert threading.active_count() == 1
