@@ -32,7 +32,7 @@ COLUMNS_KEY = "attempt_columns"
 #: A fitted list column may be this wide whatever the list's width (else a quarter of it).
 MIN_WIDEST = 200
 #: How many rows the first fit of the columns measures (the view's and those next to it).
-FIT_ROWS = 60
+FIT_ROWS = 30
 
 
 def _attempt_table(model: AttemptTableModel) -> QTableView:
