@@ -84,9 +84,16 @@ def extract_single_choice(
         spans: tuple[Span, ...] = (letter_span,)
         how = "the response is the letter"
     else:
-        last = _last_answer_is(text)
+        # The first tail window inline (the common case); _last_answer_is for the rest.
+        start = len(text) - _TAIL
+        if start < 0:
+            start = 0
+        at = text[start:].encode("ascii", "replace").lower().rfind(_PHRASE)
+        last = _ANSWER_IS.match(text, start + at) if at >= 0 else None
         if last is None:
-            return _NO_LETTER
+            last = _last_answer_is(text)
+            if last is None:
+                return _NO_LETTER
         letter_span = last.span(1)
         spans = ((last.start(), letter_span[1]), letter_span)
         how = "the last 'answer is' names"
@@ -117,7 +124,7 @@ def _last_answer_is(text: str) -> re.Match[str] | None:
     window = _TAIL
     tries = 0
     while end > 0:
-        start = max(0, end - window)
+        start = end - window if end > window else 0
         tail = text[start : end + _REACH].encode("ascii", "replace").lower()
         at = tail.rfind(_PHRASE)
         while at >= 0:
