@@ -3,9 +3,9 @@
 ``json.dumps(..., indent=2)`` runs Python's pure-Python encoder (Python 3.11's C
 encoder cannot indent), which for a rescore of a thousand runs or a key audit of
 100,000 questions is a good part of the command's time. :func:`dumps_indented`
-prints the very same text (byte for byte) with the C encoder: a container of
-plain values is encoded in one C call whose item separator carries the newline
-and indent, so Python works per container, not per value. :func:`write_json`
+prints the very same text (byte for byte) with the C encoder: each run of plain
+values in a container is encoded in one C call whose item separator carries the
+newline and indent, so Python works per container, not per value. :func:`write_json`
 prints a long list (``stream``) one compact item per line, without building the
 whole text. Output is ASCII (``\\uXXXX`` escapes), so no control, bidi or
 invisible character read from a file reaches a terminal raw.
@@ -16,14 +16,14 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Iterable, Mapping
-from typing import IO
+from typing import IO, cast
 
 _ENCODE = json.JSONEncoder(ensure_ascii=True, allow_nan=False).encode
 _STRING = json.encoder.encode_basestring_ascii
 _REFUSE = json.JSONEncoder().default  # TypeError "Object of type X is not JSON serializable"
 _STEP = "  "
 _CONTAINERS = (dict, list, tuple)
-#: Exact types of plain values, and of every value :func:`_scalar_or_nested` can place.
+#: Exact types of plain values, and of every value :func:`_runs_of_plain` can place.
 _PLAIN = frozenset({str, int, float, bool, type(None)})
 _KNOWN = _PLAIN | frozenset(_CONTAINERS)
 #: Per depth: the C encoder of one container of plain values at that depth (its item
@@ -78,22 +78,53 @@ def _indented(value: object, depth: int) -> str:
     if kinds <= _PLAIN or not any(isinstance(item, _CONTAINERS) and item for item in items):
         flat = _flat_encoder(depth)(value)
         return flat[0] + "\n" + _STEP * (depth + 1) + flat[1:-1] + "\n" + _STEP * depth + flat[-1]
-    # Plain values directly, containers recursively (subclasses: all through _indented).
-    each = _scalar_or_nested if kinds <= _KNOWN else _indented
     pad = ",\n" + _STEP * (depth + 1)
-    if isinstance(value, dict):
-        if not all(key.__class__ is str for key in value):
-            return _pure(value, depth)
+    if isinstance(value, dict) and not all(key.__class__ is str for key in value):
+        return _pure(value, depth)
+    if kinds <= _KNOWN:
+        inner = pad.join(_runs_of_plain(value, depth))
+    elif isinstance(value, dict):  # subclasses of the containers: each value on its own
         inner = pad.join(
-            [_STRING(key) + ": " + each(item, depth + 1) for key, item in value.items()]
+            [_STRING(key) + ": " + _indented(item, depth + 1) for key, item in value.items()]
         )
-        return "{" + pad[1:] + inner + "\n" + _STEP * depth + "}"
-    inner = pad.join([each(item, depth + 1) for item in value])
-    return "[" + pad[1:] + inner + "\n" + _STEP * depth + "]"
+    else:
+        inner = pad.join([_indented(item, depth + 1) for item in value])
+    opening, closing = ("{", "}") if isinstance(value, dict) else ("[", "]")
+    return opening + pad[1:] + inner + "\n" + _STEP * depth + closing
 
 
-def _scalar_or_nested(value: object, depth: int) -> str:
-    return _indented(value, depth) if value.__class__ in _CONTAINERS else _scalar(value)
+def _runs_of_plain(
+    value: dict[object, object] | list[object] | tuple[object, ...], depth: int
+) -> list[str]:
+    """The lines of a container holding plain values and containers (of exact types):
+    each run of plain values in one C call, each non-empty container recursively."""
+    flat = _flat_encoder(depth)
+    parts: list[str] = []
+    if isinstance(value, dict):
+        plain: dict[object, object] = {}
+        for key, item in value.items():
+            if item.__class__ in _CONTAINERS and item:
+                if plain:
+                    parts.append(flat(plain)[1:-1])
+                    plain = {}
+                parts.append(_STRING(cast("str", key)) + ": " + _indented(item, depth + 1))
+            else:
+                plain[key] = item
+        if plain:
+            parts.append(flat(plain)[1:-1])
+        return parts
+    run: list[object] = []
+    for item in value:
+        if item.__class__ in _CONTAINERS and item:
+            if run:
+                parts.append(flat(run)[1:-1])
+                run = []
+            parts.append(_indented(item, depth + 1))
+        else:
+            run.append(item)
+    if run:
+        parts.append(flat(run)[1:-1])
+    return parts
 
 
 def _pure(value: object, depth: int) -> str:
