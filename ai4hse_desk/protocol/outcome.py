@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 
 class Track(StrEnum):
@@ -76,7 +77,7 @@ Span = tuple[int, int]
 Selection = tuple[bool, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Extraction:
     """The desk's verdict on one attempt.
 
@@ -99,6 +100,31 @@ class Extraction:
     spans: tuple[Span, ...]
     reason: str
 
+    def __init__(
+        self,
+        status: Status,
+        selection: Selection | None,
+        strict_format: bool,
+        spans: tuple[Span, ...],
+        reason: str,
+    ) -> None:
+        # The frozen dataclass's own __init__, through the slots' setters: it calls
+        # object.__setattr__ per field, about twice as slow, and every long
+        # response makes one Extraction in a rescore.
+        _SET_STATUS(self, status)
+        _SET_SELECTION(self, selection)
+        _SET_STRICT(self, strict_format)
+        _SET_SPANS(self, spans)
+        _SET_REASON(self, reason)
+
     def is_correct(self, key: Selection) -> bool:
         """True iff the status is ``valid`` and the selection equals ``key``."""
         return self.status is Status.VALID and self.selection == key
+
+
+_SLOTS: Any = Extraction
+_SET_STATUS = _SLOTS.status.__set__
+_SET_SELECTION = _SLOTS.selection.__set__
+_SET_STRICT = _SLOTS.strict_format.__set__
+_SET_SPANS = _SLOTS.spans.__set__
+_SET_REASON = _SLOTS.reason.__set__
