@@ -56,6 +56,13 @@ def test_rescore_imports_no_sqlalchemy_nor_qt(
     assert loaded == []
 
 
+def test_keyaudit_imports_no_sqlalchemy_nor_qt(audit_db: Path, tmp_path: Path) -> None:
+    """The key audit reads the audit file too; its model needs numpy, nothing else heavy."""
+    status, loaded, stderr = _heavy_imports(tmp_path, "keyaudit", str(audit_db))
+    assert status == 0, stderr
+    assert set(loaded) <= {"numpy"}
+
+
 def test_a_bad_audit_file_is_one_error_line_without_sqlalchemy(tmp_path: Path) -> None:
     bad = tmp_path / "bad.sqlite"
     bad.write_bytes(b"SQLite format 3\x00" + b"\x00" * 200)
