@@ -21,8 +21,10 @@ to exit:
   worker count pinned to 1 or 2, and with the desk's own choice (``auto``:
   :func:`~ai4hse_desk.verdicts.parallel.default_workers`).
 
-Reported: medians of the interleaved repeats, each ratio to the floor, peak RSS
-(the largest process, workers included), the load average. Targets (issue 16):
+Reported: medians of the interleaved repeats, each ratio to the floor (of the
+medians, and the median of the per-repeat ratios), CPU seconds (every thread and
+worker: what the run costs a loaded machine), peak RSS (the largest process,
+workers included), the load average. Targets (issue 16):
 realistic 1M ``auto`` within 1.5× the floor and peak RSS under 200 MB; single
 choice within 1.5× its floor. Prints JSON; exits 1 when a target is missed.
 
@@ -82,8 +84,9 @@ RATIO_LIMIT = 1.5
 VARIANTS = ("1", "2", "auto")
 
 
-def _timed(code: str, *args: str) -> tuple[float, float]:
-    """Wall seconds and peak RSS (MiB, the largest process) of ``python -c code args``."""
+def _timed(code: str, *args: str) -> tuple[float, float, float]:
+    """Wall seconds, peak RSS (MiB, the largest process) and CPU seconds (every thread
+    and worker) of ``python -c code args``."""
     start = time.perf_counter()
     with open(os.devnull, "w") as sink:
         proc = subprocess.Popen([sys.executable, "-c", code, *args], stdout=sink)
@@ -92,7 +95,7 @@ def _timed(code: str, *args: str) -> tuple[float, float]:
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0:
         raise SystemExit(f"benchmark child failed with status {proc.returncode}: {args}")
-    return seconds, usage.ru_maxrss / 1024
+    return seconds, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
 
 
 def _ensure(name: str) -> Path:
@@ -128,22 +131,27 @@ def measure(name: str, repeats: int) -> dict[str, object]:
     path = _ensure(name)
     floors: list[float] = []
     floor_rss: list[float] = []
+    floor_cpu: list[float] = []
     times: dict[str, list[float]] = {v: [] for v in VARIANTS}
     rss: dict[str, list[float]] = {v: [] for v in VARIANTS}
+    cpu: dict[str, list[float]] = {v: [] for v in VARIANTS}
     loads = []
     for _ in range(repeats):
         loads.append(os.getloadavg()[0])
-        seconds, peak = _timed(FLOOR, str(path))
+        seconds, peak, used = _timed(FLOOR, str(path))
         floors.append(seconds)
         floor_rss.append(peak)
+        floor_cpu.append(used)
         for variant in VARIANTS:
-            seconds, peak = _timed(RESCORE, str(path), variant)
+            seconds, peak, used = _timed(RESCORE, str(path), variant)
             times[variant].append(seconds)
             rss[variant].append(peak)
+            cpu[variant].append(used)
     floor = statistics.median(floors)
     report: dict[str, object] = {
         "attempts": _attempts(path),
         "floor_seconds": round(floor, 2),
+        "floor_cpu_seconds": round(statistics.median(floor_cpu), 2),
         "floor_peak_rss_mib": round(max(floor_rss), 1),
         "load_average_1min": [round(load, 2) for load in loads],
     }
@@ -155,6 +163,7 @@ def measure(name: str, repeats: int) -> dict[str, object]:
             "ratio_to_floor": round(median / floor, 2),
             "ratio_median_of_pairs": round(statistics.median(pairs), 2),
             "attempts_per_s": round(int(report["attempts"]) / median),  # type: ignore[call-overload]
+            "cpu_seconds": round(statistics.median(cpu[variant]), 2),
             "peak_rss_mib": round(max(rss[variant]), 1),
         }
     return report
