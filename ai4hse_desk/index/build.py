@@ -45,10 +45,13 @@ from ai4hse_desk.protocol.outcome import STATE_ANSWERED, Status
 from ai4hse_desk.verdicts.rescore import RescoreCancelled, iter_verdict_batches
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
     from pathlib import Path
 
     from ai4hse_desk.audit import AuditDB
     from ai4hse_desk.progress import Progress
+    from ai4hse_desk.protocol.outcome import Extraction, Selection
+    from ai4hse_desk.verdicts.rescore import VerdictTuple
 
 #: Version of the layout above; an index of another format is rebuilt. (4: only
 #: files whose attempts passed the value check are indexed; 5: the whole verdict,
@@ -99,7 +102,14 @@ INDEXES: dict[str, str] = {
 }
 
 _INSERT = "INSERT INTO rows VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-_STATES = {Status.PENDING.value: "pending", Status.PROVIDER_ERROR.value: "provider_error"}
+#: Each desk status as plain text, and the attempt state it implies (protocol.md section 2).
+_STATUS_TEXT: dict[Status, str] = {status: status.value for status in Status}
+_STATES: dict[Status, str] = {
+    status: status.value if status in (Status.PENDING, Status.PROVIDER_ERROR) else STATE_ANSWERED
+    for status in Status
+}
+#: Outcome objects whose row columns are remembered (the rest are computed again).
+_OUTCOME_CACHE = 100_000
 
 
 def is_current(meta: dict[str, str] | None, fingerprint: str) -> bool:
@@ -129,28 +139,54 @@ def _copy_questions(conn: sqlite3.Connection, db: AuditDB) -> dict[str, int]:
     return ordinals
 
 
+def _rows(
+    batches: Iterable[list[VerdictTuple]],
+    runs: dict[str, tuple[str, str, str]],
+    ordinals: dict[str, int],
+    reasons: dict[str, int],
+) -> Iterator[tuple[object, ...]]:
+    """One ``rows`` tuple per verdict, made as ``executemany`` binds it.
+
+    The hot loop of the build: each tuple is bound and freed at once (no batch of
+    them ever lives, so the cyclic garbage collector has nothing to walk), booleans
+    become ints here (the driver binds an int directly, a bool only after an adapter
+    look-up), and the columns an outcome gives are computed once per outcome object
+    (the rescore memo hands the same object to every repeat of a response).
+    """
+    by_outcome: dict[int, tuple[Extraction, str, str, int, str | None, int]] = {}
+    selections: dict[Selection | None, str | None] = {None: None}
+    for batch in batches:
+        for attempt_id, run_id, qid, rep, outcome, correct, recorded, agrees in batch:
+            cols = by_outcome.get(id(outcome))
+            if cols is None or cols[0] is not outcome:
+                status = outcome.status
+                selection = outcome.selection
+                text = selections.get(selection)
+                if text is None and selection is not None:
+                    text = selections[selection] = encode_selection(selection)
+                reason = reasons.get(outcome.reason)
+                if reason is None:
+                    reason = reasons[outcome.reason] = len(reasons) + 1
+                if len(by_outcome) >= _OUTCOME_CACHE:
+                    by_outcome.clear()  # (the entries hold their outcome: no id is reused)
+                cols = by_outcome[id(outcome)] = (
+                    outcome, _STATES[status], _STATUS_TEXT[status],
+                    1 if outcome.strict_format else 0, text, reason,
+                )  # fmt: skip
+            run, model, track = runs[run_id]
+            yield (
+                attempt_id, ordinals[qid], qid, run, model, track, rep, cols[1], cols[2],
+                1 if correct else 0, cols[3], 0 if agrees else 1, recorded, cols[4], cols[5],
+            )  # fmt: skip
+
+
 def _fill_rows(
     conn: sqlite3.Connection, db: AuditDB, ordinals: dict[str, int], progress: Progress | None
 ) -> int:
-    runs = {run.run_id: (run.model, run.track.value) for run in db.runs()}
+    runs = {run.run_id: (run.run_id, run.model, run.track.value) for run in db.runs()}
     reasons: dict[str, int] = {}
-    count = 0
-    for batch in iter_verdict_batches(db, progress=progress):
-        rows = []
-        for attempt_id, run_id, qid, rep, outcome, correct, recorded, agrees in batch:
-            status = outcome.status.value
-            model, track = runs[run_id]
-            reason = reasons.get(outcome.reason)
-            if reason is None:
-                reason = reasons[outcome.reason] = len(reasons) + 1
-            rows.append((
-                attempt_id, ordinals[qid], qid, run_id, model, track, rep,
-                _STATES.get(status, STATE_ANSWERED), status, int(correct),
-                int(outcome.strict_format), int(not agrees), recorded,
-                encode_selection(outcome.selection), reason,
-            ))  # fmt: skip
-        conn.executemany(_INSERT, rows)
-        count += len(rows)
+    batches = iter_verdict_batches(db, progress=progress)
+    count = conn.executemany(_INSERT, _rows(batches, runs, ordinals, reasons)).rowcount
     conn.executemany("INSERT INTO reasons VALUES (?, ?)", [(n, t) for t, n in reasons.items()])
     return count
 

@@ -226,6 +226,15 @@ class ReviewIndex:
         if limit < 1 or skip < 0:
             raise ValueError(f"limit must be positive and skip not negative, not {limit}, {skip}")
         col = sort_column(sort)
+        mode = self.search_mode(query)
+        if col == "attempt_id" and query is not None and mode is not None and _only_text(query):
+            # A plain search in attempt order: a slice of the ids it resolved to.
+            ids = self._search.id_page(
+                query.text, mode == "fts", query.text_scope, after=None if after is None
+                else int(after[1]), descending=descending, limit=limit, skip=skip,
+            )  # fmt: skip
+            if ids is not None:
+                return [(attempt_id, attempt_id) for attempt_id in ids]
         where, params = self._where(query)
         op, direction = ("<", "DESC") if descending else (">", "ASC")
         select = f"SELECT {col}, attempt_id FROM rows WHERE {where}"

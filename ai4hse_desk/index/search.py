@@ -30,14 +30,20 @@ trigram and are checked by ``LIKE`` only; a search made only of such terms
 scans every response.
 
 A search is resolved once into the matching attempt ids (one JSON array, built
-by SQLite) and the matching question ordinals; :class:`TextSearch` keeps the
-last few, so the count, the status counts and every page of the same search
-reuse them instead of searching again.
+by SQLite, in attempt order) and the matching question ordinals; :class:`TextSearch`
+keeps the last few, so the count, the status counts and every page of the same
+search reuse them instead of searching again. With the full-text index the
+statement is driven by the index (its candidates in rowid order, each attempt
+looked up by its id and checked), not a list of candidates built first. A page in
+attempt order of a search that matched responses only is a slice of those ids
+(:meth:`TextSearch.id_page`), without handing the whole list to SQLite again.
 """
 
 from __future__ import annotations
 
+import json
 import threading
+from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -55,9 +61,7 @@ def escape_like(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-_CANDIDATES = "SELECT rowid FROM fts.responses WHERE responses MATCH ?"
 Run = Callable[[str, Sequence[Any]], list[Any]]
-_Resolved = tuple[str, int, tuple[int, ...]]
 Scope = tuple[str, ...]
 RESPONSES, QUESTIONS, OPTIONS = SEARCH_SCOPES
 _OPTION_TEXTS = (
@@ -110,6 +114,27 @@ def match_expression(terms: Sequence[str]) -> str | None:
     return " ".join(fts_string(trigram) for trigram in list(trigrams)[:MAX_TRIGRAMS])
 
 
+class _Resolved:
+    """One resolved search: its attempt ids (JSON, ascending), their number, and the
+    question ordinals whose question side matched."""
+
+    __slots__ = ("_ids", "count", "ids_json", "ordinals")
+
+    def __init__(self, ids_json: str, count: int, ordinals: tuple[int, ...]) -> None:
+        self.ids_json = ids_json
+        self.count = count
+        self.ordinals = ordinals
+        self._ids: list[int] | None = None
+
+    def ids(self) -> list[int]:
+        """The attempt ids in ascending order (parsed from the JSON once)."""
+        if self._ids is None:
+            ids = [int(value) for value in json.loads(self.ids_json)]
+            ids.sort()  # already ascending as SQLite built it; sorting keeps that certain
+            self._ids = ids
+        return self._ids
+
+
 class TextSearch:
     """Turns search text into a condition over ``rows``, remembering recent searches.
 
@@ -141,14 +166,14 @@ class TextSearch:
         terms = search_terms(text)
         if not terms:
             return "1", []
-        ids_json, id_count, ordinals = self._resolved(terms, use_fts, scope)
+        found = self._resolved(terms, use_fts, scope)
         conds: list[str] = []
         params: list[Any] = []
-        if id_count:
+        if found.count:
             conds.append("attempt_id IN (SELECT value FROM json_each(?))")
-            params.append(ids_json)
-        if ordinals:
-            conds.append(in_values("ordinal", ordinals, params))
+            params.append(found.ids_json)
+        if found.ordinals:
+            conds.append(in_values("ordinal", found.ordinals, params))
         if not conds:
             return "0", []
         return f"({' OR '.join(conds)})", params
@@ -161,8 +186,37 @@ class TextSearch:
         terms = search_terms(text)
         if not terms:
             return None
-        _ids, id_count, ordinals = self._resolved(terms, use_fts, scope)
-        return None if ordinals else id_count
+        found = self._resolved(terms, use_fts, scope)
+        return None if found.ordinals else found.count
+
+    def id_page(
+        self,
+        text: str | None,
+        use_fts: bool,
+        scope: Scope,
+        *,
+        after: int | None,
+        descending: bool,
+        limit: int,
+        skip: int,
+    ) -> list[int] | None:
+        """One page of the matching attempt ids in attempt order, when only responses
+        matched (``None`` otherwise, or for a blank search): the ids after ``after``
+        (before it, ``descending``), ``skip`` of them passed over, at most ``limit``.
+        Exactly the page ``ORDER BY attempt_id`` over :meth:`condition` gives."""
+        terms = search_terms(text)
+        if not terms:
+            return None
+        found = self._resolved(terms, use_fts, scope)
+        if found.ordinals:
+            return None
+        ids = found.ids()
+        if descending:
+            end = len(ids) if after is None else bisect_left(ids, after)
+            stop = max(end - skip, 0)
+            return ids[max(stop - limit, 0) : stop][::-1]
+        start = (0 if after is None else bisect_right(ids, after)) + skip
+        return ids[start : start + limit]
 
     def _resolved(self, terms: Sequence[str], use_fts: bool, scope: Scope) -> _Resolved:
         """The matches of ``terms``, from the memo or resolved now."""
@@ -183,18 +237,28 @@ class TextSearch:
         patterns = [f"%{escape_like(term)}%" for term in terms]
         ordinals = self._question_ordinals(terms, patterns, scope)
         if RESPONSES not in scope:
-            return "[]", 0, ordinals
+            return _Resolved("[]", 0, ordinals)
         response_like = " AND ".join("t.raw_response LIKE ? ESCAPE '\\'" for _ in patterns)
-        inner = f"SELECT t.attempt_id FROM audit.attempts AS t WHERE {response_like}"
         params: list[Any] = list(patterns)
         match = match_expression(terms) if use_fts else None
-        if match is not None:
-            inner += f" AND t.attempt_id IN ({_CANDIDATES})"
-            params.append(match)
+        if match is None:
+            inner = (
+                f"SELECT t.attempt_id FROM audit.attempts AS t WHERE {response_like} "
+                "ORDER BY t.attempt_id"
+            )
+        else:
+            # The full-text index drives: its candidates come in rowid order and each
+            # attempt is found by its id, so no list of candidates is built first.
+            inner = (
+                "SELECT t.attempt_id FROM fts.responses AS f "
+                "JOIN audit.attempts AS t ON t.attempt_id = f.rowid "
+                f"WHERE f.responses MATCH ? AND {response_like} ORDER BY f.rowid"
+            )
+            params.insert(0, match)
         ids_json, id_count = self._run(
             f"SELECT json_group_array(attempt_id), count(*) FROM ({inner})", params
         )[0]
-        return str(ids_json), int(id_count), ordinals
+        return _Resolved(str(ids_json), int(id_count), ordinals)
 
     def _question_ordinals(
         self, terms: Sequence[str], patterns: Sequence[str], scope: Scope

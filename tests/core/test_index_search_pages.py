@@ -1,0 +1,106 @@
+"""Search results are exactly a plain ``LIKE`` over the audit file: same hits, same order.
+
+The full-text index and the pages cut from a resolved search (``TextSearch.id_page``)
+are shortcuts; here every page, in both directions, with hops (``skip``) and from
+keys in the middle, is compared with one ``LIKE`` statement on the audit file itself,
+on a small demo whose responses hold common and rare words alike.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import closing
+from typing import TYPE_CHECKING
+
+import pytest
+
+from ai4hse_desk.audit import open_audit
+from ai4hse_desk.index import AttemptQuery, ReviewIndex, build_fts, ensure_index
+from ai4hse_desk.index.search import escape_like, search_terms
+from ai4hse_desk.writer.demo import write_demo
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+
+#: A term in about a third of the responses, mixed case, common words, a bracket,
+#: two terms, a miss, and a term of two characters (LIKE only).
+WORDS = ("FINAL_ANSWER", "final_answer", "hazard", "[true", "lockout procedure", "zzqx", "ok")
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("pages") / "demo.sqlite"
+    write_demo(path, attempts=3_000)
+    return path
+
+
+@pytest.fixture
+def index(demo: Path) -> Iterator[ReviewIndex]:
+    with open_audit(demo) as db:
+        build_fts(db)
+        with ensure_index(db) as built:
+            assert built.fts_ready
+            yield built
+
+
+def like_ids(audit: Path, text: str) -> list[int]:
+    """The attempts whose raw response holds every term, by one LIKE on the audit file."""
+    terms = search_terms(text)
+    where = " AND ".join("raw_response LIKE ? ESCAPE '\\'" for _ in terms)
+    uri = f"{audit.resolve().as_uri()}?mode=ro&immutable=1"
+    with closing(sqlite3.connect(uri, uri=True)) as conn:
+        rows = conn.execute(
+            f"SELECT attempt_id FROM attempts WHERE {where} ORDER BY attempt_id",
+            [f"%{escape_like(term)}%" for term in terms],
+        ).fetchall()
+    return [int(row[0]) for row in rows]
+
+
+def _paged(index: ReviewIndex, query: AttemptQuery, descending: bool, limit: int) -> list[int]:
+    """Every key of ``query`` in attempt order, one page at a time."""
+    found: list[int] = []
+    after = None
+    while page := index.page_keys(query, "attempt_id", descending, after, limit=limit):
+        if found:  # every page moves on (a page that repeats would loop forever)
+            assert (page[0][1] < found[-1]) if descending else (page[0][1] > found[-1])
+        found.extend(attempt_id for _, attempt_id in page)
+        after = page[-1]
+    return found
+
+
+@pytest.mark.parametrize("mode", ["fts", "like"])
+@pytest.mark.parametrize("words", WORDS)
+def test_every_page_is_the_plain_like_result(
+    demo: Path, index: ReviewIndex, mode: str, words: str
+) -> None:
+    expected = like_ids(demo, words)
+    query = AttemptQuery(text=words, text_mode=mode, text_scope=("responses",))  # type: ignore[arg-type]
+    index.clear_search_cache()
+    assert index.count(query) == len(expected)
+    assert _paged(index, query, False, 97) == expected
+    assert _paged(index, query, True, 97) == expected[::-1]
+    # The same keys when the list is a filter's (the SQL path, not a slice of ids).
+    filtered = AttemptQuery(
+        text=words,
+        text_mode=mode,
+        text_scope=("responses",),
+        repetitions=(1, 2, 3),  # type: ignore[arg-type]
+    )
+    assert _paged(index, filtered, False, 500) == expected
+    if len(expected) > 10:
+        middle = expected[len(expected) // 2]
+        for descending in (False, True):
+            for skip in (0, 3):
+                page = index.page_keys(query, "attempt_id", descending, (middle, middle), 5, skip)
+                sql = index.page_keys(filtered, "attempt_id", descending, (middle, middle), 5, skip)
+                assert page == sql
+                assert len(page) == 5
+
+
+def test_the_common_term_is_common_enough(demo: Path) -> None:
+    """The demo really holds a term in a large share of responses (the slow case)."""
+    with open_audit(demo) as db:
+        total = db.count_attempts()
+    assert len(like_ids(demo, "FINAL_ANSWER")) > total // 5
+    assert like_ids(demo, "FINAL_ANSWER") == like_ids(demo, "final_answer")
