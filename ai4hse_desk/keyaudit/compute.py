@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ai4hse_desk.keyaudit import latent_fit
 from ai4hse_desk.keyaudit.dupgroups import DuplicateReport
 from ai4hse_desk.keyaudit.hygiene import Hygiene, corpus_hygiene
-from ai4hse_desk.keyaudit.latent import BETA_RIGHT, BETA_WRONG, HYGIENE_PRIOR, PRIOR
+from ai4hse_desk.keyaudit.latent import HYGIENE_PRIOR, PRIOR
 from ai4hse_desk.keyaudit.posterior import fit_corpus
 from ai4hse_desk.keyaudit.ranking import FORMULA, WEIGHTS, assess
 from ai4hse_desk.keyaudit.result import KeyAuditResult, rank_key
@@ -26,7 +27,8 @@ if TYPE_CHECKING:
 
 
 MODEL = (
-    "score = P(key wrong): Dawid-Skene EM with runs as annotators, one vote per run,"
+    "score = P(key wrong): a latent-truth model fitted by EM with runs as annotators"
+    " (ability, copy rate, misconception pull; items ordinary or hard), one vote per run,"
     " tracks fitted apart and combined by log-odds (README 'Key audit')"
 )
 
@@ -105,7 +107,9 @@ def compute_key_audit(
             "model": MODEL,
             "prior_key_right": PRIOR,
             "hygiene_prior_key_right": HYGIENE_PRIOR,
-            "reliability_beta": [BETA_RIGHT, BETA_WRONG],
+            "ability_prior_mean_sd": list(latent_fit.ABILITY_PRIOR),
+            "copy_rate_beta": list(latent_fit.COPY_PRIOR),
+            "misconception_pull_beta": list(latent_fit.LURE_PRIOR),
             "legacy_formula": FORMULA,
             "weights": dict(WEIGHTS),
             "min_run_weight": MIN_WEIGHT,

@@ -2,29 +2,21 @@
 
 Each track is fitted apart: its Boolean items (every option of every question a
 run of the track answered, unless the question is a letter question) in one
-:func:`~.latent.fit_boolean`, its letter questions (``single_choice`` with a
-one-hot key) in one :func:`~.latent.fit_letters`. :func:`question_prior` is the
-only place hygiene enters: as a lower prior, never as a weight.
+:func:`~.latent_fit.fit_items` with two categories per item, its letter questions
+(``single_choice`` with a one-hot key) in another, with the letters as categories.
+:func:`question_prior` is the only place hygiene enters: as a lower prior, never as a
+weight.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ai4hse_desk.keyaudit.latent import (
-    ERROR_SPREAD,
-    HYGIENE_PRIOR,
-    PRIOR,
-    Driver,
-    TrackPosterior,
-    combine,
-    fit_boolean,
-    fit_letters,
-)
+from ai4hse_desk.keyaudit.latent import HYGIENE_PRIOR, PRIOR, Driver, TrackPosterior, combine
+from ai4hse_desk.keyaudit.latent_fit import ItemFit, fit_items, vote_weight
 from ai4hse_desk.keyaudit.signals import letter_mode
 from ai4hse_desk.protocol.outcome import TRACK_ORDER
 
@@ -70,6 +62,33 @@ def _vote(cell: Cell, size: int) -> tuple[bool, ...] | None:
     return answer if answer is not None and len(answer) == size else None
 
 
+def _store_reliability(
+    fit: ItemFit, run_ids: list[str], kind: str, reliabilities: dict[str, dict[str, object]]
+) -> None:
+    ordinary, hard = fit.accuracy(), fit.accuracy(hard=True)
+    p = fit.params
+    for j, run_id in enumerate(run_ids):
+        reliabilities[run_id][kind] = {
+            "accuracy": round(float(ordinary[j]), 4),
+            "hard_accuracy": round(float(hard[j]), 4),
+            "copy_rate": round(float(p.copy[j]), 4),
+            "misconception_pull": round(float(p.lure[j]), 4),
+        }
+
+
+def _drivers(fit: ItemFit, votes: list[int], alternative: int, categories: int,
+             run_ids: list[str]) -> list[Driver]:  # fmt: skip
+    """The runs that voted ``alternative``, strongest evidence first."""
+    accuracy = fit.accuracy()
+    found = [
+        Driver(run_ids[j], float(accuracy[j]), vote_weight(fit, j, categories))
+        for j, v in enumerate(votes)
+        if v == alternative
+    ]
+    found.sort(key=lambda d: -d.log_ratio)
+    return found
+
+
 def _fit_track_boolean(
     track: str,
     questions: Sequence[Question],
@@ -80,11 +99,11 @@ def _fit_track_boolean(
     reliabilities: dict[str, dict[str, object]],
 ) -> None:
     column = {r: j for j, r in enumerate(run_ids)}
-    rows: list[tuple[int, int]] = []  # (question index, option)
+    starts: list[int] = []
     votes_list: list[list[int]] = []
     keys: list[bool] = []
     prior: list[float] = []
-    for qi, question in enumerate(questions):
+    for question in questions:
         size = question.n_options
         line = [[-1] * len(run_ids) for _ in range(size)]
         for run_id, cell in cells.get(question.question_id, {}).items():
@@ -94,43 +113,26 @@ def _fit_track_boolean(
                 continue
             for i, value in enumerate(answer):
                 line[i][j] = 1 if value else 0
-        p = priors[question.question_id] ** (1.0 / size)
-        for i, k in enumerate(question.key):
-            rows.append((qi, i))
-            votes_list.append(line[i])
-            keys.append(k)
-            prior.append(p)
-    if not rows:
+        starts.append(len(keys))
+        votes_list.extend(line)
+        keys.extend(question.key)
+        prior.extend([priors[question.question_id] ** (1.0 / size)] * size)
+    if not keys:
         return
-    votes = np.array(votes_list, dtype=np.int64)
-    fit = fit_boolean(votes, np.array(keys), np.array(prior))
-    se, sp = fit.sensitivity, fit.specificity
-    for j, run_id in enumerate(run_ids):
-        reliabilities[run_id].update(sensitivity=round(float(se[j]), 4),
-                                     specificity=round(float(sp[j]), 4))  # fmt: skip
-    start = 0
-    while start < len(rows):
-        qi = rows[start][0]
-        end = start
-        while end < len(rows) and rows[end][0] == qi:
-            end += 1
-        right = fit.right[start:end]
-        worst = int(np.argmin(right))
-        key = keys[start + worst]
-        drivers = []
-        for j, v in enumerate(votes_list[start + worst]):
-            if v < 0 or bool(v) == key:
-                continue
-            # likelihood ratio of this vote for "truth differs from the key"
-            ratio = sp[j] / (1 - se[j]) if key else se[j] / (1 - sp[j])
-            drivers.append(Driver(run_ids[j], float((se[j] + sp[j]) / 2), math.log(ratio)))
-        drivers.sort(key=lambda d: -d.log_ratio)
-        wrong = 1.0 - float(np.prod(right))
-        option_wrong = 1.0 - float(right[worst])
-        out.setdefault(questions[qi].question_id, []).append(
-            TrackPosterior(track, wrong, worst, option_wrong, drivers)
-        )
-        start = end
+    key = np.array(keys, dtype=np.int64)
+    fit = fit_items(
+        np.array(votes_list, dtype=np.int64), key, np.full(len(keys), 2), np.array(prior)
+    )
+    _store_reliability(fit, run_ids, "options", reliabilities)
+    right = fit.truth[np.arange(len(keys)), key]
+    for qi, question in enumerate(questions):
+        start, end = starts[qi], starts[qi] + question.n_options
+        worst = start + int(np.argmin(right[start:end]))
+        other = 1 - int(key[worst])
+        drivers = _drivers(fit, votes_list[worst], other, 2, run_ids)
+        out.setdefault(question.question_id, []).append(TrackPosterior(
+            track, 1.0 - float(np.prod(right[start:end])), worst - start,
+            1.0 - float(right[worst]), drivers))  # fmt: skip
 
 
 def _fit_track_letters(
@@ -153,23 +155,15 @@ def _fit_track_letters(
     key = np.array([q.key.index(True) for q in questions], dtype=np.int64)
     options = np.array([q.n_options for q in questions], dtype=np.int64)
     prior = np.array([priors[q.question_id] for q in questions])
-    fit = fit_letters(votes, key, options, prior)
-    acc = fit.accuracy
-    for j, run_id in enumerate(run_ids):
-        reliabilities[run_id]["accuracy"] = round(float(acc[j]), 4)
+    fit = fit_items(votes, key, options, prior)
+    _store_reliability(fit, run_ids, "letters", reliabilities)
     for qi, question in enumerate(questions):
-        post = fit.posterior[qi].copy()
+        post = fit.truth[qi].copy()
         k = int(key[qi])
         wrong = 1.0 - float(post[k])
         post[k] = -1.0
         chosen = int(np.argmax(post))
-        others = min(max(int(options[qi]) - 1, 1), ERROR_SPREAD)
-        drivers = [
-            Driver(run_ids[j], float(acc[j]), math.log(acc[j] * others / (1 - acc[j])))
-            for j in range(len(run_ids))
-            if votes[qi, j] == chosen
-        ]
-        drivers.sort(key=lambda d: -d.log_ratio)
+        drivers = _drivers(fit, [int(v) for v in votes[qi]], chosen, int(options[qi]), run_ids)
         out.setdefault(question.question_id, []).append(
             TrackPosterior(track, wrong, chosen, float(post[chosen]), drivers)
         )

@@ -11,6 +11,11 @@ table (of the questions given 0.8-0.9, which share was really wrong). Ties are
 broken by a fixed random order, never by the planted answer. Then the fit time
 on 1,000 questions x 50 runs x 5 repetitions (multi-select and single-choice).
 
+Beside them, not a method: the oracle (``keyaudit_oracle.py``), the Bayes-optimal
+P(key wrong) given how the records were simulated (true skills, copiers, the
+hardness and misconception mixtures, the repetition process); its AP and P@25 are
+the best any method can reach on the family (``null`` where it is not exact).
+
 Targets: the model's AP and P@25 >= 1.1 x the best baseline on every family;
 its Brier score below every baseline's. Each family also reports its ceiling (the
 best P@25 any ranking can reach: planted errors / 25, at most 1) and whether
@@ -29,6 +34,7 @@ import random
 import statistics
 import time
 
+from keyaudit_oracle import oracle
 from keyaudit_sim import Family, Simulation, plurality, simulate
 
 from ai4hse_desk.keyaudit.hygiene import Hygiene
@@ -104,6 +110,7 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--quick", action="store_true", help="one seed, 300 questions")
+    parser.add_argument("--no-oracle", action="store_true", help="skip the (slow) oracle")
     args = parser.parse_args()
     seeds = 1 if args.quick else args.seeds
     rows, calibration, ok = [], [], True
@@ -119,11 +126,15 @@ def main() -> int:
             got = scores(sim)
             for method in METHODS:
                 found[method].append(metrics(got[method], truth, seed))
+            best_possible = None if args.no_oracle else oracle(family, sim, 1000 + seed)
+            if best_possible is not None:
+                found.setdefault("oracle", []).append(metrics(best_possible, truth, seed))
             calibration.extend(zip(got["model"], truth, strict=True))
         row: dict[str, object] = {"family": family.name}
-        for method in METHODS:
-            row[method] = {k: round(statistics.fmean(m[k] for m in found[method]), 3)
-                           for k in ("ap", "p10", "p25", "brier")}  # fmt: skip
+        for method in (*METHODS, "oracle"):
+            runs = found.get(method)
+            row[method] = {k: round(statistics.fmean(m[k] for m in runs), 3)
+                           for k in ("ap", "p10", "p25", "brier")} if runs else None  # fmt: skip
         model = found["model"]
         best = {k: max(statistics.fmean(m[k] for m in found[b]) for b in METHODS[1:])
                 for k in ("ap", "p25")}  # fmt: skip

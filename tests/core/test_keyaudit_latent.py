@@ -1,11 +1,13 @@
-"""The key audit's latent-class fits on votes built by hand: a planted wrong key is found,
-good runs are told from bad ones, and with no votes the prior stands."""
+"""The key audit's latent model on votes built by hand: a planted wrong key is found,
+good runs are told from bad ones, a run that copies the key is found out and loses its
+weight, a misconception that draws weak runs is not read as a wrong key, and with no
+votes the prior stands."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from ai4hse_desk.keyaudit.latent import fit_boolean, fit_letters
+from ai4hse_desk.keyaudit.latent_fit import fit_items
 
 RNG = np.random.default_rng(7)
 
@@ -18,23 +20,35 @@ def _boolean_votes(truth: np.ndarray, skill: list[float]) -> np.ndarray:
     return votes
 
 
+def _letter_votes(truth: np.ndarray, skill: list[float], k: int = 4) -> np.ndarray:
+    n = len(truth)
+    votes = np.empty((n, len(skill)), dtype=np.int64)
+    for run, p in enumerate(skill):
+        right = RNG.random(n) < p
+        votes[:, run] = np.where(right, truth, (truth + RNG.integers(1, k, n)) % k)
+    return votes
+
+
 def test_a_flipped_boolean_key_is_found_and_runs_are_told_apart() -> None:
     truth = RNG.random(400) < 0.5
     key = truth.copy()
     key[17] = not key[17]  # one recorded key is wrong
     skill = [0.95, 0.9, 0.9, 0.85, 0.6, 0.55]
-    fit = fit_boolean(_boolean_votes(truth, skill), key, np.full(400, 0.98))
-    assert fit.right[17] < 0.1  # P(that key right) is low
-    assert np.median(np.delete(fit.right, 17)) > 0.95
-    assert fit.sensitivity[0] > fit.sensitivity[-1]
-    assert fit.specificity[0] > fit.specificity[-1]
+    fit = fit_items(_boolean_votes(truth, skill), key.astype(np.int64), np.full(400, 2),
+                    np.full(400, 0.98))  # fmt: skip
+    right = fit.truth[np.arange(400), key.astype(np.int64)]
+    assert right[17] < 0.1  # P(that key right) is low
+    assert np.median(np.delete(right, 17)) > 0.95
+    accuracy = fit.accuracy()
+    assert accuracy[0] > accuracy[-1]
+    assert np.all(fit.params.copy < 0.1)  # nobody copies here
 
 
 def test_without_votes_the_prior_stands() -> None:
     votes = np.full((5, 3), -1, dtype=np.int64)
-    key = np.array([True, False, True, False, True])
-    fit = fit_boolean(votes, key, np.full(5, 0.9))
-    assert np.allclose(fit.right, 0.9)
+    key = np.array([1, 0, 1, 0, 1])
+    fit = fit_items(votes, key, np.full(5, 2), np.full(5, 0.9))
+    assert np.allclose(fit.truth[np.arange(5), key], 0.9)
 
 
 def test_a_wrong_letter_key_is_found_when_strong_runs_agree() -> None:
@@ -42,12 +56,46 @@ def test_a_wrong_letter_key_is_found_when_strong_runs_agree() -> None:
     truth = RNG.integers(0, 4, n)
     key = truth.copy()
     key[5] = (key[5] + 1) % 4
-    votes = np.empty((n, 5), dtype=np.int64)
-    for run, p in enumerate([0.95, 0.9, 0.85, 0.8, 0.4]):
-        right = RNG.random(n) < p
-        votes[:, run] = np.where(right, truth, (truth + RNG.integers(1, 4, n)) % 4)
-    fit = fit_letters(votes, key, options, np.full(n, 0.95))
-    assert fit.posterior[5, key[5]] < 0.1
-    assert fit.posterior[5, truth[5]] > 0.9
-    assert np.allclose(fit.posterior.sum(1), 1.0)
-    assert fit.accuracy[0] > fit.accuracy[-1]
+    votes = _letter_votes(truth, [0.95, 0.9, 0.85, 0.8, 0.4])
+    fit = fit_items(votes, key, options, np.full(n, 0.95))
+    assert fit.truth[5, key[5]] < 0.1
+    assert fit.truth[5, truth[5]] > 0.9
+    assert np.allclose(fit.truth.sum(1), 1.0)
+    assert fit.accuracy()[0] > fit.accuracy()[-1]
+
+
+def test_a_run_that_copies_the_key_is_found_and_does_not_hide_wrong_keys() -> None:
+    n = 600
+    truth = RNG.integers(0, 4, n)
+    key = truth.copy()
+    wrong = RNG.choice(n, 30, replace=False)
+    key[wrong] = (key[wrong] + 1) % 4
+    honest = _letter_votes(truth, [0.8, 0.75, 0.7, 0.65])
+    copier = np.where(RNG.random(n) < 0.95, key, (key + 1) % 4)
+    votes = np.column_stack([copier, honest])
+    fit = fit_items(votes, key, np.full(n, 4), np.full(n, 0.95))
+    assert fit.params.copy[0] > 0.5
+    assert np.all(fit.params.copy[1:] < 0.1)
+
+    def found(result: object) -> int:  # planted keys among the 30 ranked first
+        p_wrong = 1 - result.truth[np.arange(n), key]  # type: ignore[attr-defined]
+        return len(set(np.argsort(-p_wrong)[:30].tolist()) & set(wrong.tolist()))
+
+    without = fit_items(honest, key, np.full(n, 4), np.full(n, 0.95))
+    assert found(fit) >= found(without) - 1 >= 20
+
+
+def test_weak_runs_drawn_to_one_wrong_letter_do_not_outvote_strong_runs() -> None:
+    """A misconception: on 60 questions the weak runs converge on one wrong letter while
+    the strong runs keep the (right) key; the one planted wrong key still ranks first."""
+    n = 400
+    truth = RNG.integers(0, 4, n)
+    key = truth.copy()
+    key[0] = (key[0] + 2) % 4
+    votes = _letter_votes(truth, [0.95, 0.9, 0.9, 0.6, 0.55, 0.5, 0.5])
+    lured = np.arange(1, 61)
+    votes[lured, 3:] = ((truth[lured] + 1) % 4)[:, None]  # every weak run, the same letter
+    fit = fit_items(votes, key, np.full(n, 4), np.full(n, 0.95))
+    p_wrong = 1 - fit.truth[np.arange(n), key]
+    assert int(np.argmax(p_wrong)) == 0
+    assert float(np.max(p_wrong[lured])) < 0.5

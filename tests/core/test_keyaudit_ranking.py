@@ -214,7 +214,7 @@ def test_single_choice_points_at_the_chosen_letter(
     assert "— option C: driven by sc" in top.reasons[0]
     assert top.reasons[1].startswith("4 of 5 runs choose option 2 (C); the key says option 0 (A)")
     assert [r["run_id"] for r in result.corpus["reliability"]] == list(runs)
-    assert all(0 < r["accuracy"] < 1 for r in result.corpus["reliability"])
+    assert all(0 < r["letters"]["accuracy"] < 1 for r in result.corpus["reliability"])
     assert result.corpus["position_skew"]["method"] == "one_hot"
 
 

@@ -1,0 +1,335 @@
+"""EM for the key audit's latent model (the model in words: :mod:`.latent`).
+
+One engine for both kinds of item: an item has ``K`` categories (2 for a Boolean
+option, the option letters for a single-answer question), a recorded key and, per
+run, one vote or none. An item's hidden state is ``(t, l, h)``: its true category
+``t``; its misconception ``l`` (a wrong category that draws weak runs, or none;
+only when ``K >= 3``); its difficulty class ``h`` (ordinary or hard). Given the
+state, run ``j`` votes
+
+* the recorded key, with probability ``copy[j]``, whatever the truth;
+* else ``t`` with probability ``sigmoid(ability[j] - shift * h)``;
+* else a wrong category: the misconception with probability ``lure[j]``, or one
+  of the ``K - 1`` wrong categories at random.
+
+Votes are grouped per item and category, so an E-step costs one product of the
+one-hot votes with a small per-run table plus ``O(K^2)`` vector operations per
+item, not a pass per state over every vote.
+
+EM finds a local maximum of the marginal likelihood. A run that copies the key
+looks, to EM started from "nobody copies", like the best run of all (on the many
+items whose key is right the two explanations agree), so :func:`fit_items` then
+tries, run by run, the "copies" start for the runs that agree with the key most
+where the other runs contest it, and keeps it only when the likelihood rises.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+import numpy.typing as npt
+
+Floats = npt.NDArray[np.float64]
+Ints = npt.NDArray[np.int64]
+Bools = npt.NDArray[np.bool_]
+
+#: Normal prior of a run's ability (logit of P(right) on an ordinary item): mean, sd.
+ABILITY_PRIOR = (1.5, 1.5)
+#: Beta pseudo-counts (copies, not copies) of a run's copy rate.
+COPY_PRIOR = (0.5, 20.0)
+#: Beta pseudo-counts of a run's attraction to an item's misconception.
+LURE_PRIOR = (1.0, 1.0)
+#: The copy rate a run is started at when tried as a copier.
+COPY_START = 0.9
+#: Runs tried as copiers (at most), and the log-likelihood gain that keeps one.
+COPY_TRIES = 8
+COPY_GAIN = 1.0
+MAX_ITERATIONS = 100
+TOLERANCE = 1e-6
+_ROLES = 4  # a category's role in a state: truth, misconception, other wrong (with/without one)
+
+
+@dataclass(frozen=True, slots=True)
+class Parameters:
+    """Run parameters (per run) and corpus parameters."""
+
+    ability: Floats
+    copy: Floats
+    lure: Floats
+    shift: float  # logits an item of the hard class takes off every run's ability
+    hard_share: float
+    lure_share: float
+
+
+@dataclass(frozen=True, slots=True)
+class ItemFit:
+    """The fit: posterior P(true category) per item, the parameters, the evidence."""
+
+    truth: Floats  # (items, width)
+    hard: Floats  # (items,) P(hard class)
+    params: Parameters
+    log_evidence: float
+    iterations: int
+    copiers_tried: int
+
+    def accuracy(self, hard: bool = False) -> Floats:
+        """Per run, P(right) on an ordinary (or a hard) item when not copying."""
+        shift = self.params.shift if hard else 0.0
+        return 1.0 / (1.0 + np.exp(-(self.params.ability - shift)))
+
+
+@dataclass(frozen=True, slots=True)
+class _Data:
+    onehot: Floats  # (n, width, R)
+    key: Ints
+    cats: Ints
+    width: int
+    is_key_cat: Bools  # (n, width): category is the key
+    voted: Bools  # (n, R)
+    votes: Ints
+    others: Floats  # distinct wrong-category counts (K - 1)
+    groups: list[_Group]  # the items with each count
+
+
+@dataclass(frozen=True, slots=True)
+class _Group:
+    """The items with one number of categories, their votes laid out for matrix products."""
+
+    rows: Ints
+    flat: Floats  # (len(rows) * width, R) one-hot votes per (item, category)
+    keyed: Bools  # (len(rows) * width,) the category is the item's key
+    plain_t: Floats  # flat[~keyed].T
+    key_t: Floats  # flat[keyed].T
+
+
+def _sigmoid(x: Floats) -> Floats:
+    return np.asarray(1.0 / (1.0 + np.exp(-x)), dtype=np.float64)
+
+
+def _vote_table(p: Parameters, others: Floats) -> Floats:
+    """P(vote | role, class, is-key) per wrong-category count and run:
+    (len(others), R, 2 is-key, ROLES, 2 class)."""
+    right = _sigmoid(p.ability[:, None] - p.shift * np.array([0.0, 1.0])[None, :])[None]
+    wrong = 1 - right  # (1, R, 2)
+    o = others[:, None, None]
+    lure = p.lure[None, :, None]
+    shape = (len(others), *right.shape[1:])
+    base = np.stack(
+        [
+            np.broadcast_to(right, shape),
+            wrong * (lure + (1 - lure) / o),
+            wrong * (1 - lure) / o,
+            np.broadcast_to(wrong / o, shape),
+        ],
+        axis=2,
+    )
+    c = p.copy[None, :, None, None]
+    honest = (1 - c) * base
+    return np.stack([honest, c + honest], axis=2)
+
+
+def _states(width: int) -> list[tuple[int, int]]:
+    return [(t, m) for t in range(width) for m in range(-1, width) if m != t]
+
+
+def _e_step(data: _Data, p: Parameters, prior_right: Floats) -> tuple[Floats, Floats, Floats]:
+    """Log posterior per state (n, S, 2), log evidence per item, and S (per category sums)."""
+    n, width = len(data.key), data.width
+    others = np.maximum(data.cats - 1, 1).astype(np.float64)
+    table = np.log(_vote_table(p, data.others))  # (groups, R, 2, ROLES, 2)
+    # sums[i, m, role, h]: log P of the votes for category m, were m in that role
+    flat = np.zeros((n, width, 2, _ROLES, 2))
+    for g, group in enumerate(data.groups):
+        product = group.flat @ table[g].reshape(table.shape[1], -1)
+        flat[group.rows] = product.reshape(len(group.rows), width, 2, _ROLES, 2)
+    sums = np.where(data.is_key_cat[:, :, None, None], flat[:, :, 1], flat[:, :, 0])
+    total_other = sums[:, :, 2:, :].sum(1)  # (n, 2, 2): every category as "other wrong"
+    rows = np.arange(n)
+    log_t_key, log_t_other = np.log(prior_right), np.log((1 - prior_right) / others)
+    multi = data.cats >= 3
+    log_no_lure = np.where(multi, np.log1p(-p.lure_share), 0.0)
+    log_lure = np.where(multi, np.log(p.lure_share / others), -np.inf)
+    log_h = np.log(np.array([1 - p.hard_share, p.hard_share]))
+    states = _states(width)
+    out = np.full((n, len(states), 2), -np.inf)
+    for s, (t, m) in enumerate(states):
+        valid = (t < data.cats) & (m < data.cats)
+        prior = np.where(data.key == t, log_t_key, log_t_other)
+        role = 3 if m < 0 else 2
+        like = sums[rows, t, 0, :] + total_other[:, role - 2, :] - sums[rows, t, role, :]
+        if m >= 0:
+            like = like + sums[rows, m, 1, :] - sums[rows, m, role, :]
+            prior = prior + log_lure
+        else:
+            prior = prior + log_no_lure
+        out[:, s, :] = np.where(valid[:, None], like + prior[:, None] + log_h[None, :], -np.inf)
+    top = out.max(axis=(1, 2), keepdims=True)
+    evidence = np.log(np.exp(out - top).sum(axis=(1, 2))) + top[:, 0, 0]
+    return out - evidence[:, None, None], evidence, sums
+
+
+def _roles(data: _Data, post: Floats) -> Floats:
+    """Q[i, m, role, h]: posterior mass of the states in which category m has that role."""
+    n, width = len(data.key), data.width
+    q = np.zeros((n, width, _ROLES, 2))
+    totals = np.zeros((n, _ROLES, 2))
+    for s, (t, m) in enumerate(_states(width)):
+        mass = post[:, s, :]
+        role = 3 if m < 0 else 2
+        totals[:, role] += mass
+        q[:, t, 0] += mass
+        q[:, t, role] -= mass
+        if m >= 0:
+            q[:, m, 1] += mass
+            q[:, m, role] -= mass
+    return q + totals[:, None]
+
+
+def _run_sums(data: _Data, q: Floats, p: Parameters) -> tuple[Floats, Floats, Floats, Floats]:
+    """Per run: honest mass per (role, class); copied mass; of the votes for items'
+    misconceptions, the part their pull explains; wrong mass where there is a misconception.
+    One matrix product per group of items with as many options and per is-key."""
+    runs = len(p.ability)
+    honest = np.zeros((runs, _ROLES, 2))
+    copied, pulled = np.zeros(runs), np.zeros(runs)
+    table = _vote_table(p, data.others)  # (groups, R, 2, ROLES, 2)
+    for g, (o, group) in enumerate(zip(data.others, data.groups, strict=True)):
+        mass = q[group.rows].reshape(len(group.rows) * data.width, _ROLES * 2)
+        plain = (group.plain_t @ mass[~group.keyed]).reshape(runs, _ROLES, 2)
+        on_key = (group.key_t @ mass[group.keyed]).reshape(runs, _ROLES, 2)
+        share = table[g, :, 0] / table[g, :, 1]  # of a key vote, the part not copied
+        part = plain + on_key * share
+        honest += part
+        copied += (on_key * (1 - share)).sum(axis=(1, 2))
+        pulled += part[:, 1].sum(1) * p.lure / (p.lure + (1 - p.lure) / o)
+    return honest, copied, pulled, (honest[:, 1] + honest[:, 2]).sum(1)
+
+
+def _m_step(data: _Data, post: Floats, p: Parameters) -> Parameters:
+    honest, copied, pulled, lure_den = _run_sums(data, _roles(data, post), p)
+    ability, shift = _abilities(honest[:, 0], honest[:, 1:].sum(1), p.ability, p.shift)
+    votes = data.voted.sum(0)
+    multi = data.cats >= 3
+    lured = sum(post[:, s].sum(1) for s, (_t, m) in enumerate(_states(data.width)) if m >= 0)
+    return Parameters(
+        ability=ability,
+        copy=np.clip((copied + COPY_PRIOR[0]) / (votes + sum(COPY_PRIOR)), 1e-4, 0.97),
+        lure=np.clip((pulled + LURE_PRIOR[0]) / (lure_den + sum(LURE_PRIOR)), 0.01, 0.99),
+        shift=shift,
+        hard_share=float((post[:, :, 1].sum() + 1) / (len(data.key) + 2)),
+        lure_share=float((np.sum(np.where(multi, lured, 0.0)) + 1) / (multi.sum() + 2)),
+    )
+
+
+def _abilities(right: Floats, wrong: Floats, ability: Floats, shift: float) -> tuple[Floats, float]:
+    """Newton steps on the abilities (normal prior) and the shared hard-class shift (>= 0)."""
+    h = np.array([0.0, 1.0])
+    mean, sd = ABILITY_PRIOR
+    a = ability.copy()
+    for _ in range(4):
+        p = _sigmoid(a[:, None] - shift * h[None, :])
+        grad = (right * (1 - p) - wrong * p).sum(1) - (a - mean) / sd**2
+        hess = -((right + wrong) * p * (1 - p)).sum(1) - 1 / sd**2
+        a = np.clip(a - grad / hess, -6.0, 9.0)
+        p = _sigmoid(a[:, None] - shift * h[None, :])
+        g_shift = -((right * (1 - p) - wrong * p) * h).sum()
+        h_shift = -((right + wrong) * p * (1 - p) * h).sum() - 1e-3
+        shift = float(np.clip(shift - g_shift / h_shift, 0.0, 8.0))
+    return a, shift
+
+
+def _run_em(
+    data: _Data, prior_right: Floats, start: Parameters
+) -> tuple[Floats, float, Parameters, int]:
+    params, last, iterations = start, -np.inf, 0
+    post = np.zeros(0)
+    for iterations in range(1, MAX_ITERATIONS + 1):  # noqa: B007
+        log_post, evidence, _ = _e_step(data, params, prior_right)
+        total = float(evidence.sum())
+        post = np.exp(log_post)
+        if len(data.key) == 0 or total - last < TOLERANCE * max(abs(total), 1.0):
+            last = max(total, last)
+            break
+        last = total
+        params = _m_step(data, post, params)
+    return post, last, params, iterations
+
+
+def _contested_agreement(data: _Data) -> Floats:
+    """Per run, its agreement with the key on the fifth of its items where the other
+    runs agree with the key least (a copier's signature)."""
+    on_key = data.is_key_cat[np.arange(len(data.key))[:, None], np.maximum(data.votes, 0)]
+    on_key &= data.voted
+    share = (on_key.sum(1, keepdims=True) - on_key) / np.maximum(
+        data.voted.sum(1, keepdims=True) - data.voted, 1
+    )
+    stat = np.zeros(data.voted.shape[1])
+    for j in range(len(stat)):
+        rows = data.voted[:, j]
+        if rows.any():
+            hard = rows & (share[:, j] <= np.quantile(share[rows, j], 0.2))
+            stat[j] = float(on_key[hard, j].mean())
+    return stat
+
+
+def fit_items(votes: Ints, key: Ints, cats: Ints, prior_right: Floats) -> ItemFit:
+    """Fit the model, on one BLAS thread (its matrix products are small: threads cost more
+    than they give, several times more on a busy machine).
+
+    Args:
+        votes: (items, runs): the category a run voted (0-based), -1 no vote.
+        key: (items,) the recorded category.
+        cats: (items,) categories per item (>= 2).
+        prior_right: (items,) P(the key is right) before the votes.
+    """
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=1, user_api="blas"):
+        return _fit(votes, key, cats, prior_right)
+
+
+def _fit(votes: Ints, key: Ints, cats: Ints, prior_right: Floats) -> ItemFit:
+    n, runs = votes.shape
+    width = int(cats.max()) if n else 2
+    onehot = (votes[:, None, :] == np.arange(width)[None, :, None]).astype(np.float64)
+    is_key_cat = np.arange(width)[None, :] == key[:, None]
+    others, group = np.unique(np.maximum(cats - 1, 1).astype(np.float64), return_inverse=True)
+    groups = []
+    for g in range(len(others)):
+        rows = np.nonzero(group == g)[0]
+        flat = onehot[rows].reshape(len(rows) * width, runs)
+        keyed = is_key_cat[rows].reshape(-1)
+        groups.append(_Group(rows, flat, keyed, flat[~keyed].T.copy(), flat[keyed].T.copy()))
+    data = _Data(onehot, key, cats, width, is_key_cat, votes >= 0, votes, others, groups)
+    start = Parameters(
+        np.full(runs, ABILITY_PRIOR[0]), np.full(runs, 0.01), np.full(runs, 0.5), 1.5, 0.2, 0.2
+    )
+    post, evidence, params, iterations = _run_em(data, prior_right, start)
+    tried = 0
+    for j in np.argsort(-_contested_agreement(data))[: min(COPY_TRIES, runs)]:
+        if params.copy[j] >= COPY_START:
+            continue
+        copy = params.copy.copy()
+        copy[j] = COPY_START
+        tried += 1
+        trial = _run_em(data, prior_right, replace(params, copy=copy))
+        if trial[1] <= evidence + COPY_GAIN:
+            break
+        post, evidence, params, more = trial
+        iterations += more
+    truth = post.sum(2)
+    width_truth = np.zeros((n, width))
+    for s, (t, _m) in enumerate(_states(width)):
+        width_truth[:, t] += truth[:, s]
+    return ItemFit(width_truth, post[:, :, 1].sum(1), params, evidence, iterations, tried)
+
+
+def vote_weight(fit: ItemFit, run: int, categories: int) -> float:
+    """Natural-log odds one vote of ``run`` for an alternative moves against the key
+    (an ordinary item, no misconception): a copier's vote weighs what its honest part does."""
+    right = float(fit.accuracy()[run])
+    return float(np.log(right * (categories - 1) / max(1 - right, 1e-9)))
+
+
+__all__ = ["ItemFit", "Parameters", "fit_items", "vote_weight"]
