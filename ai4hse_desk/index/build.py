@@ -101,6 +101,9 @@ INDEXES: dict[str, str] = {
     "rows_disagreeing": "rows(disagrees) WHERE disagrees = 1",
 }
 
+#: Settings of the connection that writes a new index: a new private file has
+#: nothing to undo, and staged_file syncs it before the rename.
+BUILD_PRAGMAS = ("journal_mode = OFF", "synchronous = OFF")
 _INSERT = "INSERT INTO rows VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 #: Each desk status as plain text, and the attempt state it implies (protocol.md section 2).
 _STATUS_TEXT: dict[Status, str] = {status: status.value for status in Status}
@@ -211,8 +214,8 @@ def build_index(db: AuditDB, *, progress: Progress | None = None) -> Path:
         staged_file(target) as temp,
         closing(sqlite3.connect(temp, isolation_level=None)) as conn,
     ):
-        conn.execute("PRAGMA journal_mode = OFF")  # a new private file: nothing to undo
-        conn.execute("PRAGMA synchronous = OFF")  # staged_file syncs before the rename
+        for pragma in BUILD_PRAGMAS:
+            conn.execute(f"PRAGMA {pragma}")
         conn.executescript(_SCHEMA)  # (executescript would commit an open transaction)
         conn.execute("BEGIN")
         try:
