@@ -34,7 +34,10 @@ if TYPE_CHECKING:
     from ai4hse_desk.audit.queries import AuditDB
     from ai4hse_desk.protocol.metrics import RunInfo, RunScorer
 
-#: Below this many attempts one process is as fast as two workers (measured: issue 16).
+#: Smallest database split over workers. Measured on the 2-core machine (issue 16):
+#: under a load of 2.5-4, two workers took 1.16-1.24x as long as one process on
+#: 250,000 and 500,000 realistic attempts and 0.9-1.17x on 1,000,000 (one process
+#: pays no fork, no transfer of the workers' counts and no merge).
 PARALLEL_MIN_ATTEMPTS = 500_000
 #: Idle cores (CPUs this process may use minus the 1-minute load) two workers need.
 IDLE_CORES_NEEDED = 1.5
