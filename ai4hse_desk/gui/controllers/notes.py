@@ -2,12 +2,12 @@
 
 * **Opening.** The notes of an audit file live in the default store
   (``AUDIT.review.sqlite`` beside it, or the user data folder; see
-  :mod:`ai4hse_desk.notes.location`). Once the review index is ready (so the
-  audit fingerprint is known), an existing store is opened; a file with no
-  notes yet gets its store at the first flag or note, so merely reading an
-  audit leaves nothing behind. A store first used with another audit file opens
-  with a warning (status bar and a one-line message box). A store that cannot
-  be opened or written leaves the window working read-only, with the reason.
+  :mod:`ai4hse_desk.notes.location`). Once the review index is ready (the audit
+  fingerprint known, the first rows shown), the store is looked for on the notes
+  lane and opened if it exists; a file with no notes yet gets its store at the
+  first flag or note, so merely reading an audit leaves nothing behind. A store
+  first used with another audit file opens with a warning. A store that cannot be
+  opened or written leaves the window working read-only, with the reason.
 * **Off the GUI thread.** Every read and write of the store runs on the
   ``"notes"`` lane of the window's task runner (reads as ``QueryOp``, changes as
   ``CollectionOp``), in order; a store busy with another process is retried
@@ -29,17 +29,17 @@ from typing import TYPE_CHECKING, TypeVar
 from PySide6.QtCore import QObject, Signal
 
 from ai4hse_desk.display.text_sanitize import display_text
-from ai4hse_desk.errors import first_line
 from ai4hse_desk.gui.plain_text import Icon, plain_message
 from ai4hse_desk.gui.workers.notes_store import (
     LANE,
     NotesSnapshot,
     StoreHolder,
+    default_store_path,
     read_snapshot,
+    store_line,
     store_problem,
 )
 from ai4hse_desk.gui.workers.task import CollectionOp, QueryOp, Task
-from ai4hse_desk.notes import AttemptNote, Flag, NotesStore, ReviewError, resolve_location
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -52,6 +52,7 @@ if TYPE_CHECKING:
     from ai4hse_desk.gui.views.notes_list import NotesDock
     from ai4hse_desk.gui.workers.runner import TaskRunner
     from ai4hse_desk.index.session import AuditSession
+    from ai4hse_desk.notes import AttemptNote, Flag, NotesStore
     from ai4hse_desk.verdicts.attempt_detail import AttemptDetail
 
 T = TypeVar("T")
@@ -164,17 +165,23 @@ class NotesController(QObject):
         self.refresh()
 
     def index_ready(self) -> None:
-        """The review index is ready: find the default store, open it if it exists."""
-        if self._session is None or self._prepared:
+        """The index is ready: find the default store on the notes lane; open it if it exists."""
+        if (session := self._session) is None or self._prepared:
             return
         self._prepared = True
-        try:
-            location = resolve_location(self._session.path, None)
-        except ReviewError as exc:
-            self._fail(first_line(exc))
+        query = QueryOp(default_store_path(session.path), lane=LANE, explain=store_problem)
+        task = self._tasks.run(query, after_paint=True)  # the first rows are drawn first
+        task.succeeded.connect(lambda path: self._located(session, path, None))
+        task.failed.connect(lambda reason: self._located(session, None, reason))
+
+    def _located(self, session: AuditSession, path: Path | None, problem: str | None) -> None:
+        if session is not self._session:
             return
-        self._store_path = location.path
-        if location.path is not None and location.path.exists():
+        if problem is not None:
+            self._fail(problem)
+            return
+        self._store_path = path
+        if path is not None and path.exists():
             self.write(lambda _store: None)  # opening it is the change (migrations)
         else:
             self.refresh()
@@ -297,17 +304,10 @@ class NotesController(QObject):
         self.refresh()
 
     def _show_store_line(self) -> None:
-        if self._session is None:
-            text = "Open an audit database to see its reviewer notes."
-        elif self._unavailable is not None:
-            text = f"Reviewer notes unavailable (read-only): {self._unavailable}"
-        elif not self._prepared:
-            text = "Reviewer notes open once the review index is ready."
-        elif self.store is not None:
-            text = f"Notes kept in {self.store.location.path or self.store.url}"
-        else:
-            where = self._store_path or "the notes store"
-            text = f"No notes yet; the first flag or note creates {where}"
+        text = store_line(
+            self._session is not None, self._unavailable, self._prepared, self.store,
+            self._store_path,
+        )  # fmt: skip
         writable = self.writable
         self._panel.set_store_line(display_text(text), writable=writable)
         self.availability_changed.emit(

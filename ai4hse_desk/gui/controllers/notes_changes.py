@@ -24,7 +24,7 @@ from ai4hse_desk.gui.dialogs.history import HistoryDialog
 from ai4hse_desk.gui.dialogs.note import NoteDialog
 from ai4hse_desk.gui.workers.notes_store import LANE, store_problem
 from ai4hse_desk.gui.workers.task import QueryOp
-from ai4hse_desk.notes import NotesStore, ReviewError, Revision
+from ai4hse_desk.notes.errors import ReviewError
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from ai4hse_desk.gui.controllers.reviewer import ReviewerIdentity
     from ai4hse_desk.gui.panels.flags import FlagsPanel
     from ai4hse_desk.gui.workers.runner import TaskRunner
+    from ai4hse_desk.notes import NotesStore, Revision
 
 T = TypeVar("T")
 _DONE = {"open": "reopened", "resolved": "resolved", "withdrawn": "withdrawn"}

@@ -14,11 +14,13 @@ from collections import OrderedDict
 from typing import TYPE_CHECKING
 
 from ai4hse_desk.gui.qt_guard import READ_ERRORS
+from ai4hse_desk.index.positions import PAGE
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from ai4hse_desk.index import ListRow, ReviewIndex, SortKey
+    from ai4hse_desk.index.positions import ListPositions
 
 #: Rows kept (least recently used dropped first).
 CACHE_ROWS = 2_000
@@ -30,6 +32,13 @@ def window_ids(page: Sequence[SortKey], offset: int) -> list[int]:
     """The attempts of ``page`` around position ``offset`` in it, read together."""
     start = max(0, min(offset - FETCH_WINDOW // 2, len(page) - FETCH_WINDOW))
     return [key[1] for key in page[start : start + FETCH_WINDOW]]
+
+
+def ids_around(rows: ListPositions, row: int, attempt_id: int) -> list[int]:
+    """The attempts read with ``attempt_id``, shown at ``row`` of ``rows``: its page's
+    :func:`window_ids`, or itself alone when that page is not held."""
+    page = rows.held_page(row // PAGE)
+    return [attempt_id] if page is None else window_ids(page, row % PAGE)
 
 
 class RowCache:
@@ -57,15 +66,18 @@ class RowCache:
         """True when ``attempt_id``'s row could not be read."""
         return attempt_id in self._broken
 
-    def get(self, index: ReviewIndex, attempt_id: int, window: Sequence[int]) -> ListRow | None:
-        """The row of ``attempt_id``, reading ``window`` (attempts shown near it) if needed."""
-        if attempt_id in self._broken:
-            return None
+    def get(
+        self, index: ReviewIndex, attempt_id: int, window: Callable[[], Sequence[int]]
+    ) -> ListRow | None:
+        """The row of ``attempt_id``, reading ``window()`` (attempts shown near it) if
+        needed (a view asks for each cell and role: a row read already costs a look-up)."""
         cached = self._rows.get(attempt_id)
         if cached is not None:
             self._rows.move_to_end(attempt_id)
             return cached
-        ids = [i for i in window if i not in self._broken] or [attempt_id]
+        if attempt_id in self._broken:
+            return None
+        ids = [i for i in window() if i not in self._broken] or [attempt_id]
         try:
             items = index.rows(ids, self.flagged)
         except READ_ERRORS:  # one bad row spoils its window: read this row alone
@@ -82,4 +94,4 @@ class RowCache:
         return self._rows.get(attempt_id)
 
 
-__all__ = ["CACHE_ROWS", "FETCH_WINDOW", "RowCache", "window_ids"]
+__all__ = ["CACHE_ROWS", "FETCH_WINDOW", "RowCache", "ids_around", "window_ids"]

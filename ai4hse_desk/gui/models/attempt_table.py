@@ -24,6 +24,7 @@ and is reported once through ``read_failed``, never raised into Qt.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from PySide6.QtCore import (
@@ -43,7 +44,7 @@ from ai4hse_desk.gui.models.attempt_columns import (
     cell_tip,
     placeholder_tip,
 )
-from ai4hse_desk.gui.models.attempt_rows import RowCache, window_ids
+from ai4hse_desk.gui.models.attempt_rows import RowCache, ids_around
 from ai4hse_desk.gui.palette_mode import status_colours_now
 from ai4hse_desk.gui.qt_guard import READ_ERRORS, guarded, problem_text
 from ai4hse_desk.index import AttemptQuery, ListRow, ReviewIndex, SortKey
@@ -222,8 +223,7 @@ class AttemptTableModel(QAbstractTableModel):
             return None
 
     def key_at(self, row: int) -> SortKey | None:
-        """The sort key of ``row`` (its place in the listing, read by keyset when
-        needed); ``None`` outside the list or while the row is not reachable yet."""
+        """The sort key of ``row`` (read by keyset if need be); ``None`` if not reachable (yet)."""
         return self._read(lambda rows: rows.key_at(row))
 
     def attempt_id_at(self, row: int) -> int | None:
@@ -239,8 +239,7 @@ class AttemptTableModel(QAbstractTableModel):
         return self._read(lambda rows: rows.find(attempt_id))
 
     def row_of_key(self, key: SortKey) -> int | None:
-        """The row of a key of this listing (as :meth:`ReviewIndex.page_keys` gives
-        them for the model's query and order)."""
+        """The row of a key of this listing (as :meth:`ReviewIndex.page_keys` gives them)."""
         return self._read(lambda rows: rows.position_of(key))
 
     def row_data(self, row: int) -> ListRow | None:
@@ -248,9 +247,9 @@ class AttemptTableModel(QAbstractTableModel):
         attempt_id = self.attempt_id_at(row)
         if attempt_id is None or self._index is None or self._rows is None:
             return None
-        page = self._rows.held_page(row // PAGE)
-        window = [attempt_id] if page is None else window_ids(page, row % PAGE)
-        return self._cache.get(self._index, attempt_id, window)
+        return self._cache.get(
+            self._index, attempt_id, partial(ids_around, self._rows, row, attempt_id)
+        )
 
     # -- Qt model interface -----------------------------------------------------
 

@@ -9,24 +9,66 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from sqlalchemy.exc import SQLAlchemyError
-
 from ai4hse_desk.errors import first_line
 from ai4hse_desk.gui.workers.task import failure_text
-from ai4hse_desk.notes import AttemptNote, Flag, NotesStore, ReviewError
+from ai4hse_desk.notes.errors import ReviewError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+
     from ai4hse_desk.audit import AuditDB
+    from ai4hse_desk.notes import AttemptNote, Flag, NotesStore
     from ai4hse_desk.notes.review_records import ReviewVerdict
 
 LANE = "notes"
-#: What a store may raise: a reviewer's problem, a database refusing, a file system refusing.
-STORE_ERRORS = (ReviewError, SQLAlchemyError, OSError)
+
+
+def store_errors() -> tuple[type[BaseException], ...]:
+    """What a store may raise: a reviewer's problem, a database refusing, a file system
+    refusing. (SQLAlchemy is imported here, once a store is used: the window's start-up
+    does not load it.)"""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    return (ReviewError, SQLAlchemyError, OSError)
 
 
 def store_problem(exc: BaseException) -> str:
     """The line a store's refusal is told in: the database's own first line."""
-    return first_line(exc) if isinstance(exc, STORE_ERRORS) else failure_text(exc)
+    return first_line(exc) if isinstance(exc, store_errors()) else failure_text(exc)
+
+
+def default_store_path(audit: Path) -> Callable[[object], Path | None]:
+    """What finds the default store's file for the audit file ``audit``, run on the lane
+    (``None``: not a file; it may not exist yet); it raises :class:`ReviewError` when
+    there is no usable place."""
+
+    def find(_progress: object) -> Path | None:
+        from ai4hse_desk.notes.location import resolve_location  # SQLAlchemy's URL
+
+        return resolve_location(audit, None).path
+
+    return find
+
+
+def store_line(
+    has_session: bool,
+    unavailable: str | None,
+    prepared: bool,
+    store: NotesStore | None,
+    store_path: Path | None,
+) -> str:
+    """The notes panel's line about where the notes are kept."""
+    if not has_session:
+        return "Open an audit database to see its reviewer notes."
+    if unavailable is not None:
+        return f"Reviewer notes unavailable (read-only): {unavailable}"
+    if not prepared:
+        return "Reviewer notes open once the review index is ready."
+    if store is not None:
+        return f"Notes kept in {store.location.path or store.url}"
+    where = store_path or "the notes store"
+    return f"No notes yet; the first flag or note creates {where}"
 
 
 class StoreHolder:
@@ -40,9 +82,11 @@ class StoreHolder:
     def opened(self) -> NotesStore:
         """The store, opened (created and migrated if need be) now if not yet open."""
         if self.store is None:
+            from ai4hse_desk.notes.store import NotesStore  # SQLAlchemy, on the notes lane
+
             try:
                 self.store = NotesStore.open(self.db)
-            except STORE_ERRORS as exc:
+            except store_errors() as exc:
                 self.open_error = store_problem(exc)
                 raise
         return self.store
@@ -87,9 +131,11 @@ def read_snapshot(
 
 __all__ = [
     "LANE",
-    "STORE_ERRORS",
     "NotesSnapshot",
     "StoreHolder",
+    "default_store_path",
     "read_snapshot",
+    "store_errors",
+    "store_line",
     "store_problem",
 ]

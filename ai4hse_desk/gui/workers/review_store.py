@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
 from ai4hse_desk.errors import first_line
-from ai4hse_desk.notes.review_rules import BlindRuleError
 from ai4hse_desk.notes.review_values import SUBMITTED
 
 if TYPE_CHECKING:
@@ -174,6 +173,8 @@ def read_page(
     store: NotesStore | None, index: ReviewIndex | None, question_id: str, reviewer: str | None
 ) -> ReviewPage:
     """Question ``question_id`` for ``reviewer``: blind until they have a verdict on it."""
+    from ai4hse_desk.notes.review_rules import BlindRuleError  # SQLAlchemy, as the store has
+
     own = None if store is None or not reviewer else store.review.own_verdict(question_id, reviewer)
     if store is None or reviewer is None or own is None:
         return ReviewPage(question_id, None, None)

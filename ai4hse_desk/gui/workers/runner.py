@@ -21,7 +21,7 @@ import time
 from collections import deque
 from typing import TypeVar
 
-from PySide6.QtCore import QCoreApplication, QEventLoop, QObject, QThread
+from PySide6.QtCore import QCoreApplication, QEventLoop, QObject, QThread, QTimer
 
 from ai4hse_desk.gui.workers.task import Task
 
@@ -112,20 +112,36 @@ class TaskRunner(QObject):
         super().__init__(parent)
         self._lanes: dict[str, _Lane] = {}
         self._pending: list[Task[object]] = []
+        self._closed = False  # shut down: a task queued after the paint is not started
         app = QCoreApplication.instance()
         if app is not None:  # quitting without closing the window still ends the lanes
             app.aboutToQuit.connect(self.shutdown)
 
-    def run(self, task: TaskT) -> TaskT:
-        """Queue ``task`` on its lane; its signals follow on the GUI thread."""
+    def run(self, task: TaskT, *, after_paint: bool = False) -> TaskT:
+        """Queue ``task`` on its lane; its signals follow on the GUI thread.
+
+        Args:
+            after_paint: queue it once the event loop has handled what is posted now
+                (the window's repaint among it), from a zero timer: work that must not
+                hold the interpreter while the window draws what it just received. It
+                counts as pending from now on (:meth:`wait_idle` waits for it).
+        """
         task.setParent(self)  # kept alive until its outcome is delivered
         self._pending.append(task)
         task.finished.connect(self._forget_finished)
+        if after_paint:
+            QTimer.singleShot(0, self, lambda: self._submit(task))
+        else:
+            self._submit(task)
+        return task
+
+    def _submit(self, task: Task[object]) -> None:
+        if task.done or self._closed:  # discarded: the window closed meanwhile
+            return
         lane = self._lanes.get(task.lane)
         if lane is None:
             lane = self._lanes[task.lane] = _Lane(task.lane)
         lane.submit(task)
-        return task
 
     def _forget_finished(self) -> None:
         kept = [task for task in self._pending if not task.done]
@@ -159,6 +175,7 @@ class TaskRunner(QObject):
 
     def shutdown(self) -> None:
         """The window is closing: deliver no outcome any more, and end every lane's thread."""
+        self._closed = True
         for task in self.pending():
             task.discard()
         self.drain()
