@@ -20,6 +20,7 @@ from ai4hse_desk.gui.main_window import MainWindow
 from ai4hse_desk.gui.models.attempt_columns import COLUMNS
 from ai4hse_desk.gui.models.attempt_columns import PLACEHOLDER as PENDING
 from ai4hse_desk.gui.models.attempt_table import AttemptTableModel
+from ai4hse_desk.gui.views.attempts import FIT_ROWS
 from ai4hse_desk.index import CACHE_ENV, PARSE_ERROR_STATUSES, AttemptQuery, ensure_index
 from ai4hse_desk.index.positions import PAGE, WALK
 from ai4hse_desk.writer.demo import write_demo
@@ -290,3 +291,30 @@ def test_go_to_says_where_it_went_keeping_the_ids_case(qtbot: QtBot, window: Mai
     with qtbot.waitSignal(window.attempt_list.message) as said:
         assert window.attempt_list.go_to("Q060")
     assert str(said.args[0]).startswith("Question Q060: row ")
+
+
+def test_the_first_column_fit_reads_a_few_rows_not_a_thousand(
+    qtbot: QtBot, demo_path: Path, rows: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Qt sizes columns by 1,000 rows unless told otherwise (80,000 data() calls before
+    the first rows show); the desk's first fit measures FIT_ROWS, the shown rows a few more."""
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.resize(1400, 900)
+    asked: set[int] = set()
+    read = win.model.row_data
+
+    def recording(row: int) -> object:
+        asked.add(row)
+        return read(row)
+
+    monkeypatch.setattr(win.model, "row_data", recording)
+    win.show()
+    assert win.open_path(demo_path, wait=True)
+    qtbot.waitExposed(win)
+    assert rows > 1_000
+    assert 0 in asked
+    assert max(asked) < 2 * FIT_ROWS + 40  # the fit's rows, the rows in view (about 30)
+    header = win.attempts.table.horizontalHeader()
+    assert all(header.sectionSize(c) > 0 for c in range(header.count()))
+    win.close()

@@ -1,0 +1,85 @@
+"""The window's first rows come before the notes store's machinery: a fresh process.
+
+The desk starts as ``ai4hse-desk AUDIT_DB`` does (the launcher); at the first
+listed row the process records which modules are loaded, then lets the window
+carry on until every task is delivered and records them again. SQLAlchemy and
+the notes store's location and store modules must not be among the first, and
+the store must have been looked for by the end (deferred, not dropped).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from typing import TYPE_CHECKING
+
+import pytest
+
+from ai4hse_desk.writer.demo import write_demo
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+#: Loaded only once the notes store is looked for or opened, after the first rows.
+DEFERRED = ("sqlalchemy", "ai4hse_desk.notes.location", "ai4hse_desk.notes.store")
+
+_RUN = """
+import json, os, sys
+import ai4hse_desk.gui.app as gui_app
+target = sys.argv.pop(1)
+opened = gui_app.start_window
+def start_window(path):
+    window = opened(path)
+    from PySide6.QtCore import QTimer
+    seen = {}
+    def watch():
+        if "first" not in seen and window.model.rowCount() and window.model.row_data(0):
+            seen["first"] = sorted(sys.modules)
+        if "first" in seen and window.tasks.idle():
+            with open(target, "w") as out:
+                json.dump({"first": seen["first"], "idle": sorted(sys.modules)}, out)
+            os._exit(0)
+    timer = QTimer(window)
+    timer.timeout.connect(watch)
+    timer.start(1)
+    return window
+gui_app.start_window = start_window
+from ai4hse_desk.launcher import main
+main(sys.argv[1:])
+os._exit(3)
+"""
+
+
+@pytest.fixture(scope="module")
+def small_demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("first-rows") / "demo.sqlite"
+    write_demo(path, attempts=2_000)
+    return path
+
+
+def test_the_first_rows_show_before_sqlalchemy_and_the_notes_store_load(
+    small_demo: Path, tmp_path: Path
+) -> None:
+    record = tmp_path / "modules.json"
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "AI4HSE_DESK_CACHE_DIR": str(tmp_path / "cache"),
+        "AI4HSE_DESK_CONFIG_DIR": str(tmp_path / "config"),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", _RUN, str(record), str(small_demo)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    modules = json.loads(record.read_text())
+    first, idle = set(modules["first"]), set(modules["idle"])
+    assert "ai4hse_desk.gui.main_window" in first  # the window itself was measured
+    assert not first & set(DEFERRED)
+    assert "ai4hse_desk.notes.location" in idle  # the store was looked for afterwards
