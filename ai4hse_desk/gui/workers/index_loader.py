@@ -108,7 +108,8 @@ class IndexLoader(QObject):
             return build_fts(db, progress=progress)
 
         self.fts_state.emit("building", 0, 0)
-        task = self._tasks.run(QueryOp(build, lane=LANE, name=FULL_TEXT))
+        # Queued once the first rows are drawn: the build keeps a core busy for a while.
+        task = self._tasks.run(QueryOp(build, lane=LANE, name=FULL_TEXT), after_paint=True)
         task.progress.connect(lambda done, total: self._fts(generation, "building", done, total))
         task.succeeded.connect(lambda _path: self._fts(generation, "ready"))
         task.cancelled.connect(lambda: self._fts(generation, "stopped"))
