@@ -19,7 +19,6 @@ from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.errors import first_line
 from ai4hse_desk.gui.controllers import undo_steps
 from ai4hse_desk.gui.dialogs import reason as reason_dialog
-from ai4hse_desk.gui.dialogs.flag import FlagDialog, FlagValues
 from ai4hse_desk.gui.dialogs.history import HistoryDialog
 from ai4hse_desk.gui.dialogs.note import NoteDialog
 from ai4hse_desk.gui.workers.notes_store import LANE, store_problem
@@ -33,6 +32,7 @@ if TYPE_CHECKING:
 
     from ai4hse_desk.gui.controllers.notes import NotesController
     from ai4hse_desk.gui.controllers.reviewer import ReviewerIdentity
+    from ai4hse_desk.gui.dialogs.flag import FlagValues
     from ai4hse_desk.gui.panels.flags import FlagsPanel
     from ai4hse_desk.gui.workers.runner import TaskRunner
     from ai4hse_desk.notes import NotesStore, Revision
@@ -123,6 +123,8 @@ class NoteChanges(QObject):
         reviewer = self._reviewer()
         if reviewer is None:
             return
+        from ai4hse_desk.gui.dialogs.flag import FlagDialog  # loaded when first asked for
+
         values = FlagDialog.ask(self._dialogs, question, preset=preset)
         if values is None:
             return
@@ -151,6 +153,8 @@ class NoteChanges(QObject):
         reviewer = self._reviewer()
         if reviewer is None:
             return
+        from ai4hse_desk.gui.dialogs.flag import FlagDialog
+
         values = FlagDialog.ask(self._dialogs, question, flag)
         if values is None:
             return

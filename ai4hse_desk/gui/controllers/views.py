@@ -15,8 +15,6 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
-from ai4hse_desk.gui.dialogs.flag import FlagValues
-
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QDockWidget, QTabWidget
 
@@ -161,6 +159,8 @@ class ViewSwitcher(QObject):
         reason = item.reasons[0] if item is not None and item.reasons else ""
         self.show_attempt_tab()
         self._navigator.jump_to_question(question_id)
+        from ai4hse_desk.gui.dialogs.flag import FlagValues  # the dialog's module, on use
+
         preset = FlagValues("key_incorrect", option, "medium", f"Key audit: {reason}".strip())
         self.flag_requested.emit(question_id, preset)
 
