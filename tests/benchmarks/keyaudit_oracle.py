@@ -8,7 +8,7 @@ method can reach on these records, so ``bench_keyaudit.py`` prints it beside the
 methods: where even it is not 10 % above a baseline, no method can be.
 
 Exact for families of up to 3 repetitions (every ordering of a run's answers is
-summed over); ``None`` beyond, and for options past 6 in multi-select (too many
+summed over); ``None`` beyond, and for more than 4 options in multi-select (too many
 candidate truths to enumerate cheaply).
 """
 
@@ -98,7 +98,7 @@ def _run_likelihood(
 
 def oracle(family: Family, sim: Simulation, seed: int) -> list[float] | None:
     """P(key planted wrong) per question, or None where the oracle is not exact."""
-    if family.repetitions > 3 or (not family.letters and family.options[1] > 6):
+    if family.repetitions > 3 or (not family.letters and family.options[1] > 4):
         return None
     rng = random.Random(seed)
     skills = [rng.uniform(0.35, 0.95) for _ in range(family.runs)]
