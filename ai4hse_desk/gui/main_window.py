@@ -1,8 +1,7 @@
 """The review window: it builds the views, the controllers and the menus, and wires them.
 
-Nothing here computes or reads a file: the controllers do, and talk through
-signals (:mod:`ai4hse_desk.gui.controllers`); the actions are declared in
-:mod:`ai4hse_desk.gui.window_actions`.
+Nothing here computes or reads a file: the controllers do, and talk through signals
+(:mod:`ai4hse_desk.gui.controllers`); the actions are in :mod:`ai4hse_desk.gui.window_actions`.
 """
 
 from __future__ import annotations
@@ -21,7 +20,6 @@ from ai4hse_desk.gui.controllers.notes import NotesController
 from ai4hse_desk.gui.controllers.notes_changes import NoteChanges
 from ai4hse_desk.gui.controllers.notes_export import NotesExportController
 from ai4hse_desk.gui.controllers.opening import APP_TITLE, EMPTY_MESSAGE, OpeningController
-from ai4hse_desk.gui.controllers.review import ReviewController
 from ai4hse_desk.gui.controllers.review_report import ReviewReportController
 from ai4hse_desk.gui.controllers.reviewer import ReviewerIdentity
 from ai4hse_desk.gui.controllers.selection import AttemptSelection
@@ -34,7 +32,7 @@ from ai4hse_desk.gui.views.attempts import AttemptsView
 from ai4hse_desk.gui.views.filters_dock import FiltersDock
 from ai4hse_desk.gui.views.keyaudit import KeyAuditView
 from ai4hse_desk.gui.views.notes_list import NotesDock
-from ai4hse_desk.gui.views.review import ReviewView
+from ai4hse_desk.gui.views.review_page import ReviewPage
 from ai4hse_desk.gui.views.scores import ScoresView
 from ai4hse_desk.gui.widgets.file_drop import FileDrop
 from ai4hse_desk.gui.widgets.index_bar import IndexBar
@@ -45,6 +43,9 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from PySide6.QtGui import QCloseEvent
+
+    from ai4hse_desk.gui.controllers.review import ReviewController
+    from ai4hse_desk.gui.views.review import ReviewView
 
 
 class MainWindow(QMainWindow):
@@ -73,13 +74,11 @@ class MainWindow(QMainWindow):
         self.attempts = AttemptsView(self.model)
         self.scores = ScoresView(self.tasks)
         self.keyaudit = KeyAuditView(self.tasks)
-        self.review = ReviewView()
+        self.review_page = ReviewPage()  # the view itself is made on first show
         self.views = QTabWidget()
         self.views.setAccessibleName("Views")
-        for page, title in (
-            (self.attempts, "Attempts"), (self.scores, "Scores"), (self.keyaudit, "Key audit"),
-            (self.review, "Review"),
-        ):  # fmt: skip
+        pages = ((self.attempts, "Attempts"), (self.scores, "Scores"), (self.keyaudit, "Key audit"))
+        for page, title in (*pages, (self.review_page, "Review")):
             self.views.addTab(page, title)
         self.setCentralWidget(self.views)
         self.filters_dock = FiltersDock(self)
@@ -106,8 +105,7 @@ class MainWindow(QMainWindow):
         self.notes = NotesController(a.flags_panel, self.notes_dock, tasks, self)
         identity = ReviewerIdentity(self.settings)
         self.changes = NoteChanges(self.notes, a.flags_panel, identity, tasks, self)
-        self.reviewing = ReviewController(self.review, self.notes, identity, tasks,
-                                          lambda: self.keyaudit.result, self)  # fmt: skip
+        self.review_page.attach(self.notes, identity, tasks, lambda: self.keyaudit.result)
         self.review_report = ReviewReportController(self.notes, tasks, self, self)
         self.notes_export = NotesExportController(self.notes, tasks, self, self)
 
@@ -118,10 +116,10 @@ class MainWindow(QMainWindow):
         connections = (
             (o.session_changed, (lst.set_session, self.compare.set_session, s.set_session,
                                  nav.set_session, self.switcher.set_session, notes.set_session,
-                                 self.reviewing.set_session, lambda _s: self.index_bar.hide())),
+                                 self.review_page.set_session, lambda _s: self.index_bar.hide())),
             (o.choices_changed, (lst.set_choices,)),
             (o.index_ready, (lst.set_index, self.compare.set_index, self._index_ready,
-                             self.switcher.index_ready, self.reviewing.set_index)),
+                             self.switcher.index_ready, self.review_page.set_index)),
             (o.index_progress, (self.index_bar.show_progress,)),
             (o.fts_state, (a.search.set_fts_state, self.index_bar.set_fts_state)),
             (self.index_bar.cancel_requested, (o.cancel_opening,)),
@@ -146,7 +144,7 @@ class MainWindow(QMainWindow):
             (self.switcher.flag_requested, (self.changes.flag_question,)),
             (self.changes.explore_requested, (self.switcher.explore_without,)),
             *((src.message, (status,)) for src in (o, lst, nav, notes, self.changes,
-              self.reviewing, self.review_report, self.notes_export)),
+              self.review_page, self.review_report, self.notes_export)),
         )  # fmt: skip
         for signal, slots in connections:
             for slot in slots:
@@ -159,6 +157,14 @@ class MainWindow(QMainWindow):
             self.notes_dock.toggleViewAction(), self.scores.action_map, self.close,
             lambda: show_about(self), self.review_report.ask, self.notes_export.ask,
         )  # fmt: skip
+
+    @property
+    def review(self) -> ReviewView:  # the Review view, made on first use
+        return self.review_page.view()
+
+    @property
+    def reviewing(self) -> ReviewController:  # its controller, made with it
+        return self.review_page.controller()
 
     def open_path(self, path: str | Path, *, wait: bool = False) -> bool:
         """Open an audit database (see :meth:`OpeningController.open_path`)."""

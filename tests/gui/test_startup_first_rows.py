@@ -1,10 +1,11 @@
-"""The window's first rows come before the notes store's machinery: a fresh process.
+"""The window's first rows come before the notes store and the Review page: a fresh process.
 
 The desk starts as ``ai4hse-desk AUDIT_DB`` does (the launcher); at the first
 listed row the process records which modules are loaded, then lets the window
-carry on until every task is delivered and records them again. SQLAlchemy and
-the notes store's location and store modules must not be among the first, and
-the store must have been looked for by the end (deferred, not dropped).
+carry on until every task is delivered and records them again. SQLAlchemy, the
+notes store's location and store modules, and the Review page's view, controller
+and store reads must not be among the first; the store must have been looked for
+by the end (deferred, not dropped), and the Review page is made when first shown.
 """
 
 from __future__ import annotations
@@ -24,6 +25,12 @@ if TYPE_CHECKING:
 
 #: Loaded only once the notes store is looked for or opened, after the first rows.
 DEFERRED = ("sqlalchemy", "ai4hse_desk.notes.location", "ai4hse_desk.notes.store")
+#: The Review page's modules, loaded when the page is first shown.
+REVIEW = (
+    "ai4hse_desk.gui.views.review",
+    "ai4hse_desk.gui.controllers.review",
+    "ai4hse_desk.gui.workers.review_store",
+)
 
 _RUN = """
 import json, os, sys
@@ -59,7 +66,7 @@ def small_demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def test_the_first_rows_show_before_sqlalchemy_and_the_notes_store_load(
+def test_the_first_rows_show_before_sqlalchemy_the_notes_store_and_the_review_page_load(
     small_demo: Path, tmp_path: Path
 ) -> None:
     record = tmp_path / "modules.json"
@@ -82,4 +89,5 @@ def test_the_first_rows_show_before_sqlalchemy_and_the_notes_store_load(
     first, idle = set(modules["first"]), set(modules["idle"])
     assert "ai4hse_desk.gui.main_window" in first  # the window itself was measured
     assert not first & set(DEFERRED)
+    assert not first & set(REVIEW)
     assert "ai4hse_desk.notes.location" in idle  # the store was looked for afterwards
