@@ -32,8 +32,10 @@ from those states, every other status from ``answered``).
 
 from __future__ import annotations
 
+import gc
 import sqlite3
-from contextlib import closing
+import threading
+from contextlib import closing, contextmanager
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
@@ -113,6 +115,34 @@ _STATES: dict[Status, str] = {
 }
 #: Outcome objects whose row columns are remembered (the rest are computed again).
 _OUTCOME_CACHE = 100_000
+
+
+_gc_lock = threading.Lock()
+_gc_pauses = [0, False]  # builds running now, whether the collector was on before the first
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while the verdicts stream in.
+
+    The stream allocates millions of acyclic objects (rows, tuples, outcomes) while
+    the rescore memo holds many more: each automatic collection walks all of them,
+    about a sixth of the build's CPU time on the 1M demo, and frees nothing (reference
+    counting frees these objects). Other threads' cycles are collected when the last
+    build running ends; the collector is left as it was found.
+    """
+    with _gc_lock:
+        if _gc_pauses[0] == 0:
+            _gc_pauses[1] = gc.isenabled()
+            gc.disable()
+        _gc_pauses[0] += 1
+    try:
+        yield
+    finally:
+        with _gc_lock:
+            _gc_pauses[0] -= 1
+            if _gc_pauses[0] == 0 and _gc_pauses[1]:
+                gc.enable()
 
 
 def is_current(meta: dict[str, str] | None, fingerprint: str) -> bool:
@@ -220,7 +250,8 @@ def build_index(db: AuditDB, *, progress: Progress | None = None) -> Path:
         conn.execute("BEGIN")
         try:
             ordinals = _copy_questions(conn, db)
-            count = _fill_rows(conn, db, ordinals, progress)
+            with _collector_paused():
+                count = _fill_rows(conn, db, ordinals, progress)
             for name, columns in INDEXES.items():
                 if progress is not None and not progress(count, count):
                     raise RescoreCancelled

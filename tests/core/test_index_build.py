@@ -230,3 +230,30 @@ def test_stale_temporary_files_of_a_crashed_build_are_removed(
             os.utime(old, (1_000_000, 1_000_000))
         build_index(db)
         assert sorted(_files(cache)) == sorted([target.name, recent.name, other.name])
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_collector_is_paused_while_verdicts_stream_and_left_as_found(
+    make_audit_db: MakeDb, monkeypatch: pytest.MonkeyPatch, enabled: bool
+) -> None:
+    import gc
+
+    seen: list[bool] = []
+    stream = build_module.iter_verdict_batches
+
+    def watched(*args: object, **kwargs: object) -> object:
+        for batch in stream(*args, **kwargs):  # type: ignore[arg-type]
+            seen.append(gc.isenabled())
+            yield batch
+
+    monkeypatch.setattr(build_module, "iter_verdict_batches", watched)
+    was = gc.isenabled()
+    try:
+        gc.enable() if enabled else gc.disable()
+        with open_audit(make_audit_db()) as db:
+            build_index(db)
+        assert gc.isenabled() is enabled
+    finally:
+        gc.enable() if was else gc.disable()
+    assert seen
+    assert not any(seen)
