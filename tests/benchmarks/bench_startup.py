@@ -11,14 +11,14 @@
   audit file loads SQLAlchemy, Qt, numpy or pandas is a test
   (tests/core/test_startup_imports.py).
 
-The desk's window starts its full-text build once the list is ready, as it does
-for a user; the process ends in the middle of it (its temporary file is deleted
-afterwards). Every process ends with ``os._exit`` once it has reached its mark,
-so Qt's and Python's teardown is not counted on either side. Modules run from
-bytecode, as in an installed desk (compiled on the first run into a private
-``PYTHONPYCACHEPREFIX`` folder, even where ``PYTHONDONTWRITEBYTECODE`` is set).
-The runs are interleaved (A B A B ...) and the medians compared. Exits 1 when
-the window target is missed.
+The desk's window queues its full-text build, and looks for the notes store, once
+the first rows are drawn, as it does for a user; the process may end in the middle
+of that build (its temporary file is deleted afterwards). Every process ends with
+``os._exit`` once it has reached its mark, so Qt's and Python's teardown is not
+counted on either side. Modules run from bytecode, as in an installed desk
+(compiled on the first run into a private ``PYTHONPYCACHEPREFIX`` folder, even
+where ``PYTHONDONTWRITEBYTECODE`` is set). The runs are interleaved (A B A B ...)
+and the medians compared. Exits 1 when the window target is missed.
 
 Usage: python tests/benchmarks/bench_startup.py [--repeat N] [--realistic PATH]
 """
