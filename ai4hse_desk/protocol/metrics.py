@@ -189,6 +189,47 @@ class RunScorer:
                     wrong = self._wrong[question_id] = {}
                 wrong[selection] = wrong.get(selection, 0) + 1
 
+    def add_counts(
+        self,
+        statuses: Mapping[Status, int],
+        questions: Mapping[str, tuple[int, int]],
+        keys: Mapping[str, Selection],
+        repetitions: Mapping[int, tuple[int, int]],
+        strict: int,
+        disagreements: int,
+        wrong: Mapping[tuple[str, Selection | None], int],
+    ) -> None:
+        """Count many attempts at once, exactly as one :meth:`add` per attempt would.
+
+        Args:
+            statuses: status -> attempts with it.
+            questions: question id -> (attempts, correct attempts).
+            keys: the answer key of every question in ``questions``.
+            repetitions: repetition -> (attempts, correct attempts).
+            strict: attempts in strict format.
+            disagreements: attempts whose recorded verdict differs.
+            wrong: (question id, selection) -> valid but incorrect attempts.
+        """
+        by_status = self._by_status
+        for status, count in statuses.items():
+            by_status[status] += count
+        for question_id, (attempts, correct) in questions.items():
+            mine = self._questions.get(question_id)
+            if mine is None:
+                mine = self._questions[question_id] = [0, 0]
+                self._keys[question_id] = keys[question_id]
+            mine[0] += attempts
+            mine[1] += correct
+        for repetition, (attempts, correct) in repetitions.items():
+            mine = self._repetitions.setdefault(repetition, [0, 0])
+            mine[0] += attempts
+            mine[1] += correct
+        self._strict += strict
+        self._disagreements += disagreements
+        for (question_id, selection), count in wrong.items():
+            selections = self._wrong.setdefault(question_id, {})
+            selections[selection] = selections.get(selection, 0) + count
+
     def result(
         self, labels: Mapping[str, Mapping[str, str]], *, consistency_facet: str = "topic"
     ) -> dict[str, object]:

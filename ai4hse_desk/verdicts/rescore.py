@@ -1,53 +1,34 @@
 """Re-derive every attempt of an audit database with the protocol and score each run.
 
 This is the hot path of ``ai4hse-desk rescore`` and of the window's verdict
-cache: it streams attempts through the driver-level cursor (never the ORM,
-never all rows at once), applies :func:`ai4hse_desk.protocol.extract.derive`,
-compares with the runner's recorded verdict and feeds one
-:class:`~ai4hse_desk.protocol.metrics.RunScorer` per run.
-
-Short responses recur (answer-only runs mostly return the same few strict
-lists, structured runs the same few JSON objects), so the verdicts of plain
-answered attempts with a response of at most :data:`MEMO_MAX_TEXT` characters
-are memoised per ``(track, protocol, n, response)``, for every track but
-reasoning-assisted. Long texts (explanations, chain-of-thought) almost never
-recur: they never enter the memo, so it stays small and no time is spent
-hashing them. The memo holds at most :data:`MEMO_MAX_ENTRIES` verdicts (about
-30 MB at most) and is emptied when full.
+cache. The per-attempt loop (the memo, the comparison with the recorded
+verdict, the tallies) is :mod:`.verdict_loop`; this module selects the runs,
+wraps the loop (a failure the data explains is reported as the data's error),
+may split a large file over processes (:mod:`.parallel`) and turns the filled
+scorers into cli.md's run objects.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from ai4hse_desk.audit.errors import AuditError
 from ai4hse_desk.progress import Progress
-from ai4hse_desk.protocol.compare import PARSED_EXTRACTED, disagrees
-from ai4hse_desk.protocol.extract import Rule, derive, track_rule
 from ai4hse_desk.protocol.metrics import RunInfo, RunScorer, order_runs
-from ai4hse_desk.protocol.outcome import (
-    CUT_OFF_REASONS,
-    STATE_ANSWERED,
-    Extraction,
-    Status,
-    Track,
+from ai4hse_desk.verdicts.verdict_loop import (
+    MEMO_MAX_ENTRIES,
+    MEMO_MAX_TEXT,
+    RescoreCancelled,
+    VerdictTuple,
+    verdict_loop,
 )
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Iterator, Sequence
 
     from ai4hse_desk.audit.queries import AuditDB
-
-#: Longest response whose verdict is memoised (characters).
-MEMO_MAX_TEXT = 200
-#: Most verdicts memoised at once, over all tracks.
-MEMO_MAX_ENTRIES = 65_536
-_VALID = Status.VALID
-
-
-class RescoreCancelled(Exception):
-    """The progress callback asked to stop."""
+    from ai4hse_desk.protocol.outcome import Extraction
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,15 +88,6 @@ def selected_runs(db: AuditDB, run_ids: Sequence[str] | None) -> dict[str, RunIn
     }
 
 
-#: What the rescore loop keeps per run: track, protocol version, memo table per n,
-#: scorer, track rule, longest memoised response (-1: none).
-_Context = tuple[str, int, dict[int, dict["str | None", Extraction]], "RunScorer | None", Rule, int]
-
-#: One verdict as a plain tuple (the hot loop builds no objects):
-#: (attempt_id, run_id, question_id, repetition, outcome, correct, recorded_status, agrees)
-VerdictTuple = tuple[int, str, str, int, Extraction, bool, "str | None", bool]
-
-
 def _verdict_batches(
     db: AuditDB,
     runs: dict[str, RunInfo],
@@ -137,7 +109,7 @@ def _verdict_batches(
     reported as the data's :class:`AuditError`.
     """
     try:
-        yield from _verdict_loop(
+        yield from verdict_loop(
             db, runs, run_ids, scorers, collect, progress, id_range, exclude_questions, check
         )
     except (AuditError, RescoreCancelled):
@@ -146,127 +118,6 @@ def _verdict_batches(
         if check:
             db.check_attempts()
         raise
-
-
-def _verdict_loop(  # noqa: C901 - the per-attempt hot loop stays inline (no call per attempt)
-    db: AuditDB,
-    runs: dict[str, RunInfo],
-    run_ids: Sequence[str] | None,
-    scorers: dict[str, RunScorer] | None,
-    collect: bool,
-    progress: Progress | None,
-    id_range: tuple[int, int] | None,
-    exclude_questions: Collection[str] | None,
-    check: bool,
-) -> Iterator[list[VerdictTuple]]:
-    skipped = frozenset(exclude_questions or ())
-    keys = db.answer_keys()
-    total = db.count_attempts(runs) if progress else 0
-    # Verdicts of plain answered attempts with a short response, memoised per response
-    # text in one table per (track, protocol version, n), shared by every run with that
-    # track and version.
-    shared: dict[tuple[str, int, int], dict[str | None, Extraction]] = {}
-    # Per run: (track, protocol version, n -> memo table, scorer, rule, memo length
-    # limit). Attempts of a run mostly come together, so the last run's context is kept
-    # at hand.
-    contexts: dict[str, _Context] = {}
-    memo_size = 0
-    done = 0
-    answered = STATE_ANSWERED
-    cut_off = CUT_OFF_REASONS
-    valid = _VALID
-    # A NULL ``extracted`` is never in it, so looking None up finds nothing.
-    parsed_get = cast("Callable[[str | None, object], object]", PARSED_EXTRACTED.get)
-    unseen = object()
-    last_run: str | None = None
-    track, version, memo_limit = "", 0, 0
-    by_n: dict[int, dict[str | None, Extraction]] = {}
-    scorer: RunScorer | None = None
-    rule: Rule  # set with the first attempt's run
-    wanted = None if run_ids is None else list(runs)
-    for rows in db.iter_rescore_batches(wanted, 10000, id_range, check=check):
-        out: list[VerdictTuple] = []
-        for (attempt_id, run_id, question_id, repetition, state, raw, finish,
-             rec_status, rec_extracted, rec_strict, rec_correct) in rows:  # fmt: skip
-            if skipped and question_id in skipped:
-                continue
-            if run_id != last_run:
-                context = contexts.get(run_id)
-                if context is None:
-                    context = contexts[run_id] = _context(runs, run_id, attempt_id, scorers)
-                track, version, by_n, scorer, rule, memo_limit = context
-                last_run = run_id
-            key = keys.get(question_id)
-            if not key:
-                raise AuditError(
-                    f"attempt {attempt_id} refers to question {question_id!r}, "
-                    "which is missing or has no options"
-                )
-            n = len(key)
-            if state != answered or finish in cut_off:
-                outcome = derive(
-                    track, raw, n, protocol_version=version, state=state, finish_reason=finish
-                )
-            elif raw is None or len(raw) <= memo_limit:
-                table = by_n.get(n)
-                if table is None:
-                    table = by_n[n] = shared.setdefault((track, version, n), {})
-                memoised = table.get(raw)
-                if memoised is None:
-                    memoised = rule("" if raw is None else raw, n, version)
-                    if memo_size >= MEMO_MAX_ENTRIES:
-                        for stale in shared.values():
-                            stale.clear()
-                        memo_size = 0
-                    table[raw] = memoised
-                    memo_size += 1
-                outcome = memoised
-            else:
-                outcome = rule(raw, n, version)
-            status = outcome.status
-            selection = outcome.selection
-            strict = outcome.strict_format
-            correct = status is valid and selection == key
-            # disagrees(), with the common case (all four recorded and equal) inline.
-            if (
-                rec_status == status
-                and rec_strict == strict
-                and rec_correct == correct
-                and (
-                    rec_extracted is None
-                    if selection is None
-                    else parsed_get(rec_extracted, unseen) == selection
-                )
-            ):
-                differs = False
-            else:
-                differs = disagrees(
-                    status, selection, strict, correct,
-                    rec_status, rec_extracted, rec_strict, rec_correct,
-                )  # fmt: skip
-            if scorer is not None:
-                scorer.add(question_id, repetition, status, selection, strict, key, differs)
-            if collect:
-                out.append(
-                    (attempt_id, run_id, question_id, repetition, outcome, correct,
-                     rec_status, not differs)
-                )  # fmt: skip
-        done += len(rows)
-        if progress is not None and not progress(done, total):
-            raise RescoreCancelled
-        yield out
-
-
-def _context(
-    runs: dict[str, RunInfo], run_id: str, attempt_id: int, scorers: dict[str, RunScorer] | None
-) -> _Context:
-    """What the loop keeps per run (see :func:`_verdict_loop`)."""
-    info = runs.get(run_id)
-    if info is None:
-        raise AuditError(f"attempt {attempt_id} refers to unknown run {run_id!r}")
-    feed = None if scorers is None else scorers[run_id]
-    memo_limit = -1 if info.track == Track.REASONING_ASSISTED.value else MEMO_MAX_TEXT
-    return info.track, info.protocol_version, {}, feed, track_rule(info.track), memo_limit
 
 
 def iter_verdicts(
@@ -375,6 +226,8 @@ def run_results(db: AuditDB, scorers: dict[str, RunScorer]) -> RescoreResult:
 
 
 __all__ = [
+    "MEMO_MAX_ENTRIES",
+    "MEMO_MAX_TEXT",
     "AttemptVerdict",
     "Progress",
     "RescoreCancelled",

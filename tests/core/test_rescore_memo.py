@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.protocol import extract
-from ai4hse_desk.verdicts import rescore as rescore_module
+from ai4hse_desk.verdicts import verdict_loop
 from ai4hse_desk.verdicts.rescore import MEMO_MAX_TEXT, rescore
 
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ def _counting(monkeypatch: pytest.MonkeyPatch) -> Counter[tuple[str, str, int, i
 
         return counted
 
-    monkeypatch.setattr(rescore_module, "track_rule", track_rule)
+    monkeypatch.setattr(verdict_loop, "track_rule", track_rule)
     return calls
 
 
@@ -61,7 +61,7 @@ def test_a_full_memo_is_emptied_and_the_result_stays(
     with open_audit(demo_db) as db:
         expected = rescore(db, workers=1)
     calls = _counting(monkeypatch)
-    monkeypatch.setattr(rescore_module, "MEMO_MAX_ENTRIES", 5)
+    monkeypatch.setattr(verdict_loop, "MEMO_MAX_ENTRIES", 5)
     with open_audit(demo_db) as db:
         assert rescore(db, workers=1) == expected
     short = [n for key, n in calls.items() if key[0] != "reasoning_assisted" and len(key[1]) < 40]
