@@ -16,12 +16,12 @@ run's reliability from how often it agrees with the inferred truths.
   (a run trained on the benchmark, or shown the key); otherwise it is right with
   probability sigmoid(ability - shift x hard), where *hard* is the item's
   difficulty class (ordinary or hard, with a shift shared by every run: hard
-  items take the same logits off every run), else it picks any wrong answer; but
-  where the item has a *misconception* (a wrong answer that draws runs), the run
-  gives that answer first, with its *pull*.
+  items take the same logits off every run); otherwise it picks a wrong answer:
+  the item's *misconception* (a wrong letter that draws runs, or none) with its
+  *pull*, or any wrong letter at random.
 * **Why those parts.** Each answers a way the plain count is fooled: a hard
   question scatters the runs, but the strong runs still beat the weak ones on it;
-  a misconception makes the weak runs agree on one wrong answer while the strong
+  a misconception makes the weak runs agree on one wrong letter while the strong
   runs keep the key; a copier agrees with the key where everyone else contests it.
 * **The prior.** P(the recorded key of a question is right) = :data:`PRIOR` (0.95:
   published re-checks of benchmark keys find a few per cent wrong); a Boolean

@@ -3,13 +3,14 @@
 One engine for both kinds of item: an item has ``K`` categories (2 for a Boolean
 option, the option letters for a single-answer question), a recorded key and, per
 run, one vote or none. An item's hidden state is ``(t, l, h)``: its true category
-``t``; its misconception ``l`` (a wrong category that draws runs, or none); its
-difficulty class ``h`` (ordinary or hard). Given the state, run ``j`` votes
+``t``; its misconception ``l`` (a wrong category that draws weak runs, or none;
+only when ``K >= 3``); its difficulty class ``h`` (ordinary or hard). Given the
+state, run ``j`` votes
 
 * the recorded key, with probability ``copy[j]``, whatever the truth;
-* else the misconception, with probability ``lure[j]`` (its pull), when there is one;
-* else ``t`` with probability ``sigmoid(ability[j] - shift * h)``, or one of the
-  ``K - 1`` wrong categories at random.
+* else ``t`` with probability ``sigmoid(ability[j] - shift * h)``;
+* else a wrong category: the misconception with probability ``lure[j]``, or one
+  of the ``K - 1`` wrong categories at random.
 
 Votes are grouped per item and category, so an E-step costs one product of the
 one-hot votes with a small per-run table plus ``O(K^2)`` vector operations per
@@ -46,9 +47,7 @@ COPY_TRIES = 8
 COPY_GAIN = 1.0
 MAX_ITERATIONS = 100
 TOLERANCE = 1e-6
-#: A category's role in a state: the truth (no misconception), the misconception, another
-#: wrong category (with a misconception / without), the truth (with a misconception).
-_ROLES = 5
+_ROLES = 4  # a category's role in a state: truth, misconception, other wrong (with/without one)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,15 +115,15 @@ def _vote_table(p: Parameters, others: Floats) -> Floats:
     o = others[:, None, None]
     lure = p.lure[None, :, None]
     shape = (len(others), *right.shape[1:])
-    # pulled to the misconception (with its pull), or else answering as usual
-    roles = [
-        np.broadcast_to(right, shape),
-        lure + (1 - lure) * wrong / o,
-        (1 - lure) * wrong / o,
-        np.broadcast_to(wrong / o, shape),
-        np.broadcast_to((1 - lure) * right, shape),
-    ]
-    base = np.stack(roles, axis=2)
+    base = np.stack(
+        [
+            np.broadcast_to(right, shape),
+            wrong * (lure + (1 - lure) / o),
+            wrong * (1 - lure) / o,
+            np.broadcast_to(wrong / o, shape),
+        ],
+        axis=2,
+    )
     c = p.copy[None, :, None, None]
     honest = (1 - c) * base
     return np.stack([honest, c + honest], axis=2)
@@ -145,18 +144,20 @@ def _e_step(data: _Data, p: Parameters, prior_right: Floats) -> tuple[Floats, Fl
         product = group.flat @ table[g].reshape(table.shape[1], -1)
         flat[group.rows] = product.reshape(len(group.rows), width, 2, _ROLES, 2)
     sums = np.where(data.is_key_cat[:, :, None, None], flat[:, :, 1], flat[:, :, 0])
-    total_other = sums[:, :, 2:4, :].sum(1)  # (n, 2, 2): every category as "other wrong"
+    total_other = sums[:, :, 2:, :].sum(1)  # (n, 2, 2): every category as "other wrong"
     rows = np.arange(n)
     log_t_key, log_t_other = np.log(prior_right), np.log((1 - prior_right) / others)
-    log_no_lure, log_lure = np.log1p(-p.lure_share), np.log(p.lure_share / others)
+    multi = data.cats >= 3
+    log_no_lure = np.where(multi, np.log1p(-p.lure_share), 0.0)
+    log_lure = np.where(multi, np.log(p.lure_share / others), -np.inf)
     log_h = np.log(np.array([1 - p.hard_share, p.hard_share]))
     states = _states(width)
     out = np.full((n, len(states), 2), -np.inf)
     for s, (t, m) in enumerate(states):
         valid = (t < data.cats) & (m < data.cats)
         prior = np.where(data.key == t, log_t_key, log_t_other)
-        role, truth = (3, 0) if m < 0 else (2, 4)
-        like = sums[rows, t, truth, :] + total_other[:, role - 2, :] - sums[rows, t, role, :]
+        role = 3 if m < 0 else 2
+        like = sums[rows, t, 0, :] + total_other[:, role - 2, :] - sums[rows, t, role, :]
         if m >= 0:
             like = like + sums[rows, m, 1, :] - sums[rows, m, role, :]
             prior = prior + log_lure
@@ -175,9 +176,9 @@ def _roles(data: _Data, post: Floats) -> Floats:
     totals = np.zeros((n, _ROLES, 2))
     for s, (t, m) in enumerate(_states(width)):
         mass = post[:, s, :]
-        role, truth = (3, 0) if m < 0 else (2, 4)
+        role = 3 if m < 0 else 2
         totals[:, role] += mass
-        q[:, t, truth] += mass
+        q[:, t, 0] += mass
         q[:, t, role] -= mass
         if m >= 0:
             q[:, m, 1] += mass
@@ -191,9 +192,8 @@ def _run_sums(data: _Data, q: Floats, p: Parameters) -> tuple[Floats, Floats, Fl
     One matrix product per group of items with as many options and per is-key."""
     runs = len(p.ability)
     honest = np.zeros((runs, _ROLES, 2))
-    copied, pulled = np.zeros(runs), np.zeros((runs, 2))
+    copied, pulled = np.zeros(runs), np.zeros(runs)
     table = _vote_table(p, data.others)  # (groups, R, 2, ROLES, 2)
-    right = _sigmoid(p.ability[:, None] - p.shift * np.array([0.0, 1.0])[None, :])
     for g, (o, group) in enumerate(zip(data.others, data.groups, strict=True)):
         mass = q[group.rows].reshape(len(group.rows) * data.width, _ROLES * 2)
         plain = (group.plain_t @ mass[~group.keyed]).reshape(runs, _ROLES, 2)
@@ -202,19 +202,15 @@ def _run_sums(data: _Data, q: Floats, p: Parameters) -> tuple[Floats, Floats, Fl
         part = plain + on_key * share
         honest += part
         copied += (on_key * (1 - share)).sum(axis=(1, 2))
-        lure = p.lure[:, None]
-        pulled += part[:, 1] * lure / (lure + (1 - lure) * (1 - right) / o)
-    on_lured = (honest[:, 1] + honest[:, 2] + honest[:, 4]).sum(1)
-    return honest, copied, pulled, on_lured
+        pulled += part[:, 1].sum(1) * p.lure / (p.lure + (1 - p.lure) / o)
+    return honest, copied, pulled, (honest[:, 1] + honest[:, 2]).sum(1)
 
 
 def _m_step(data: _Data, post: Floats, p: Parameters) -> Parameters:
     honest, copied, pulled, lure_den = _run_sums(data, _roles(data, post), p)
-    right = honest[:, 0] + honest[:, 4]
-    wrong = honest[:, 1:4].sum(1) - pulled
-    ability, shift = _abilities(right, wrong, p.ability, p.shift)
-    pulled = pulled.sum(1)
+    ability, shift = _abilities(honest[:, 0], honest[:, 1:].sum(1), p.ability, p.shift)
     votes = data.voted.sum(0)
+    multi = data.cats >= 3
     lured = sum(post[:, s].sum(1) for s, (_t, m) in enumerate(_states(data.width)) if m >= 0)
     return Parameters(
         ability=ability,
@@ -222,7 +218,7 @@ def _m_step(data: _Data, post: Floats, p: Parameters) -> Parameters:
         lure=np.clip((pulled + LURE_PRIOR[0]) / (lure_den + sum(LURE_PRIOR)), 0.01, 0.99),
         shift=shift,
         hard_share=float((post[:, :, 1].sum() + 1) / (len(data.key) + 2)),
-        lure_share=float((np.sum(lured) + 1) / (len(data.key) + 2)),
+        lure_share=float((np.sum(np.where(multi, lured, 0.0)) + 1) / (multi.sum() + 2)),
     )
 
 
