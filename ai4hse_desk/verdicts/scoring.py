@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ai4hse_desk.protocol.metrics import RunScorer
+from ai4hse_desk.protocol.outcome import Status
 from ai4hse_desk.verdicts.rescore import (
     RescoreCancelled,
     RescoreResult,
@@ -19,6 +20,7 @@ from ai4hse_desk.verdicts.rescore import (
     run_results,
     selected_runs,
 )
+from ai4hse_desk.verdicts.tally import RunTally
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Sequence
@@ -57,14 +59,20 @@ def score_verdicts(
     runs = selected_runs(db, run_ids)
     keys = db.answer_keys()
     scorers = {run_id: RunScorer(info) for run_id, info in runs.items()}
+    tallies = {run_id: RunTally(scorer) for run_id, scorer in scorers.items()}
+    valid = Status.VALID
     for batch in batches:
         for _, run_id, question_id, repetition, outcome, _, _, agrees in batch:
-            scorer = scorers.get(run_id)
-            if scorer is not None:
-                scorer.add(
-                    question_id, repetition, outcome.status, outcome.selection,
-                    outcome.strict_format, keys[question_id], not agrees,
-                )  # fmt: skip
+            tally = tallies.get(run_id)
+            if tally is not None:
+                status, selection = outcome.status, outcome.selection
+                correct = status is valid and selection == keys[question_id]
+                if status is valid and not correct:
+                    tally.append_wrong((question_id, selection))
+                tally.append((question_id, repetition, status, outcome.strict_format, correct,
+                              not agrees))  # fmt: skip
+        for tally in tallies.values():
+            tally.flush(keys)
     return run_results(db, scorers)
 
 
