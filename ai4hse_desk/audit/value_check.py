@@ -199,6 +199,22 @@ def check_attempts(
         questions: every question id.
     """
     _refuse(path, bad_values(conn, "attempts"))
+    check_attempt_links(conn, path, repetitions, questions)
+
+
+def attempt_rules_sql() -> str:
+    """One SQL condition, true exactly for an attempt row that keeps every value rule."""
+    return " AND ".join(f"({rule.holds})" for rule in TABLE_RULES["attempts"][1])
+
+
+def check_attempt_links(
+    conn: sqlite3.Connection, path: Path, repetitions: Mapping[str, int], questions: set[str]
+) -> None:
+    """What :func:`check_attempts` checks beyond each row's values (index walks, mostly).
+
+    Attempts of known runs and questions, repetitions within their run's, unique
+    ids and unique run x question x repetition; raises :class:`AuditError`.
+    """
     problems: list[str] = []
     for run_id, highest in conn.execute(
         "SELECT run_id, max(repetition) FROM attempts GROUP BY run_id"

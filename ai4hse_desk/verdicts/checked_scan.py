@@ -1,0 +1,100 @@
+"""The rescore scan of every attempt with the value check folded in: one pass, not two.
+
+:meth:`AuditDB.iter_rescore_batches` checks the values on a second scan beside
+it (:meth:`AuditDB.check_attempts`, on a thread), which reads the whole file
+again. Folded into the rescore scan, the same rules cost about 12% less CPU in
+all (realistic 1M file: 4.5 s against 5.2 s for the scan and the check), all of
+it on the scanning thread; the rescore loop folds them when no core is idle for
+a second scan (:data:`~.verdict_loop.FOLD_BELOW_IDLE_CORES`). The scan's
+``WHERE`` is the rules (SQLite evaluates them in C) ``OR`` a function that
+records a failing row and keeps it. A failing row stops the scan after its
+batch and the full check runs for its message
+(:func:`~ai4hse_desk.audit.value_check.check_attempts`, which refuses it);
+after the last row the checks beyond single rows (known runs and questions,
+repetitions, unique ids; index walks) run, and the file must be unchanged. Only
+then is the last batch handed over, so a consumer that reaches the end has read
+valid values of one committed state, as with the threaded check. Nothing is
+printed before that: the CLI writes its JSON (and ``--per-attempt``'s spooled
+lines) after the rescore returns.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING, cast
+
+from ai4hse_desk.audit.errors import AuditError, file_problems_as_audit_errors
+from ai4hse_desk.audit.queries import RESCORE_COLUMNS
+from ai4hse_desk.audit.value_check import attempt_rules_sql, check_attempt_links, lenient_text
+
+if TYPE_CHECKING:
+    import sqlite3
+    from collections.abc import Iterator
+
+    from ai4hse_desk.audit.queries import AuditDB, RescoreRow
+
+_names = itertools.count()
+
+
+def checked_batches(db: AuditDB, batch: int) -> Iterator[list[RescoreRow]]:
+    """Every attempt in attempt_id order, ``batch`` rows at a time, its values checked.
+
+    Raises:
+        AuditError: a value breaks the schema (the check's message), an attempt
+            of an unknown run or question, or the file changed while read.
+    """
+    failed: list[object] = []
+
+    def failing(attempt_id: object) -> int:
+        failed.append(attempt_id)
+        return 1  # the row is kept: the scan's consumer never sees the batch it is in
+
+    name = f"ai4hse_failing_row_{next(_names)}"
+    sql = (
+        f"SELECT {', '.join(RESCORE_COLUMNS)} FROM attempts "
+        f"WHERE ({attempt_rules_sql()}) OR {name}(attempt_id) ORDER BY attempt_id"
+    )
+    with file_problems_as_audit_errors(db.path), db.raw_connection() as conn:
+        conn.create_function(name, 1, failing)
+        cursor = conn.cursor()
+        try:
+            cursor.execute(sql)
+            previous = cursor.fetchmany(batch)
+            if not previous and not failed:  # no attempts at all
+                _links(db, conn)
+                db.verify_unchanged()
+            while previous and not failed:
+                rows = cursor.fetchmany(batch)
+                if failed:
+                    break
+                if not rows:
+                    _links(db, conn)
+                    db.verify_unchanged()
+                yield cast("list[RescoreRow]", previous)
+                previous = rows
+        except AuditError:
+            raise
+        except Exception:
+            db.check_attempts()  # a bad value explains the failure
+            raise
+        finally:
+            cursor.close()
+            conn.create_function(name, 1, None)
+    if failed:
+        db.check_attempts()  # raises, naming the first bad rows
+        # The same rules, so the full check refuses; should it not, the scan's finding stands.
+        raise AuditError(f"{db.path}: values break the audit schema", db.path)
+    db.attempts_checked()
+
+
+def _links(db: AuditDB, conn: sqlite3.Connection) -> None:
+    """The checks beyond single rows, on the scan's own connection."""
+    repetitions = {run.run_id: run.repetitions for run in db.runs()}
+    questions = {question.question_id for question in db.questions()}
+    factory = conn.text_factory
+    conn.text_factory = lenient_text
+    try:
+        with file_problems_as_audit_errors(db.path, broad=True):
+            check_attempt_links(conn, db.path, repetitions, questions)
+    finally:
+        conn.text_factory = factory

@@ -1,0 +1,78 @@
+"""A whole-file rescore checks the attempts' values inside its own scan (one pass, not two)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from ai4hse_desk.audit import AuditError, open_audit
+from ai4hse_desk.audit.queries import AuditDB
+from ai4hse_desk.verdicts import verdict_loop
+from ai4hse_desk.verdicts.rescore import iter_verdict_batches, rescore
+
+MakeDb = Callable[..., Path]
+
+
+def _no_second_scan(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(_: AuditDB) -> None:
+        raise AssertionError("the values were checked on a second scan")
+
+    monkeypatch.setattr(verdict_loop, "idle_cores", lambda: 0.0)  # a loaded machine
+    monkeypatch.setattr(AuditDB, "start_attempts_check", refuse)
+
+
+def test_with_an_idle_core_the_check_runs_beside_the_scan(
+    make_audit_db: MakeDb, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started: list[AuditDB] = []
+    start = AuditDB.start_attempts_check
+
+    def record(db: AuditDB) -> None:
+        started.append(db)
+        start(db)
+
+    monkeypatch.setattr(verdict_loop, "idle_cores", lambda: 1.5)
+    monkeypatch.setattr(AuditDB, "start_attempts_check", record)
+    with open_audit(make_audit_db(untyped=True)) as db:
+        rescore(db, workers=1)
+        assert started == [db]
+        assert db.attempts_valid
+
+
+def test_a_whole_file_rescore_checks_in_its_own_scan(
+    make_audit_db: MakeDb, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = make_audit_db(untyped=True)
+    with open_audit(path) as db:
+        every = [run.run_id for run in db.runs()]
+        expected = rescore(db, every, workers=1)  # a run filter: the threaded check
+    _no_second_scan(monkeypatch)
+    with open_audit(path) as db:
+        assert not db.attempts_valid
+        assert rescore(db, workers=1) == expected
+        assert db.attempts_valid  # recorded as checked: later readers do not scan again
+
+
+@pytest.mark.parametrize(
+    ("statement", "expected"),
+    [
+        ("UPDATE attempts SET latency_ms = 'fast' WHERE attempt_id = 9", "latency_ms is 'fast'"),
+        ("UPDATE attempts SET error = x'00' WHERE attempt_id = 3", "error is X'00'"),
+        ("UPDATE attempts SET repetition = 7 WHERE attempt_id = 5", "repetition 7 of run"),
+    ],
+    ids=["unread column", "blob", "repetition beyond the run's"],
+)
+def test_the_scan_refuses_with_the_checks_message_and_hands_over_nothing(
+    make_audit_db: MakeDb, monkeypatch: pytest.MonkeyPatch, statement: str, expected: str
+) -> None:
+    path = make_audit_db(untyped=True, after=[statement])
+    _no_second_scan(monkeypatch)
+    with open_audit(path) as db:
+        batches = iter_verdict_batches(db)
+        with pytest.raises(AuditError, match="values break the audit schema") as caught:
+            next(batches)
+        assert expected in str(caught.value)
+        with pytest.raises(AuditError, match="values break the audit schema"):
+            rescore(db, workers=1)
