@@ -11,10 +11,11 @@ Three kinds of check, all in SQL and each a single pass (or an index walk):
   unique ordinals, option positions ``0..n-1`` without gaps or repeats, labels and
   options of known questions. Cheap: it runs on every open;
 * :func:`check_attempts` — every attempt row against its rules (one scan of the
-  table, the costly one, run beside the rescore scan), attempts of known runs and
-  questions, repetitions ``1..R`` of their run, unique ``attempt_id`` and unique
-  run × question × repetition (skipped where a real ``UNIQUE``/``PRIMARY KEY``
-  index guarantees it).
+  table, the costly one, run beside the rescore scan, or folded into it as
+  :func:`attempt_rules_sql`, see :mod:`ai4hse_desk.verdicts.checked_scan`), then
+  :func:`check_attempt_links`: attempts of known runs and questions, repetitions
+  ``1..R`` of their run, unique ``attempt_id`` and unique run × question ×
+  repetition (skipped where a real ``UNIQUE``/``PRIMARY KEY`` index guarantees it).
 
 Each raises :class:`AuditError` naming the first problems (at most three) in one
 line: ``attempts: attempt 17: repetition is 'x' (must be a whole number of at
