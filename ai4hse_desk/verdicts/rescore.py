@@ -105,7 +105,8 @@ def _verdict_batches(
     that is the benchmarked fast path of ``rescore``. Attempts of the questions
     in ``exclude_questions`` are skipped (neither scored nor collected). With
     ``check`` the attempts' values are checked beside the scan (see
-    :meth:`AuditDB.iter_rescore_batches`); a failure the data explains is
+    :meth:`AuditDB.iter_rescore_batches`) or, for the whole file on a loaded
+    machine, inside it (:mod:`.checked_scan`); a failure the data explains is
     reported as the data's :class:`AuditError`.
     """
     try:
