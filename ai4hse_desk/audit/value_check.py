@@ -260,6 +260,8 @@ class OnceCheck:
         self._check = check
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
+        self._inline = False  # run by wait() in a caller's thread
+        self._runner: int | None = None  # the ident of the thread running the check
         self._conn: sqlite3.Connection | None = None
         self._done = threading.Event()
         self._error: BaseException | None = None
@@ -276,6 +278,7 @@ class OnceCheck:
                 self._done.set()
 
     def _run(self) -> None:
+        self._runner = threading.get_ident()
         try:
             conn = self._conn = self._connect()
             try:
@@ -299,11 +302,10 @@ class OnceCheck:
     def wait(self) -> None:
         """Run (or finish) the check; raise its error, if any."""
         with self._lock:
-            begun = self._thread is not None or self._done.is_set()
-            if not begun:
-                self._thread = threading.current_thread()
+            begun = self._thread is not None or self._inline or self._done.is_set()
+            self._inline = self._inline or not begun
         if not begun:
-            self._run()
+            self._run()  # in the caller's thread, which may be a Qt thread (not joinable)
         self._done.wait()
         if self._error is not None:
             raise self._error
@@ -316,3 +318,5 @@ class OnceCheck:
                 conn.interrupt()
         if thread is not None and thread is not threading.current_thread() and thread.is_alive():
             thread.join()
+        elif thread is None and self._inline and self._runner != threading.get_ident():
+            self._done.wait()  # run by a caller's thread: it ends once interrupted

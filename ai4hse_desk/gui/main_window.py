@@ -172,8 +172,8 @@ class MainWindow(QMainWindow):
 
     def _index_ready(self, _index: object) -> None:
         self.index_bar.hide()
+        self.attempts.fit_columns()  # reads the first rows, before the notes are looked for
         self.notes.index_ready()
-        self.attempts.fit_columns()
 
     def _fill_recent(self, files: list[str]) -> None:
         fill_recent_menu(self.menu_actions.menu(menus.RECENT), files, self.opening.open_path)

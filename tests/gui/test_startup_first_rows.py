@@ -1,8 +1,9 @@
 """The window's first rows come before the notes store and the Review page: a fresh process.
 
-The desk starts as ``ai4hse-desk AUDIT_DB`` does (the launcher); at the first
-listed row the process records which modules are loaded, then lets the window
-carry on until every task is delivered and records them again. SQLAlchemy, the
+The desk starts as ``ai4hse-desk AUDIT_DB`` does (the launcher); when the notes
+store is about to be looked for (the first thing deferred past the first rows), the
+process records whether the first row is read and which modules are loaded, then lets
+the window carry on until every task is delivered and records them again. SQLAlchemy, the
 notes store's location and store modules, and the Review page's view, controller
 and store reads must not be among the first; the store must have been looked for
 by the end (deferred, not dropped), and the Review page is made when first shown.
@@ -35,18 +36,27 @@ REVIEW = (
 _RUN = """
 import json, os, sys
 import ai4hse_desk.gui.app as gui_app
+from ai4hse_desk.gui.controllers.notes import NotesController
 target = sys.argv.pop(1)
 opened = gui_app.start_window
+seen = {}
+looked_for = NotesController.index_ready
+def index_ready(self):
+    if "first" not in seen:
+        seen["first"] = sorted(sys.modules)
+        seen["row"] = bool(WINDOW and WINDOW[0].model.rowCount() and WINDOW[0].model.row_data(0))
+    looked_for(self)
+NotesController.index_ready = index_ready
+WINDOW = []
 def start_window(path):
     window = opened(path)
+    WINDOW.append(window)
     from PySide6.QtCore import QTimer
-    seen = {}
     def watch():
-        if "first" not in seen and window.model.rowCount() and window.model.row_data(0):
-            seen["first"] = sorted(sys.modules)
         if "first" in seen and window.tasks.idle():
             with open(target, "w") as out:
-                json.dump({"first": seen["first"], "idle": sorted(sys.modules)}, out)
+                json.dump({"first": seen["first"], "row": seen["row"],
+                           "idle": sorted(sys.modules)}, out)
             os._exit(0)
     timer = QTimer(window)
     timer.timeout.connect(watch)
@@ -88,6 +98,7 @@ def test_the_first_rows_show_before_sqlalchemy_the_notes_store_and_the_review_pa
     modules = json.loads(record.read_text())
     first, idle = set(modules["first"]), set(modules["idle"])
     assert "ai4hse_desk.gui.main_window" in first  # the window itself was measured
+    assert modules["row"]  # the first row was read before the store is looked for
     assert not first & set(DEFERRED)
     assert not first & set(REVIEW)
     assert "ai4hse_desk.notes.location" in idle  # the store was looked for afterwards
