@@ -23,6 +23,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import threading
+import time
 from typing import TYPE_CHECKING
 
 from ai4hse_desk.audit.errors import AuditError
@@ -35,11 +36,11 @@ if TYPE_CHECKING:
     from ai4hse_desk.protocol.metrics import RunInfo, RunScorer
 
 #: Smallest database split over workers. Measured on the 2-core machine (issue 16):
-#: under a load of 2.5-4, two workers took 1.16-1.24x as long as one process on
-#: 250,000 and 500,000 realistic attempts and 0.9-1.17x on 1,000,000 (one process
-#: pays no fork, no transfer of the workers' counts and no merge).
-PARALLEL_MIN_ATTEMPTS = 500_000
-#: Idle cores (CPUs this process may use minus the 1-minute load) two workers need.
+#: with both CPUs idle, two workers took 0.56x the time of one process on 320,000
+#: single-choice attempts and 0.62-0.68x on 1,000,000; under a load of 2.5-4 from
+#: other work, 1.16-1.24x on 250,000 and 500,000 (hence :data:`IDLE_CORES_NEEDED`).
+PARALLEL_MIN_ATTEMPTS = 300_000
+#: Idle cores (CPUs this process may use minus those busy now) two workers need.
 IDLE_CORES_NEEDED = 1.5
 
 
@@ -107,13 +108,62 @@ def usable_cpus() -> int:
     return os.cpu_count() or 1
 
 
-def idle_cores() -> float:
-    """Usable CPUs minus the 1-minute load average (0 when the load is unknown)."""
+#: How long :func:`busy_now` watches the CPUs (seconds).
+SAMPLE_SECONDS = 0.05
+
+
+def _cpu_times() -> tuple[int, int] | None:
+    """(idle, total) jiffies of all CPUs from ``/proc/stat``, or None where there is none."""
     try:
-        load = os.getloadavg()[0]
-    except (AttributeError, OSError):
-        return 0.0
-    return usable_cpus() - load
+        with open("/proc/stat", encoding="ascii") as stat:
+            fields = stat.readline().split()
+    except OSError:
+        return None
+    if not fields or fields[0] != "cpu":
+        return None
+    values = [int(v) for v in fields[1:9]]
+    return values[3] + values[4], sum(values)  # idle + iowait, all
+
+
+def busy_now() -> float | None:
+    """CPUs busy right now (over :data:`SAMPLE_SECONDS`), or None where it cannot be seen.
+
+    The 1-minute load average is a poor guide here: it still counts the work that just
+    ended (a benchmark's previous run, the command before), and on 2 CPUs that was
+    enough to choose one process when two were 1.6x faster.
+    """
+    first = _cpu_times()
+    if first is None:
+        return None
+    time.sleep(SAMPLE_SECONDS)
+    second = _cpu_times()
+    if second is None or second[1] <= first[1]:
+        return None
+    idle = (second[0] - first[0]) / (second[1] - first[1])
+    busy = (1.0 - idle) * (os.cpu_count() or 1)
+    _sampled[:] = [time.monotonic(), busy]
+    return busy
+
+
+#: The last sample: [monotonic time, CPUs busy] (empty before the first).
+_sampled: list[float] = []
+
+
+def idle_cores(*, sample: bool = True) -> float:
+    """Usable CPUs minus those busy now (else minus the 1-minute load average; 0 when
+    neither is known). With ``sample=False`` it only reuses a sample of the last 2 s
+    (a small file's choices are not worth the 50 ms a sample waits)."""
+    if sample:
+        busy = busy_now()
+    else:
+        fresh = bool(_sampled) and time.monotonic() - _sampled[0] < 2.0
+        busy = _sampled[1] if fresh else None
+    if busy is None:
+        try:
+            busy = os.getloadavg()[0]
+        except (AttributeError, OSError):
+            return 0.0
+    return usable_cpus() - busy
 
 
 def default_workers(attempts: int) -> int:

@@ -121,7 +121,7 @@ def verdict_loop(  # noqa: C901 - the per-attempt hot loop stays inline
     rule: Rule  # set with the first attempt's run
     wanted = None if run_ids is None else list(runs)
     whole = check and wanted is None and id_range is None
-    if whole and idle_cores() < FOLD_BELOW_IDLE_CORES:  # no core for a second scan: one scan
+    if whole and idle_cores(sample=False) < FOLD_BELOW_IDLE_CORES:  # no core for two scans
         scan = checked_batches(db, BATCH)
     else:  # checked on a thread beside the scan (or, for a worker's share, by the parent)
         scan = db.iter_rescore_batches(wanted, BATCH, id_range, check=check)

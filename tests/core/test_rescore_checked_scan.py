@@ -19,7 +19,7 @@ def _no_second_scan(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(_: AuditDB) -> None:
         raise AssertionError("the values were checked on a second scan")
 
-    monkeypatch.setattr(verdict_loop, "idle_cores", lambda: 0.0)  # a loaded machine
+    monkeypatch.setattr(verdict_loop, "idle_cores", lambda **_: 0.0)  # a loaded machine
     monkeypatch.setattr(AuditDB, "start_attempts_check", refuse)
 
 
@@ -33,7 +33,7 @@ def test_with_an_idle_core_the_check_runs_beside_the_scan(
         started.append(db)
         start(db)
 
-    monkeypatch.setattr(verdict_loop, "idle_cores", lambda: 1.5)
+    monkeypatch.setattr(verdict_loop, "idle_cores", lambda **_: 1.5)
     monkeypatch.setattr(AuditDB, "start_attempts_check", record)
     with open_audit(make_audit_db(untyped=True)) as db:
         rescore(db, workers=1)

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 def _machine(monkeypatch: pytest.MonkeyPatch, cpus: int, load: float) -> None:
     monkeypatch.setattr(parallel, "usable_cpus", lambda: cpus)
-    monkeypatch.setattr(parallel.os, "getloadavg", lambda: (load, load, load))
+    monkeypatch.setattr(parallel, "busy_now", lambda: load)
 
 
 @pytest.mark.parametrize(
@@ -50,8 +50,43 @@ def test_unknown_load_means_one_process(monkeypatch: pytest.MonkeyPatch) -> None
     def unknown() -> tuple[float, float, float]:
         raise OSError("no load average")
 
+    monkeypatch.setattr(parallel, "busy_now", lambda: None)  # no /proc/stat either
     monkeypatch.setattr(parallel.os, "getloadavg", unknown)
     assert default_workers(10**6) == 1
+
+
+def test_the_cpus_busy_now_decide_not_the_load_average(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A busy minute that has just ended (the load average still says 2) does not keep
+    an idle machine on one process; CPUs busy now do."""
+    monkeypatch.setattr(parallel, "usable_cpus", lambda: 2)
+    monkeypatch.setattr(parallel.os, "getloadavg", lambda: (2.0, 2.0, 2.0))
+    monkeypatch.setattr(parallel, "busy_now", lambda: 0.1)
+    assert default_workers(10**6) == 2
+    monkeypatch.setattr(parallel, "busy_now", lambda: 1.2)
+    assert default_workers(10**6) == 1
+
+
+def test_a_sample_of_the_cpus_sees_this_process_working() -> None:
+    """/proc/stat, watched while this thread spins: at least part of a CPU is busy."""
+    import threading
+    import time
+
+    stop = threading.Event()
+
+    def spin() -> None:
+        while not stop.is_set():
+            sum(range(1000))
+
+    worker = threading.Thread(target=spin)
+    worker.start()
+    try:
+        time.sleep(0.02)
+        busy = parallel.busy_now()
+    finally:
+        stop.set()
+        worker.join()
+    assert busy is not None
+    assert busy >= 0.5
 
 
 def _merges(monkeypatch: pytest.MonkeyPatch) -> list[int]:
