@@ -76,12 +76,11 @@ class ItemFit:
     def accuracy(self, hard: bool = False) -> Floats:
         """Per run, P(right) on an ordinary (or a hard) item when not copying."""
         shift = self.params.shift if hard else 0.0
-        return 1.0 / (1.0 + np.exp(-(self.params.ability - shift)))
+        return _sigmoid(self.params.ability - shift)
 
 
 @dataclass(frozen=True, slots=True)
 class _Data:
-    onehot: Floats  # (n, width, R)
     key: Ints
     cats: Ints
     width: int
@@ -133,11 +132,14 @@ def _states(width: int) -> list[tuple[int, int]]:
     return [(t, m) for t in range(width) for m in range(-1, width) if m != t]
 
 
-def _e_step(data: _Data, p: Parameters, prior_right: Floats) -> tuple[Floats, Floats, Floats]:
-    """Log posterior per state (n, S, 2), log evidence per item, and S (per category sums)."""
+def _e_step(
+    data: _Data, p: Parameters, table: Floats, prior_right: Floats
+) -> tuple[Floats, Floats]:
+    """Log posterior per state (n, S, 2) and log evidence per item, ``table`` being
+    :func:`_vote_table` of ``p``."""
     n, width = len(data.key), data.width
     others = np.maximum(data.cats - 1, 1).astype(np.float64)
-    table = np.log(_vote_table(p, data.others))  # (groups, R, 2, ROLES, 2)
+    table = np.log(table)  # (groups, R, 2, ROLES, 2)
     # sums[i, m, role, h]: log P of the votes for category m, were m in that role
     flat = np.zeros((n, width, 2, _ROLES, 2))
     for g, group in enumerate(data.groups):
@@ -166,7 +168,7 @@ def _e_step(data: _Data, p: Parameters, prior_right: Floats) -> tuple[Floats, Fl
         out[:, s, :] = np.where(valid[:, None], like + prior[:, None] + log_h[None, :], -np.inf)
     top = out.max(axis=(1, 2), keepdims=True)
     evidence = np.log(np.exp(out - top).sum(axis=(1, 2))) + top[:, 0, 0]
-    return out - evidence[:, None, None], evidence, sums
+    return out - evidence[:, None, None], evidence
 
 
 def _roles(data: _Data, post: Floats) -> Floats:
@@ -186,14 +188,15 @@ def _roles(data: _Data, post: Floats) -> Floats:
     return q + totals[:, None]
 
 
-def _run_sums(data: _Data, q: Floats, p: Parameters) -> tuple[Floats, Floats, Floats, Floats]:
+def _run_sums(
+    data: _Data, q: Floats, p: Parameters, table: Floats
+) -> tuple[Floats, Floats, Floats, Floats]:
     """Per run: honest mass per (role, class); copied mass; of the votes for items'
     misconceptions, the part their pull explains; wrong mass where there is a misconception.
     One matrix product per group of items with as many options and per is-key."""
     runs = len(p.ability)
     honest = np.zeros((runs, _ROLES, 2))
     copied, pulled = np.zeros(runs), np.zeros(runs)
-    table = _vote_table(p, data.others)  # (groups, R, 2, ROLES, 2)
     for g, (o, group) in enumerate(zip(data.others, data.groups, strict=True)):
         mass = q[group.rows].reshape(len(group.rows) * data.width, _ROLES * 2)
         plain = (group.plain_t @ mass[~group.keyed]).reshape(runs, _ROLES, 2)
@@ -206,8 +209,8 @@ def _run_sums(data: _Data, q: Floats, p: Parameters) -> tuple[Floats, Floats, Fl
     return honest, copied, pulled, (honest[:, 1] + honest[:, 2]).sum(1)
 
 
-def _m_step(data: _Data, post: Floats, p: Parameters) -> Parameters:
-    honest, copied, pulled, lure_den = _run_sums(data, _roles(data, post), p)
+def _m_step(data: _Data, post: Floats, p: Parameters, table: Floats) -> Parameters:
+    honest, copied, pulled, lure_den = _run_sums(data, _roles(data, post), p, table)
     ability, shift = _abilities(honest[:, 0], honest[:, 1:].sum(1), p.ability, p.shift)
     votes = data.voted.sum(0)
     multi = data.cats >= 3
@@ -245,14 +248,15 @@ def _run_em(
     params, last, iterations = start, -np.inf, 0
     post = np.zeros(0)
     for iterations in range(1, MAX_ITERATIONS + 1):  # noqa: B007
-        log_post, evidence, _ = _e_step(data, params, prior_right)
+        table = _vote_table(params, data.others)  # once per iteration: E- and M-step
+        log_post, evidence = _e_step(data, params, table, prior_right)
         total = float(evidence.sum())
         post = np.exp(log_post)
         if len(data.key) == 0 or total - last < TOLERANCE * max(abs(total), 1.0):
             last = max(total, last)
             break
         last = total
-        params = _m_step(data, post, params)
+        params = _m_step(data, post, params, table)
     return post, last, params, iterations
 
 
@@ -301,7 +305,7 @@ def _fit(votes: Ints, key: Ints, cats: Ints, prior_right: Floats) -> ItemFit:
         flat = onehot[rows].reshape(len(rows) * width, runs)
         keyed = is_key_cat[rows].reshape(-1)
         groups.append(_Group(rows, flat, keyed, flat[~keyed].T.copy(), flat[keyed].T.copy()))
-    data = _Data(onehot, key, cats, width, is_key_cat, votes >= 0, votes, others, groups)
+    data = _Data(key, cats, width, is_key_cat, votes >= 0, votes, others, groups)
     start = Parameters(
         np.full(runs, ABILITY_PRIOR[0]), np.full(runs, 0.01), np.full(runs, 0.5), 1.5, 0.2, 0.2
     )
@@ -325,10 +329,10 @@ def _fit(votes: Ints, key: Ints, cats: Ints, prior_right: Floats) -> ItemFit:
     return ItemFit(width_truth, post[:, :, 1].sum(1), params, evidence, iterations, tried)
 
 
-def vote_weight(fit: ItemFit, run: int, categories: int) -> float:
-    """Natural-log odds one vote of ``run`` for an alternative moves against the key
-    (an ordinary item, no misconception): a copier's vote weighs what its honest part does."""
-    right = float(fit.accuracy()[run])
+def vote_weight(right: float, categories: int) -> float:
+    """Natural-log odds one vote for an alternative moves against the key, from a run of
+    accuracy ``right`` (:meth:`ItemFit.accuracy`; an ordinary item, no misconception): a
+    copier's vote weighs what its honest part does."""
     return float(np.log(right * (categories - 1) / max(1 - right, 1e-9)))
 
 

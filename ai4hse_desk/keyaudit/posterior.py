@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ai4hse_desk.keyaudit.latent import HYGIENE_PRIOR, PRIOR, Driver, TrackPosterior, combine
-from ai4hse_desk.keyaudit.latent_fit import ItemFit, fit_items, vote_weight
+from ai4hse_desk.keyaudit.latent_fit import Floats, ItemFit, fit_items, vote_weight
 from ai4hse_desk.keyaudit.signals import letter_mode
 from ai4hse_desk.protocol.outcome import TRACK_ORDER
 
@@ -76,12 +76,12 @@ def _store_reliability(
         }
 
 
-def _drivers(fit: ItemFit, votes: list[int], alternative: int, categories: int,
+def _drivers(accuracy: Floats, votes: list[int], alternative: int, categories: int,
              run_ids: list[str]) -> list[Driver]:  # fmt: skip
-    """The runs that voted ``alternative``, strongest evidence first."""
-    accuracy = fit.accuracy()
+    """The runs that voted ``alternative``, strongest evidence first (``accuracy``: the
+    fit's per run, :meth:`~.latent_fit.ItemFit.accuracy`)."""
     found = [
-        Driver(run_ids[j], float(accuracy[j]), vote_weight(fit, j, categories))
+        Driver(run_ids[j], float(accuracy[j]), vote_weight(float(accuracy[j]), categories))
         for j, v in enumerate(votes)
         if v == alternative
     ]
@@ -124,12 +124,13 @@ def _fit_track_boolean(
         np.array(votes_list, dtype=np.int64), key, np.full(len(keys), 2), np.array(prior)
     )
     _store_reliability(fit, run_ids, "options", reliabilities)
+    accuracy = fit.accuracy()
     right = fit.truth[np.arange(len(keys)), key]
     for qi, question in enumerate(questions):
         start, end = starts[qi], starts[qi] + question.n_options
         worst = start + int(np.argmin(right[start:end]))
         other = 1 - int(key[worst])
-        drivers = _drivers(fit, votes_list[worst], other, 2, run_ids)
+        drivers = _drivers(accuracy, votes_list[worst], other, 2, run_ids)
         out.setdefault(question.question_id, []).append(TrackPosterior(
             track, 1.0 - float(np.prod(right[start:end])), worst - start,
             1.0 - float(right[worst]), drivers))  # fmt: skip
@@ -157,13 +158,14 @@ def _fit_track_letters(
     prior = np.array([priors[q.question_id] for q in questions])
     fit = fit_items(votes, key, options, prior)
     _store_reliability(fit, run_ids, "letters", reliabilities)
+    accuracy = fit.accuracy()
     for qi, question in enumerate(questions):
         post = fit.truth[qi].copy()
         k = int(key[qi])
         wrong = 1.0 - float(post[k])
         post[k] = -1.0
         chosen = int(np.argmax(post))
-        drivers = _drivers(fit, [int(v) for v in votes[qi]], chosen, int(options[qi]), run_ids)
+        drivers = _drivers(accuracy, [int(v) for v in votes[qi]], chosen, int(options[qi]), run_ids)
         out.setdefault(question.question_id, []).append(
             TrackPosterior(track, wrong, chosen, float(post[chosen]), drivers)
         )
