@@ -56,13 +56,14 @@ import re
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
-from ai4hse_desk.display.visible_text import VisibleText, empty_ints, frozen_ints, utf16_offset
+from ai4hse_desk.display.visible_text import VisibleText, frozen_ints, utf16_offset
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from ai4hse_desk.display.visible_text import Ints
+    #: The index arrays computed here (:func:`frozen_ints` makes them the offsets).
+    Ints = npt.NDArray[np.int64]
 
 __all__ = [
     "MAX_SHOWN",
@@ -256,6 +257,28 @@ def _wrap_points(
     return np.asarray(starts[np.isin(starts, newlines, invert=True)] - 1, dtype=np.int64)
 
 
+@functools.cache
+def _special() -> re.Pattern[str]:
+    """One character that :func:`make_visible` must look at: a stand-in, a variation
+    selector, U+FFFD, or any character outside the BMP (it moves the Qt offsets)."""
+    ranges = sorted([*_LABELLED_RANGES, (_VS_FIRST, _VS_LAST), (0xFFFD, 0xFFFD),
+                     (0x10000, 0x10FFFF)])  # fmt: skip
+    merged: list[list[int]] = []
+    for first, last in ranges:
+        if merged and first <= merged[-1][1] + 1:
+            merged[-1][1] = max(merged[-1][1], last)
+        else:
+            merged.append([first, last])
+    return re.compile("[" + "".join(f"\\U{a:08x}-\\U{b:08x}" for a, b in merged) + "]")
+
+
+def _plain(raw: str, max_line: int | None) -> bool:
+    """Whether ``raw`` is shown as it is: nothing special, no line to break."""
+    if _special().search(raw) is not None:
+        return False
+    return max_line is None or len(raw) <= max_line or max(map(len, raw.split("\n"))) <= max_line
+
+
 def make_visible(raw: str, *, max_line: int | None = None) -> VisibleText:
     """The display form of ``raw`` with its offset maps.
 
@@ -264,12 +287,20 @@ def make_visible(raw: str, *, max_line: int | None = None) -> VisibleText:
     out a whole paragraph at once: a 10 MB single line takes seconds); the
     ``↩`` offsets are in :attr:`VisibleText.wrap_marks`.
 
-    Vectorised over UTF-32 code points (table look-ups, one cumulative sum,
-    boolean masks), so linear in ``len(raw)`` whatever the text holds; never
-    raises for any ``str``, including lone surrogates.
+    A plain text (one regex scan finds nothing to show differently) is its own
+    display form. Any other is vectorised over UTF-32 code points (table look-ups,
+    one cumulative sum, boolean masks), so linear in ``len(raw)`` whatever the text
+    holds; never raises for any ``str``, including lone surrogates.
     """
     if max_line is not None and max_line < 1:
         raise ValueError(f"max_line must be positive, got {max_line}")
+    if _plain(raw, max_line):
+        return VisibleText(text=raw, made_visible=0, raw_length=len(raw))
+    return _vectorised(raw, max_line)
+
+
+def _vectorised(raw: str, max_line: int | None) -> VisibleText:
+    """:func:`make_visible` over numpy arrays (any text, also a plain one)."""
     if not raw:
         return VisibleText(text="", made_visible=0, raw_length=0)
     import numpy as np
@@ -279,7 +310,8 @@ def make_visible(raw: str, *, max_line: int | None = None) -> VisibleText:
     count = len(cps)
     kind = kind_of[cps]
     astral = cps > 0xFFFF
-    newlines, longest = empty_ints(), 0  # the longest line matters only with max_line
+    no_ints: Ints = np.zeros(0, dtype=np.int64)
+    newlines, longest = no_ints, 0  # the longest line matters only with max_line
     if max_line is not None:
         newlines = np.flatnonzero(cps == 0x0A)
         longest = int(np.diff(newlines, prepend=-1, append=count).max()) - 1
@@ -305,7 +337,7 @@ def make_visible(raw: str, *, max_line: int | None = None) -> VisibleText:
     shown_at: npt.NDArray[np.signedinteger[Any]] = np.cumsum(content, dtype=position)
     length = int(shown_at[-1])
     np.subtract(shown_at, content, out=shown_at)  # from "after" to "of" each character
-    wrap_after = empty_ints()
+    wrap_after = no_ints
     if max_line is not None and longest * glyphs.shape[1] > max_line:
         wrap_after = _wrap_points(newlines, shown_at, length, max_line)
 

@@ -9,56 +9,63 @@ kinds of offset appear here:
 * *Qt* offsets: positions in a ``QTextDocument`` holding the display text,
   which count UTF-16 code units (a character outside the BMP counts 2).
 
-numpy is imported when the first :class:`VisibleText` is made, not with this
-module: the window's start-up does not pay for it.
+The offsets are read-only ``int64`` memoryviews (over the arrays
+:func:`~ai4hse_desk.display.text_sanitize.make_visible` computes with numpy) and
+every look-up is a :mod:`bisect`, so a plain text (nothing to make visible, which
+is most responses) never imports numpy: the window's start-up does not pay for it.
 """
 
 from __future__ import annotations
 
-import functools
+import array
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    import numpy as np
     import numpy.typing as npt
 
-    #: Offsets and widths, as stored in :class:`VisibleText` (read-only arrays).
-    Ints = npt.NDArray[np.int64]
+#: Offsets and widths, as stored in :class:`VisibleText`: a read-only memoryview of
+#: ``int64`` (``len``, indexing, slicing, ``tolist()``).
+Ints = memoryview
 
-__all__ = ["VisibleText", "empty_ints", "frozen_ints", "utf16_offset"]
+__all__ = ["Ints", "VisibleText", "empty_ints", "frozen_ints", "utf16_offset"]
+
+_EMPTY: Ints = memoryview(b"").cast("q")  # bytes: read-only
 
 
-@functools.cache
 def empty_ints() -> Ints:
-    """The empty read-only ``int64`` array (one, shared)."""
+    """The empty read-only ``int64`` view (one, shared)."""
+    return _EMPTY
+
+
+def frozen_ints(values: npt.NDArray[Any]) -> Ints:
+    """The numpy array ``values`` as a read-only ``int64`` memoryview (no copy when
+    it already is a contiguous ``int64`` array)."""
     import numpy as np
 
-    empty = np.zeros(0, dtype=np.int64)
-    empty.flags.writeable = False
-    return empty
-
-
-def frozen_ints(array: npt.NDArray[Any]) -> Ints:
-    """``array`` as a contiguous, read-only ``int64`` array."""
-    import numpy as np
-
-    result = np.ascontiguousarray(array, dtype=np.int64)
+    result = np.ascontiguousarray(values, dtype=np.int64)
     result.flags.writeable = False
-    return result
+    return memoryview(result.data).cast("B").cast("q")
+
+
+def _ints(values: list[int]) -> Ints:
+    return memoryview(array.array("q", values)).toreadonly()
 
 
 def _spans_between(
-    starts: Ints, ends: Ints, low: int, high: int | None, limit: int | None
+    starts: Ints, ends: Ints | None, low: int, high: int | None, limit: int | None
 ) -> list[tuple[int, int]]:
-    """The spans (sorted, disjoint) overlapping ``[low, high)``, at most ``limit``."""
-    import numpy as np
-
-    first = int(np.searchsorted(ends, low, side="right"))
-    stop = len(starts) if high is None else int(np.searchsorted(starts, high, side="left"))
+    """The spans (sorted, disjoint) overlapping ``[low, high)``, at most ``limit``;
+    ``ends`` ``None``: every span is one character long."""
+    first = bisect_right(starts, low - 1) if ends is None else bisect_right(ends, low)
+    stop = len(starts) if high is None else bisect_left(starts, high)
     if limit is not None:
         stop = min(stop, first + limit)
-    return list(zip(starts[first:stop].tolist(), ends[first:stop].tolist(), strict=True))
+    begins = starts[first:stop].tolist()
+    if ends is None:
+        return [(start, start + 1) for start in begins]
+    return list(zip(begins, ends[first:stop].tolist(), strict=True))
 
 
 def utf16_offset(text: str, index: int) -> int:
@@ -75,7 +82,7 @@ class VisibleText:
     character takes ``seg_width[i]`` display characters, up to the next
     segment; before the first segment the map is the identity. A segment starts
     only where the width changes, so ordinary text costs nothing. Lookups are
-    binary searches (``numpy.searchsorted``).
+    binary searches (:mod:`bisect`).
     """
 
     text: str
@@ -98,15 +105,15 @@ class VisibleText:
     _astral_qt: Ints = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        import numpy as np
-
-        qt = self.astral + np.arange(len(self.astral), dtype=np.int64)
-        object.__setattr__(self, "_astral_qt", frozen_ints(qt))
+        # The Qt position of each astral character: its display offset plus the
+        # astral characters before it (each one UTF-16 unit longer).
+        qt = [at + before for before, at in enumerate(self.astral.tolist())]
+        object.__setattr__(self, "_astral_qt", _ints(qt) if qt else _EMPTY)
 
     @property
     def replacement_count(self) -> int:
         """How many U+FFFD characters the text contains."""
-        return int((self.replacement_ends - self.replacement_starts).sum())
+        return sum(self.replacement_ends.tolist()) - sum(self.replacement_starts.tolist())
 
     @property
     def qt_length(self) -> int:
@@ -133,7 +140,7 @@ class VisibleText:
         self, start: int = 0, end: int | None = None, limit: int | None = None
     ) -> list[tuple[int, int]]:
         """Display spans of the ``↩`` of display-only breaks (see :meth:`marker_spans`)."""
-        return _spans_between(self.wrap_marks, self.wrap_marks + 1, start, end, limit)
+        return _spans_between(self.wrap_marks, None, start, end, limit)
 
     # -- original <-> display ------------------------------------------------
 
@@ -141,12 +148,10 @@ class VisibleText:
         """Display offset of the original offset ``offset`` (0 … raw_length)."""
         if not 0 <= offset <= self.raw_length:
             raise IndexError(f"offset {offset} outside 0..{self.raw_length}")
-        import numpy as np
-
-        i = int(np.searchsorted(self.seg_orig, offset, side="right")) - 1
+        i = bisect_right(self.seg_orig, offset) - 1
         if i < 0:
             return offset
-        return int(self.seg_disp[i] + (offset - self.seg_orig[i]) * self.seg_width[i])
+        return self.seg_disp[i] + (offset - self.seg_orig[i]) * self.seg_width[i]
 
     def span_to_display(self, span: tuple[int, int]) -> tuple[int, int]:
         """Display span of the half-open original span ``(start, end)``.
@@ -166,13 +171,11 @@ class VisibleText:
         """
         if not 0 <= offset <= len(self.text):
             raise IndexError(f"display offset {offset} outside 0..{len(self.text)}")
-        import numpy as np
-
-        i = int(np.searchsorted(self.seg_disp, offset, side="right")) - 1
+        i = bisect_right(self.seg_disp, offset) - 1
         if i < 0:
             return offset
-        chars, inside = divmod(int(offset - self.seg_disp[i]), int(self.seg_width[i]))
-        return int(self.seg_orig[i]) + chars + (1 if round_up and inside else 0)
+        chars, inside = divmod(offset - self.seg_disp[i], self.seg_width[i])
+        return self.seg_orig[i] + chars + (1 if round_up and inside else 0)
 
     # -- display <-> Qt (UTF-16) ---------------------------------------------
 
@@ -180,9 +183,7 @@ class VisibleText:
         """Qt document position of the display offset ``offset``."""
         if not 0 <= offset <= len(self.text):
             raise IndexError(f"display offset {offset} outside 0..{len(self.text)}")
-        import numpy as np
-
-        return offset + int(np.searchsorted(self.astral, offset, side="left"))
+        return offset + bisect_left(self.astral, offset)
 
     def qt_to_display(self, position: int) -> int:
         """Display offset of the Qt position ``position``.
@@ -192,11 +193,9 @@ class VisibleText:
         """
         if not 0 <= position <= self.qt_length:
             raise IndexError(f"Qt position {position} outside 0..{self.qt_length}")
-        import numpy as np
-
-        before = int(np.searchsorted(self._astral_qt, position, side="left"))
+        before = bisect_left(self._astral_qt, position)
         if before and self._astral_qt[before - 1] + 1 == position:
-            return int(self.astral[before - 1])
+            return self.astral[before - 1]
         return position - before
 
     # -- original <-> Qt -----------------------------------------------------

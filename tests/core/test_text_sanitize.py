@@ -297,3 +297,53 @@ def test_spans_map_to_their_display_text(raw: str, data: st.DataObject) -> None:
     qt_low, qt_high = vis.span_to_qt((start, end))
     assert vis.qt_to_original(qt_low) == start
     assert vis.qt_to_original(qt_high, round_up=True) == end
+
+
+FIELDS = ("seg_orig", "seg_disp", "seg_width", "marker_starts", "marker_ends",
+          "replacement_starts", "replacement_ends", "astral", "wrap_marks")  # fmt: skip
+
+
+def same_display(a: VisibleText, b: VisibleText) -> None:
+    assert (a.text, a.made_visible, a.raw_length) == (b.text, b.made_visible, b.raw_length)
+    for name in FIELDS:
+        assert getattr(a, name).tolist() == getattr(b, name).tolist(), name
+    for position in range(a.qt_length + 1):
+        assert a.qt_to_display(position) == b.qt_to_display(position)
+
+
+@given(texts, st.one_of(st.none(), st.integers(min_value=1, max_value=12)))
+def test_the_plain_text_short_cut_gives_what_the_vectorised_rules_give(
+    raw: str, max_line: int | None
+) -> None:
+    """Whether or not a text takes the short cut, its display form and maps are those
+    of the full rules (the short cut only skips numpy)."""
+    from ai4hse_desk.display.text_sanitize import _vectorised
+
+    same_display(make_visible(raw, max_line=max_line), _vectorised(raw, max_line))
+
+
+@pytest.mark.parametrize("raw", ["plain words\nand lines", "x" * 30, "🙂 astral", "a\u200bb"])
+def test_plain_text_short_cut_only_where_nothing_changes(raw: str) -> None:
+    from ai4hse_desk.display.text_sanitize import _plain, _vectorised
+
+    assert _plain(raw, None) == raw.isascii()  # the astral and the zero-width space are not
+    assert _plain(raw, 100) == raw.isascii()
+    assert not _plain("x" * 30, 12)  # a line to break
+    same_display(make_visible(raw, max_line=12), _vectorised(raw, 12))
+
+
+def test_a_plain_response_is_shown_without_numpy() -> None:
+    """The window's first response (plain text) is laid out without importing numpy."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from ai4hse_desk.display.text_sanitize import make_visible\n"
+        "v = make_visible('FINAL_ANSWER: A, C\\nplain reasoning', max_line=200)\n"
+        "assert v.to_qt(5) == 5 and v.span_to_qt((0, 3)) == (0, 3) and v.marker_spans() == []\n"
+        "assert v.wrap_spans() == [] and v.replacement_count == 0\n"
+        "print('numpy' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"
