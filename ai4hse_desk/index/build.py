@@ -44,7 +44,6 @@ from ai4hse_desk.index.location import BuildCancelled, index_path, read_meta, st
 from ai4hse_desk.index.query import ReviewIndex
 from ai4hse_desk.index.stored import encode_selection
 from ai4hse_desk.protocol.outcome import STATE_ANSWERED, Status
-from ai4hse_desk.verdicts.rescore import RescoreCancelled, iter_verdict_batches
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
@@ -216,6 +215,8 @@ def _rows(
 def _fill_rows(
     conn: sqlite3.Connection, db: AuditDB, ordinals: dict[str, int], progress: Progress | None
 ) -> int:
+    from ai4hse_desk.verdicts.rescore import iter_verdict_batches  # only a build needs it
+
     runs = {run.run_id: (run.run_id, run.model, run.track.value) for run in db.runs()}
     reasons: dict[str, int] = {}
     batches = iter_verdict_batches(db, progress=progress)
@@ -238,6 +239,8 @@ def build_index(db: AuditDB, *, progress: Progress | None = None) -> Path:
             the file changed while it was read (see ``iter_rescore_batches``);
             nothing is left on disk.
     """
+    from ai4hse_desk.verdicts.rescore import RescoreCancelled
+
     fingerprint = db.fingerprint()
     target = index_path(fingerprint)
     with (

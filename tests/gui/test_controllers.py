@@ -22,10 +22,10 @@ from ai4hse_desk.gui.dialogs.history import HistoryDialog
 from ai4hse_desk.gui.main_window import MainWindow
 from ai4hse_desk.gui.models.attempt_table import COLUMNS
 from ai4hse_desk.gui.settings import recent_files
-from ai4hse_desk.gui.views import scores as scores_view
 from ai4hse_desk.gui.workers import index_loader
 from ai4hse_desk.index import ReviewIndex
 from ai4hse_desk.notes import NotesStore
+from ai4hse_desk.scores import cache as scores_cache
 from ai4hse_desk.verdicts.attempt_detail import AttemptDetail
 
 if TYPE_CHECKING:
@@ -230,13 +230,13 @@ def test_a_file_opened_on_the_scores_page_is_scored_from_its_index(
     qtbot: QtBot, audit: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     asked: list[object] = []
-    load = scores_view.load_scores
+    load = scores_cache.load_scores  # the scores view reads it when a load starts
 
     def recording(*args: object, **kwargs: object) -> object:
         asked.append(kwargs.get("index"))
         return load(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(scores_view, "load_scores", recording)
+    monkeypatch.setattr(scores_cache, "load_scores", recording)
     win = MainWindow()
     qtbot.addWidget(win)
     win.switcher.show_scores()  # no file yet: nothing to compute

@@ -355,7 +355,7 @@ def test_cancelling_the_background_load(
             QTest.qWait(5)
         raise RescoreCancelled
 
-    monkeypatch.setattr("ai4hse_desk.gui.views.scores.load_scores", slow)
+    monkeypatch.setattr("ai4hse_desk.scores.cache.load_scores", slow)  # read when a load starts
     widget = ScoresView(tasks)
     qtbot.addWidget(widget)
     widget.show()

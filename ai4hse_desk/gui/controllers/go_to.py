@@ -17,13 +17,13 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 
 from ai4hse_desk.display.text_sanitize import display_text
-from ai4hse_desk.gui.dialogs.go_to import GoToTarget, parse_go_to
 from ai4hse_desk.gui.qt_guard import READ_ERRORS, problem_text
 from ai4hse_desk.index import AttemptQuery
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from ai4hse_desk.gui.dialogs.go_to import GoToTarget
     from ai4hse_desk.gui.models.attempt_table import AttemptTableModel
     from ai4hse_desk.index import ReviewIndex, SortKey
 
@@ -59,6 +59,8 @@ class GoTo(QObject):
     def go_to(self, text: str) -> bool:
         """Go to what ``text`` names; False (and a one-line ``message``) when there is
         nothing to go to."""
+        from ai4hse_desk.gui.dialogs.go_to import parse_go_to  # its dialog: on first use
+
         target = parse_go_to(text)
         if target is None or self._model.review_index is None:
             return False

@@ -19,7 +19,6 @@ from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.errors import first_line
 from ai4hse_desk.gui.controllers import undo_steps
 from ai4hse_desk.gui.dialogs import reason as reason_dialog
-from ai4hse_desk.gui.dialogs.history import HistoryDialog
 from ai4hse_desk.gui.dialogs.note import NoteDialog
 from ai4hse_desk.gui.workers.notes_store import LANE, store_problem
 from ai4hse_desk.gui.workers.task import QueryOp
@@ -292,6 +291,8 @@ class NoteChanges(QObject):
             title = f"History of a note on attempt #{self._notes.attempt_id}"
 
         def show(revisions: list[Revision]) -> None:
+            from ai4hse_desk.gui.dialogs.history import HistoryDialog
+
             dialog = HistoryDialog(display_text(title), revisions, self._dialogs)
             dialog.exec()
             dialog.deleteLater()

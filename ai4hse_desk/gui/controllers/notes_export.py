@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
-from ai4hse_desk.gui.dialogs.export_target import ask_export_target
 from ai4hse_desk.gui.workers.notes_store import LANE, store_problem
 from ai4hse_desk.gui.workers.task import QueryOp
 
@@ -74,6 +73,8 @@ class NotesExportController(QObject):
         if self._notes.store is None:
             self.message.emit("No notes have been recorded for this audit file yet.")
             return
+        from ai4hse_desk.gui.dialogs.export_target import ask_export_target
+
         chosen = ask_export_target(
             self._dialogs, "Export the reviewer notes", "notes.csv", FORMATS, PRIVATE_QUESTION
         )

@@ -9,9 +9,8 @@ its light row is built only when Qt asks, from a bounded cache (:mod:`.attempt_r
 
 A page by key is one index seek (well under a millisecond on a million attempts),
 read here, synchronously. Only the page ends (one pass over the listing) are found
-off the GUI thread: :meth:`AttemptTableModel.positions_job` is the work, the attempt
-list controller runs it on a task lane and hands the answer to
-:meth:`AttemptTableModel.set_positions`; until then a row far from every known key
+off the GUI thread (:meth:`AttemptTableModel.positions_job`, handed back to
+:meth:`AttemptTableModel.set_positions`); until then a row far from every known key
 shows "…". A slow first page (a plain ``LIKE`` search) is prepared off the GUI
 thread with :func:`first_page` and handed over with
 :meth:`AttemptTableModel.show_first_page`.
@@ -57,6 +56,11 @@ if TYPE_CHECKING:
 
 _Index = QModelIndex | QPersistentModelIndex
 T = TypeVar("T")
+_R = Qt.ItemDataRole
+#: The roles ``data`` answers: a view asks for ten per cell; the rest get None unread.
+_ROLES = frozenset(map(int, (_R.DisplayRole, _R.BackgroundRole, _R.ForegroundRole,
+                             _R.ToolTipRole, _R.TextAlignmentRole, _R.UserRole)))  # fmt: skip
+_DISPLAY, _TOOLTIP = int(_R.DisplayRole), int(_R.ToolTipRole)
 
 
 @dataclass(frozen=True)
@@ -228,12 +232,10 @@ class AttemptTableModel(QAbstractTableModel):
 
     def attempt_id_at(self, row: int) -> int | None:
         """The attempt shown in ``row`` (see :meth:`key_at`)."""
-        key = self.key_at(row)
-        return None if key is None else key[1]
+        return None if (key := self.key_at(row)) is None else key[1]
 
     def row_of(self, attempt_id: int, fetch_limit: int = 1) -> int | None:
-        """The row showing ``attempt_id`` (``None`` if not listed); ``fetch_limit`` 0
-        looks only among the rows held in memory, any other value in the whole list."""
+        """The row of ``attempt_id`` (``None``: not listed; ``fetch_limit`` 0: in memory)."""
         if fetch_limit == 0:
             return self._read(lambda rows: rows.held_position(attempt_id))
         return self._read(lambda rows: rows.find(attempt_id))
@@ -283,13 +285,13 @@ class AttemptTableModel(QAbstractTableModel):
 
     @guarded(None)
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
+        if role not in _ROLES or not index.isValid():
             return None
         item = self.row_data(index.row())
         if item is None:  # Anki's placeholder: not read yet, or unreadable (disabled)
-            if role == Qt.ItemDataRole.DisplayRole and index.column() == 0:
+            if role == _DISPLAY and index.column() == 0:
                 return PLACEHOLDER
-            if role == Qt.ItemDataRole.ToolTipRole:
+            if role == _TOOLTIP:
                 broken = self._cache.is_broken(self.attempt_id_at(index.row()))
                 return placeholder_tip(self.read_problem if broken else None)
             return None

@@ -5,12 +5,10 @@ and run frozen on the left, then exact accuracy, valid accuracy beside coverage,
 the other metrics, the settings last) above its plots; a last tab, clearly
 marked, holds the sensitivity exploration. The official scores are computed in the background
 on the ``"scores"`` lane of the window's task runner (``load``; ``load_now``
-waits for them, for screenshots and tests), from the review index's stored
-verdicts once it is ready, and kept per audit fingerprint in the cache folder.
-Clicking a bar or point emits ``filter_requested`` with the
-:class:`~ai4hse_desk.index.AttemptQuery` of the attempts behind it. The toolbar
-exports tables (CSV, XLSX), the current plot (PNG, SVG) and an HTML review
-report (:class:`~.scores_exports.ScoresExporter`).
+waits for them), from the review index's stored verdicts, and kept per audit
+fingerprint in the cache folder. Clicking a bar or point emits ``filter_requested``
+with the :class:`~ai4hse_desk.index.AttemptQuery` of the attempts behind it. The
+toolbar exports tables, the current plot and an HTML report (:mod:`.scores_exports`).
 """
 
 from __future__ import annotations
@@ -20,25 +18,24 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QLabel, QTableView, QTabWidget, QToolBar, QVBoxLayout, QWidget
 
-from ai4hse_desk.gui.panels.sensitivity import SensitivityPanel
 from ai4hse_desk.gui.qt_guard import READ_ERRORS, problem_text
-from ai4hse_desk.gui.views.scores_exports import ScoresExporter
 from ai4hse_desk.gui.views.scores_toolbar import NEEDS_SCORES, scores_actions
-from ai4hse_desk.gui.views.scores_track import TrackPage
 from ai4hse_desk.gui.widgets.task_status import TaskStatus
 from ai4hse_desk.gui.workers.task import QueryOp, Task
-from ai4hse_desk.scores import track_tables, track_title
-from ai4hse_desk.scores.cache import ScoresData, load_scores
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QAction
 
     from ai4hse_desk.audit import AuditDB
     from ai4hse_desk.gui.models.scores_table import ScoresTableModel
+    from ai4hse_desk.gui.panels.sensitivity import SensitivityPanel
+    from ai4hse_desk.gui.views.scores_exports import ScoresExporter
     from ai4hse_desk.gui.views.scores_plots import TrackPlots
+    from ai4hse_desk.gui.views.scores_track import TrackPage
     from ai4hse_desk.gui.workers.runner import TaskRunner
     from ai4hse_desk.index import AttemptQuery, ReviewIndex
     from ai4hse_desk.progress import Progress
+    from ai4hse_desk.scores.cache import ScoresData
     from ai4hse_desk.scores.table_rows import ScoreRow
 
 READING_NOTE = (
@@ -80,13 +77,13 @@ class ScoresView(QWidget):
         self.cancel_button = self.task_status.cancel_button
         self.tabs = QTabWidget()
         self.tabs.setAccessibleName("Scores per track")
-        self.sensitivity = SensitivityPanel(tasks)
+        self._sensitivity: SensitivityPanel | None = None  # made with the first scores
+        self._exports: ScoresExporter | None = None
         self.pages: dict[str, TrackPage] = {}
         self.models: dict[str, ScoresTableModel] = {}
         self.table_views: dict[str, QTableView] = {}
         self.plots: dict[str, TrackPlots] = {}
         self.data: ScoresData | None = None
-        self.exports = ScoresExporter(self, self)
         self._db: AuditDB | None = None
         self._index: ReviewIndex | None = None
         self._task: Task[ScoresData] | None = None
@@ -124,6 +121,23 @@ class ScoresView(QWidget):
     def _ask_report(self) -> None:
         self.exports.ask_report(include_private=self.action_map["private"].isChecked())
 
+    # Made (and imported) on first use: the window's start-up does not pay for them.
+    @property
+    def sensitivity(self) -> SensitivityPanel:
+        """The sensitivity exploration (its tab is added with the scores)."""
+        from ai4hse_desk.gui.panels.sensitivity import SensitivityPanel
+
+        self._sensitivity = self._sensitivity or SensitivityPanel(self._tasks)
+        return self._sensitivity
+
+    @property
+    def exports(self) -> ScoresExporter:
+        """The toolbar's exports (tables, the current plot, the HTML report)."""
+        from ai4hse_desk.gui.views.scores_exports import ScoresExporter
+
+        self._exports = self._exports or ScoresExporter(self, self)
+        return self._exports
+
     # -- what the exporter reads ---------------------------------------------------
 
     @property
@@ -144,11 +158,10 @@ class ScoresView(QWidget):
     def load(
         self, db: AuditDB, *, index: ReviewIndex | None = None, use_cache: bool = True
     ) -> None:
-        """Compute (or find in the cache) ``db``'s scores in the background.
+        """Compute (or find in the cache) ``db``'s scores in the background, from the
+        stored verdicts of ``index`` (its review index) when there is one."""
+        from ai4hse_desk.scores.cache import load_scores
 
-        Args:
-            index: the review index of ``db``: its stored verdicts are scored.
-        """
         self.clear()
         self._db, self._index = db, index
         generation = self._generation
@@ -190,14 +203,15 @@ class ScoresView(QWidget):
     def busy(self) -> bool:
         """True while scores or the exploration are being computed."""
         running = self._task is not None and not self._task.done
-        return running or self.sensitivity.busy()
+        return running or (self._sensitivity is not None and self._sensitivity.busy())
 
     def stop(self) -> None:
         """Stop every background computation; what it still delivers is ignored."""
         if self._task is not None:
             self._task.cancel()
             self._task = None
-        self.sensitivity.stop()
+        if self._sensitivity is not None:
+            self._sensitivity.stop()
 
     def clear(self) -> None:
         """Show nothing (running computations are cancelled)."""
@@ -209,10 +223,11 @@ class ScoresView(QWidget):
         pages = [self.tabs.widget(i) for i in range(self.tabs.count())]
         self.tabs.clear()
         for page in pages:
-            if page is not None and page is not self.sensitivity:
+            if page is not None and page is not self._sensitivity:
                 page.deleteLater()
         self.pages, self.models, self.table_views, self.plots = {}, {}, {}, {}
-        self.sensitivity.clear()
+        if self._sensitivity is not None:
+            self._sensitivity.clear()
         self.task_status.ended()
         self.task_status.say(NO_SCORES)
         self._set_enabled(False)
@@ -245,6 +260,8 @@ class ScoresView(QWidget):
     def _show_data(self, data: ScoresData) -> None:
         if self._db is None:
             return
+        from ai4hse_desk.scores import track_tables
+
         self.data = data
         tables = track_tables(data.result.runs, data.settings)
         for track, rows in tables.items():
@@ -262,14 +279,14 @@ class ScoresView(QWidget):
         self.loaded.emit()
 
     def _add_track(self, track: str, rows: list[ScoreRow], consistency_facet: str) -> None:
+        from ai4hse_desk.gui.views.scores_track import TrackPage
+        from ai4hse_desk.scores import track_title
+
         page = TrackPage(track, rows, consistency_facet)
         page.filter_requested.connect(self.filter_requested)
         self.pages[track] = page
-        self.models[track], self.table_views[track], self.plots[track] = (
-            page.model,
-            page.table,
-            page.plots,
-        )
+        self.models[track], self.table_views[track] = page.model, page.table
+        self.plots[track] = page.plots
         self.tabs.addTab(page, track_title(track))
 
     # -- reading -------------------------------------------------------------------
@@ -280,25 +297,24 @@ class ScoresView(QWidget):
         return self.plots[track].query_for(name, index)
 
     def set_excluded_questions(self, ids: set[str], reason: str) -> None:
-        """Explore the scores without ``ids`` (e.g. questions with an open key flag).
-
-        Called before the scores are shown (right after ``load``), the questions
-        are kept and explored as soon as the scores are there.
-        """
+        """Explore the scores without ``ids`` (e.g. questions with an open key flag);
+        called before the scores are shown, as soon as they are there."""
         self._exclusion = (set(ids), reason)
         if self.data is not None:
             self.sensitivity.set_excluded_questions(set(ids), reason)
 
     def current_track(self) -> str | None:
         """The track whose tab is shown, if a track tab is."""
-        widget = self.tabs.currentWidget()
-        return widget.track if isinstance(widget, TrackPage) else None
+        return None if (page := self._track_page()) is None else page.track
 
     def copy_exact_value(self) -> None:
         """Copy the exact value of the current cell of the shown table."""
+        if (page := self._track_page()) is not None:
+            page.copy_exact_value()
+
+    def _track_page(self) -> TrackPage | None:
         widget = self.tabs.currentWidget()
-        if isinstance(widget, TrackPage):
-            widget.copy_exact_value()
+        return next((page for page in self.pages.values() if page is widget), None)
 
 
 __all__ = ["ScoresView"]
