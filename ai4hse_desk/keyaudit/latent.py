@@ -16,13 +16,24 @@ run's reliability from how often it agrees with the inferred truths.
   (a run trained on the benchmark, or shown the key); otherwise it is right with
   probability sigmoid(ability - shift x hard), where *hard* is the item's
   difficulty class (ordinary or hard, with a shift shared by every run: hard
-  items take the same logits off every run); otherwise it picks a wrong answer:
-  the item's *misconception* (a wrong letter that draws runs, or none) with its
-  *pull*, or any wrong letter at random.
+  items take the same logits off every run); otherwise it picks a wrong answer.
+  An item may have a *misconception* (a wrong answer that draws runs, or none).
+  On a letter item it is a wrong letter, and a run that is wrong picks it with
+  its *pull* (else any wrong letter at random). On a Boolean option there is
+  only one wrong answer to pick, so there the misconception makes runs wrong
+  more often instead: it takes the run's own *lure shift* off its ability
+  (sigmoid(ability - lure shift - shift x hard)). A shift in logits multiplies
+  the run's odds of being wrong: a run that is seldom wrong stays seldom wrong,
+  so weak runs are drawn and strong runs are not, and each run's own shift says
+  how easily it is drawn.
 * **Why those parts.** Each answers a way the plain count is fooled: a hard
   question scatters the runs, but the strong runs still beat the weak ones on it;
-  a misconception makes the weak runs agree on one wrong letter while the strong
-  runs keep the key; a copier agrees with the key where everyone else contests it.
+  a misconception makes the weak runs agree on one wrong answer while the strong
+  runs keep the key (on a Boolean option that looks like a hard item on which
+  even the ordinary hard shift leaves too few runs right, and it used to read as
+  a wrong key); a copier agrees with the key where everyone else contests it. A
+  wrong key cannot pass for a misconception: there the strong runs are the ones
+  that contest the key, and they are the runs it barely draws.
 * **The prior.** P(the recorded key of a question is right) = :data:`PRIOR` (0.95:
   published re-checks of benchmark keys find a few per cent wrong); a Boolean
   option's key is right with probability ``PRIOR ** (1 / options)``, so all options

@@ -3,14 +3,19 @@
 One engine for both kinds of item: an item has ``K`` categories (2 for a Boolean
 option, the option letters for a single-answer question), a recorded key and, per
 run, one vote or none. An item's hidden state is ``(t, l, h)``: its true category
-``t``; its misconception ``l`` (a wrong category that draws weak runs, or none;
-only when ``K >= 3``); its difficulty class ``h`` (ordinary or hard). Given the
-state, run ``j`` votes
+``t``; its misconception ``l`` (a wrong category that draws weak runs, or none);
+its difficulty class ``h`` (ordinary or hard). Given the state, run ``j`` votes
 
 * the recorded key, with probability ``copy[j]``, whatever the truth;
-* else ``t`` with probability ``sigmoid(ability[j] - shift * h)``;
-* else a wrong category: the misconception with probability ``lure[j]``, or one
-  of the ``K - 1`` wrong categories at random.
+* else ``t`` with probability ``sigmoid(ability[j] - shift * h)``, or, on a
+  Boolean item with a misconception, ``sigmoid(ability[j] - lure_shift[j] - shift * h)``
+  (the misconception takes the run's own number of logits off: as odds, it
+  multiplies every run's odds of erring by a per-run factor, so a run that
+  seldom errs is still seldom drawn, and a wrong key, which strong runs contest,
+  cannot pass for one);
+* else a wrong category: on a letter item the misconception with probability
+  ``lure[j]``, or one of the ``K - 1`` wrong categories at random; on a Boolean
+  item, the other value.
 
 Votes are grouped per item and category, so an E-step costs one product of the
 one-hot votes with a small per-run table plus ``O(K^2)`` vector operations per
@@ -47,7 +52,12 @@ COPY_TRIES = 8
 COPY_GAIN = 1.0
 MAX_ITERATIONS = 100
 TOLERANCE = 1e-6
-_ROLES = 4  # a category's role in a state: truth, misconception, other wrong (with/without one)
+#: Normal prior of a run's lure shift (logits a Boolean item's misconception takes off its
+#: ability): mean, sd.
+LURE_SHIFT_PRIOR = (1.0, 1.5)
+#: A category's role in a state: truth (no misconception), misconception, other wrong
+#: (with / without a misconception), truth of an item with a misconception.
+_ROLES = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +67,7 @@ class Parameters:
     ability: Floats
     copy: Floats
     lure: Floats
+    lure_shift: Floats  # Boolean items: logits a misconception takes off the run's ability
     shift: float  # logits an item of the hard class takes off every run's ability
     hard_share: float
     lure_share: float
@@ -77,6 +88,10 @@ class ItemFit:
         """Per run, P(right) on an ordinary (or a hard) item when not copying."""
         shift = self.params.shift if hard else 0.0
         return _sigmoid(self.params.ability - shift)
+
+    def lured_accuracy(self) -> Floats:
+        """Per run, P(right) on an ordinary Boolean item with a misconception."""
+        return _sigmoid(self.params.ability - self.params.lure_shift)
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,12 +129,17 @@ def _vote_table(p: Parameters, others: Floats) -> Floats:
     o = others[:, None, None]
     lure = p.lure[None, :, None]
     shape = (len(others), *right.shape[1:])
+    # a Boolean item's misconception: the run is right less often (its lure shift)
+    lured = _sigmoid(p.ability[:, None] - p.lure_shift[:, None] - p.shift * np.array([0.0, 1.0]))
+    boolean = o == 1
+    right_lured = np.where(boolean, lured[None], right)
     base = np.stack(
         [
             np.broadcast_to(right, shape),
-            wrong * (lure + (1 - lure) / o),
+            np.where(boolean, 1 - right_lured, wrong * (lure + (1 - lure) / o)),
             wrong * (1 - lure) / o,
             np.broadcast_to(wrong / o, shape),
+            right_lured,
         ],
         axis=2,
     )
@@ -149,9 +169,8 @@ def _e_step(
     total_other = sums[:, :, 2:, :].sum(1)  # (n, 2, 2): every category as "other wrong"
     rows = np.arange(n)
     log_t_key, log_t_other = np.log(prior_right), np.log((1 - prior_right) / others)
-    multi = data.cats >= 3
-    log_no_lure = np.where(multi, np.log1p(-p.lure_share), 0.0)
-    log_lure = np.where(multi, np.log(p.lure_share / others), -np.inf)
+    log_no_lure = np.log1p(-p.lure_share)
+    log_lure = np.log(p.lure_share / others)
     log_h = np.log(np.array([1 - p.hard_share, p.hard_share]))
     states = _states(width)
     out = np.full((n, len(states), 2), -np.inf)
@@ -159,7 +178,8 @@ def _e_step(
         valid = (t < data.cats) & (m < data.cats)
         prior = np.where(data.key == t, log_t_key, log_t_other)
         role = 3 if m < 0 else 2
-        like = sums[rows, t, 0, :] + total_other[:, role - 2, :] - sums[rows, t, role, :]
+        truth_role = 0 if m < 0 else 4
+        like = sums[rows, t, truth_role, :] + total_other[:, role - 2, :] - sums[rows, t, role, :]
         if m >= 0:
             like = like + sums[rows, m, 1, :] - sums[rows, m, role, :]
             prior = prior + log_lure
@@ -180,7 +200,7 @@ def _roles(data: _Data, post: Floats) -> Floats:
         mass = post[:, s, :]
         role = 3 if m < 0 else 2
         totals[:, role] += mass
-        q[:, t, 0] += mass
+        q[:, t, 0 if m < 0 else 4] += mass
         q[:, t, role] -= mass
         if m >= 0:
             q[:, m, 1] += mass
@@ -188,58 +208,86 @@ def _roles(data: _Data, post: Floats) -> Floats:
     return q + totals[:, None]
 
 
-def _run_sums(
-    data: _Data, q: Floats, p: Parameters, table: Floats
-) -> tuple[Floats, Floats, Floats, Floats]:
-    """Per run: honest mass per (role, class); copied mass; of the votes for items'
-    misconceptions, the part their pull explains; wrong mass where there is a misconception.
-    One matrix product per group of items with as many options and per is-key."""
+@dataclass(frozen=True, slots=True)
+class _RunSums:
+    """Per run, the honest votes' posterior mass, right and wrong, per (lure shift applies,
+    class): (R, 2, 2) each; the copied mass; of the votes for letter misconceptions, the
+    part their pull explains, and the wrong mass where there is one."""
+
+    right: Floats
+    wrong: Floats
+    copied: Floats
+    pulled: Floats
+    lure_den: Floats
+
+
+def _run_sums(data: _Data, q: Floats, p: Parameters, table: Floats) -> _RunSums:
+    """One matrix product per group of items with as many options and per is-key."""
     runs = len(p.ability)
-    honest = np.zeros((runs, _ROLES, 2))
-    copied, pulled = np.zeros(runs), np.zeros(runs)
+    right, wrong = np.zeros((runs, 2, 2)), np.zeros((runs, 2, 2))
+    copied, pulled, lure_den = np.zeros(runs), np.zeros(runs), np.zeros(runs)
     for g, (o, group) in enumerate(zip(data.others, data.groups, strict=True)):
         mass = q[group.rows].reshape(len(group.rows) * data.width, _ROLES * 2)
         plain = (group.plain_t @ mass[~group.keyed]).reshape(runs, _ROLES, 2)
         on_key = (group.key_t @ mass[group.keyed]).reshape(runs, _ROLES, 2)
         share = table[g, :, 0] / table[g, :, 1]  # of a key vote, the part not copied
         part = plain + on_key * share
-        honest += part
         copied += (on_key * (1 - share)).sum(axis=(1, 2))
-        pulled += part[:, 1].sum(1) * p.lure / (p.lure + (1 - p.lure) / o)
-    return honest, copied, pulled, (honest[:, 1] + honest[:, 2]).sum(1)
+        if o == 1:  # Boolean: a misconception shifts the run's ability
+            right[:, 0] += part[:, 0]
+            wrong[:, 0] += part[:, 2] + part[:, 3]
+            right[:, 1] += part[:, 4]
+            wrong[:, 1] += part[:, 1]
+        else:
+            right[:, 0] += part[:, 0] + part[:, 4]
+            wrong[:, 0] += part[:, 1:4].sum(1)
+            pulled += part[:, 1].sum(1) * p.lure / (p.lure + (1 - p.lure) / o)
+            lure_den += (part[:, 1] + part[:, 2]).sum(1)
+    return _RunSums(right, wrong, copied, pulled, lure_den)
 
 
 def _m_step(data: _Data, post: Floats, p: Parameters, table: Floats) -> Parameters:
-    honest, copied, pulled, lure_den = _run_sums(data, _roles(data, post), p, table)
-    ability, shift = _abilities(honest[:, 0], honest[:, 1:].sum(1), p.ability, p.shift)
+    sums = _run_sums(data, _roles(data, post), p, table)
+    ability, lure_shift, shift = _abilities(sums.right, sums.wrong, p)
     votes = data.voted.sum(0)
-    multi = data.cats >= 3
     lured = sum(post[:, s].sum(1) for s, (_t, m) in enumerate(_states(data.width)) if m >= 0)
     return Parameters(
         ability=ability,
-        copy=np.clip((copied + COPY_PRIOR[0]) / (votes + sum(COPY_PRIOR)), 1e-4, 0.97),
-        lure=np.clip((pulled + LURE_PRIOR[0]) / (lure_den + sum(LURE_PRIOR)), 0.01, 0.99),
+        copy=np.clip((sums.copied + COPY_PRIOR[0]) / (votes + sum(COPY_PRIOR)), 1e-4, 0.97),
+        lure=np.clip((sums.pulled + LURE_PRIOR[0]) / (sums.lure_den + sum(LURE_PRIOR)), 0.01, 0.99),
+        lure_shift=lure_shift,
         shift=shift,
         hard_share=float((post[:, :, 1].sum() + 1) / (len(data.key) + 2)),
-        lure_share=float((np.sum(np.where(multi, lured, 0.0)) + 1) / (multi.sum() + 2)),
+        lure_share=float((np.sum(lured) + 1) / (len(data.key) + 2)),
     )
 
 
-def _abilities(right: Floats, wrong: Floats, ability: Floats, shift: float) -> tuple[Floats, float]:
-    """Newton steps on the abilities (normal prior) and the shared hard-class shift (>= 0)."""
-    h = np.array([0.0, 1.0])
+def _abilities(right: Floats, wrong: Floats, p: Parameters) -> tuple[Floats, Floats, float]:
+    """Newton steps on the abilities, the lure shifts (normal priors, shifts >= 0) and the
+    shared hard-class shift (>= 0); ``right``/``wrong``: (R, lure shift applies, class)."""
+    h = np.array([0.0, 1.0])[None, None, :]
+    lured = np.array([0.0, 1.0])[None, :, None]
     mean, sd = ABILITY_PRIOR
-    a = ability.copy()
+    l_mean, l_sd = LURE_SHIFT_PRIOR
+    a, mu, shift = p.ability.copy(), p.lure_shift.copy(), p.shift
+
+    def prob() -> Floats:
+        return _sigmoid(a[:, None, None] - mu[:, None, None] * lured - shift * h)
+
     for _ in range(4):
-        p = _sigmoid(a[:, None] - shift * h[None, :])
-        grad = (right * (1 - p) - wrong * p).sum(1) - (a - mean) / sd**2
-        hess = -((right + wrong) * p * (1 - p)).sum(1) - 1 / sd**2
+        q = prob()
+        grad = (right * (1 - q) - wrong * q).sum((1, 2)) - (a - mean) / sd**2
+        hess = -((right + wrong) * q * (1 - q)).sum((1, 2)) - 1 / sd**2
         a = np.clip(a - grad / hess, -6.0, 9.0)
-        p = _sigmoid(a[:, None] - shift * h[None, :])
-        g_shift = -((right * (1 - p) - wrong * p) * h).sum()
-        h_shift = -((right + wrong) * p * (1 - p) * h).sum() - 1e-3
+        q = prob()
+        g_mu = -((right * (1 - q) - wrong * q) * lured).sum((1, 2)) - (mu - l_mean) / l_sd**2
+        h_mu = -((right + wrong) * q * (1 - q) * lured).sum((1, 2)) - 1 / l_sd**2
+        mu = np.clip(mu - g_mu / h_mu, 0.0, 8.0)
+        q = prob()
+        g_shift = -((right * (1 - q) - wrong * q) * h).sum()
+        h_shift = -((right + wrong) * q * (1 - q) * h).sum() - 1e-3
         shift = float(np.clip(shift - g_shift / h_shift, 0.0, 8.0))
-    return a, shift
+    return a, mu, shift
 
 
 def _run_em(
@@ -307,7 +355,13 @@ def _fit(votes: Ints, key: Ints, cats: Ints, prior_right: Floats) -> ItemFit:
         groups.append(_Group(rows, flat, keyed, flat[~keyed].T.copy(), flat[keyed].T.copy()))
     data = _Data(key, cats, width, is_key_cat, votes >= 0, votes, others, groups)
     start = Parameters(
-        np.full(runs, ABILITY_PRIOR[0]), np.full(runs, 0.01), np.full(runs, 0.5), 1.5, 0.2, 0.2
+        np.full(runs, ABILITY_PRIOR[0]),
+        np.full(runs, 0.01),
+        np.full(runs, 0.5),
+        np.full(runs, LURE_SHIFT_PRIOR[0]),
+        1.5,
+        0.2,
+        0.2,
     )
     post, evidence, params, iterations = _run_em(data, prior_right, start)
     tried = 0

@@ -65,15 +65,22 @@ def _vote(cell: Cell, size: int) -> tuple[bool, ...] | None:
 def _store_reliability(
     fit: ItemFit, run_ids: list[str], kind: str, reliabilities: dict[str, dict[str, object]]
 ) -> None:
-    ordinary, hard = fit.accuracy(), fit.accuracy(hard=True)
+    """A run's fitted parameters as its reliability; a Boolean option's misconception is
+    a lower accuracy (``misconception_accuracy``), a letter's a pull (share of the
+    run's wrong answers that go to it)."""
+    ordinary, hard, lured = fit.accuracy(), fit.accuracy(hard=True), fit.lured_accuracy()
     p = fit.params
     for j, run_id in enumerate(run_ids):
-        reliabilities[run_id][kind] = {
+        entry: dict[str, float] = {
             "accuracy": round(float(ordinary[j]), 4),
             "hard_accuracy": round(float(hard[j]), 4),
             "copy_rate": round(float(p.copy[j]), 4),
-            "misconception_pull": round(float(p.lure[j]), 4),
         }
+        if kind == "options":
+            entry["misconception_accuracy"] = round(float(lured[j]), 4)
+        else:
+            entry["misconception_pull"] = round(float(p.lure[j]), 4)
+        reliabilities[run_id][kind] = entry
 
 
 def _drivers(accuracy: Floats, votes: list[int], alternative: int, categories: int,

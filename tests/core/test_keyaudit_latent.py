@@ -99,3 +99,30 @@ def test_weak_runs_drawn_to_one_wrong_letter_do_not_outvote_strong_runs() -> Non
     p_wrong = 1 - fit.truth[np.arange(n), key]
     assert int(np.argmax(p_wrong)) == 0
     assert float(np.max(p_wrong[lured])) < 0.5
+
+
+def test_weak_runs_drawn_to_one_boolean_value_do_not_read_as_a_wrong_key() -> None:
+    """A Boolean option's misconception: on 40 options the weak runs take the wrong value
+    90 % of the time and the strong runs 30 %, beside ordinary and hard options (the
+    hard class takes 1.5 logits off every run, too few for these). Read as a wrong key
+    they outrank the planted keys; the misconception's per-run lure shift explains them."""
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        n, runs = 1000, 20
+        truth = rng.random(n) < 0.4
+        key = truth.copy()
+        planted = np.arange(10)
+        key[planted] = ~key[planted]
+        ability = np.linspace(1.5, 4.5, runs)
+        shift = np.where(rng.random(n) < 0.25, 1.5, 0.0)
+        error = 1 / (1 + np.exp(ability[None, :] - shift[:, None]))
+        lured = np.arange(10, 50)
+        error[lured] = np.where(ability < 3.0, 0.9, 0.3)
+        wrong = rng.random((n, runs)) < error
+        votes = np.where(wrong, ~truth[:, None], truth[:, None]).astype(np.int64)
+        fit = fit_items(votes, key.astype(np.int64), np.full(n, 2), np.full(n, 0.99))
+        p_wrong = 1 - fit.truth[np.arange(n), key.astype(np.int64)]
+        assert set(np.argsort(-p_wrong)[:10].tolist()) == set(planted.tolist())
+        assert float(np.max(p_wrong[lured])) < 0.1
+        drawn = fit.lured_accuracy() < fit.accuracy() - 0.2
+        assert drawn[: runs // 2].mean() > drawn[runs // 2 :].mean()  # the weak runs
