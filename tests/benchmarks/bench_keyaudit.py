@@ -7,9 +7,10 @@ which still computes it), a plurality baseline (runs agreeing on one non-key
 answer) and a share-disagreeing baseline. Metrics: average precision,
 precision at 10 and 25, Brier score (baselines read as probabilities: plurality
 / runs, the share itself, the old score itself), and the model's reliability
-table (of the questions given 0.8-0.9, which share was really wrong). Ties are
-broken by a fixed random order, never by the planted answer. Then the fit time
-on 1,000 questions x 50 runs x 5 repetitions (multi-select and single-choice).
+table (of the questions given 0.8-0.9, which share was really wrong). Ties (scores
+equal at 10 decimals) are broken by a fixed random order, never by the planted
+answer. Then the fit time on 1,000 questions x 50 runs x 5 repetitions
+(multi-select and single-choice).
 
 Beside them, not a method: the oracle (``keyaudit_oracle.py``), the Bayes-optimal
 P(key wrong) given how the records were simulated (true skills, copiers, the
@@ -78,7 +79,10 @@ def scores(sim: Simulation) -> dict[str, list[float]]:
 def metrics(score: list[float], truth: list[bool], seed: int) -> dict[str, float]:
     tiebreak = list(range(len(score)))
     random.Random(seed).shuffle(tiebreak)
-    order = sorted(range(len(score)), key=lambda i: (-score[i], tiebreak[i]))
+    # Equal evidence gives scores equal up to rounding (1e-15 apart, from the order of a
+    # sum): compared at 10 decimals, those are ties too, broken by the fixed order.
+    rounded = [round(s, 10) for s in score]
+    order = sorted(range(len(score)), key=lambda i: (-rounded[i], tiebreak[i]))
     hits, precisions = 0, []
     for rank, i in enumerate(order, 1):
         if truth[i]:
