@@ -112,17 +112,28 @@ def usable_cpus() -> int:
 SAMPLE_SECONDS = 0.05
 
 
+def cpu_times(line: str) -> tuple[int, int] | None:
+    """(free, total) jiffies from the ``cpu`` line of ``/proc/stat``; None if it is not one.
+
+    Free time is idle, I/O wait and *nice* time: a process at a positive nice value
+    (a backup, a niced benchmark) gives way to the rescore's workers (a nice-19
+    process gets about 1.5% of a CPU beside one at 0), so it does not make two
+    workers slower than one the way a busy CPU does.
+    """
+    fields = line.split()
+    if len(fields) < 9 or fields[0] != "cpu":
+        return None
+    user, nice, system, idle, iowait, irq, softirq, steal = (int(v) for v in fields[1:9])
+    return idle + iowait + nice, user + nice + system + idle + iowait + irq + softirq + steal
+
+
 def _cpu_times() -> tuple[int, int] | None:
-    """(idle, total) jiffies of all CPUs from ``/proc/stat``, or None where there is none."""
+    """:func:`cpu_times` of all CPUs now, or None where there is no ``/proc/stat``."""
     try:
         with open("/proc/stat", encoding="ascii") as stat:
-            fields = stat.readline().split()
-    except OSError:
+            return cpu_times(stat.readline())
+    except (OSError, ValueError):
         return None
-    if not fields or fields[0] != "cpu":
-        return None
-    values = [int(v) for v in fields[1:9]]
-    return values[3] + values[4], sum(values)  # idle + iowait, all
 
 
 def busy_now() -> float | None:

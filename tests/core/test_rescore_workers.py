@@ -171,3 +171,13 @@ def test_beside_without_a_job_does_nothing() -> None:
     side.start()
     side.join()
     assert threading.active_count() == 1
+
+
+def test_niced_work_leaves_its_cpu_free_for_the_workers() -> None:
+    """/proc/stat's nice time is free (a nice-19 process gives way); user time is not."""
+    busy_user = parallel.cpu_times("cpu  900 0 50 50 0 0 0 0 0 0")
+    busy_niced = parallel.cpu_times("cpu  0 900 50 50 0 0 0 0 0 0")
+    assert busy_user == (50, 1000)
+    assert busy_niced == (950, 1000)
+    assert parallel.cpu_times("cpu0 1 2 3 4 5 6 7 8") is None  # one CPU's line, not the sum
+    assert parallel.cpu_times("intr 1 2") is None
