@@ -539,3 +539,32 @@ def test_nothing_to_export_before_scores(
     assert widget.status.text().startswith("Could not export")
     assert len(message_boxes) == 1
     assert not (tmp_path / "r.html").exists()
+
+
+def test_the_exploration_can_be_cancelled_and_keeps_the_ticks(
+    qtbot: QtBot, view: ScoresView, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The exploration rescores every run (long on a large file): it shows its progress
+    and a Cancel button, and Cancel stops it without touching the ticks."""
+
+    def slow(_db: object, _index: object, _excluded: object, progress: Any) -> Any:
+        while progress(1, 4):
+            QTest.qWait(5)
+        raise RescoreCancelled
+
+    monkeypatch.setattr("ai4hse_desk.gui.panels.sensitivity.explore", slow)
+    panel = view.sensitivity
+    panel.set_excluded_questions({"Q001"}, "flag")
+    assert panel.busy()
+    assert panel.cancel_button.isVisibleTo(panel)
+    qtbot.waitUntil(lambda: panel.progress.isVisibleTo(panel), timeout=5000)
+    task = panel.task
+    assert task is not None
+    with qtbot.waitSignal(task.finished, timeout=5000):
+        panel.cancel_button.click()
+    assert not panel.busy()
+    assert "stopped" in panel.state.text()
+    assert not panel.cancel_button.isVisibleTo(panel)
+    assert not panel.progress.isVisibleTo(panel)
+    assert panel.excluded() == {"Q001"}
+    assert panel.explored is None

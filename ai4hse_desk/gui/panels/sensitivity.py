@@ -15,13 +15,11 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
-    QProgressBar,
     QPushButton,
     QSplitter,
     QTableView,
@@ -31,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from ai4hse_desk.display.format import plural
 from ai4hse_desk.gui.models.scores_table import SensitivityTableModel
+from ai4hse_desk.gui.widgets.task_status import TaskStatus
 from ai4hse_desk.gui.workers.task import QueryOp, Task
 from ai4hse_desk.scores.sensitivity import sensitivity_rows
 from ai4hse_desk.verdicts.rescore import RescoreResult, rescore
@@ -98,10 +97,11 @@ class SensitivityPanel(QWidget):
         self.table.setModel(self.model)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.progress = QProgressBar()
-        self.progress.setVisible(False)
-        self.state = QLabel()
-        self.state.setTextFormat(Qt.TextFormat.PlainText)
+        # What the recomputation does, its progress, and Cancel (it rescores every run).
+        self.task_status = TaskStatus()
+        self.task_status.cancel_requested.connect(self.cancel)
+        self.state, self.progress = self.task_status.label, self.task_status.progress
+        self.cancel_button = self.task_status.cancel_button
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(_DEBOUNCE_MS)
@@ -126,10 +126,7 @@ class SensitivityPanel(QWidget):
         right = QWidget()
         column = QVBoxLayout(right)
         column.setContentsMargins(0, 0, 0, 0)
-        status = QHBoxLayout()
-        status.addWidget(self.state, 1)
-        status.addWidget(self.progress)
-        column.addLayout(status)
+        column.addWidget(self.task_status)
         column.addWidget(self.table, 1)
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(left)
@@ -249,21 +246,19 @@ class SensitivityPanel(QWidget):
         task.cancelled.connect(lambda: self._note("Recomputation stopped.", generation))
         task.finished.connect(lambda: self._note(None, generation))
         self._task = task
-        self.state.setText(f"Recomputing without {len(excluded)} questions…")
+        self.task_status.started(f"Recomputing without {len(excluded)} questions…")
         if wait:
             self._tasks.wait_idle()
 
     def _progress(self, done: int, total: int) -> None:
-        self.progress.setVisible(True)
-        self.progress.setRange(0, max(total, 1))
-        self.progress.setValue(done)
+        self.task_status.report(done, total)
 
     def _note(self, text: str | None, generation: int) -> None:
         """A task's last word, unless a newer recomputation has started."""
         if generation != self._generation:
             return
         if text is None:
-            self.progress.setVisible(False)
+            self.task_status.ended()
         else:
             self.state.setText(text)
 
@@ -284,9 +279,20 @@ class SensitivityPanel(QWidget):
             else "Tick questions to see the scores without them."
         )
 
+    @property
+    def task(self) -> Task[RescoreResult] | None:
+        """The recomputation, while it runs."""
+        return self._task
+
     def busy(self) -> bool:
         """True while a recomputation runs or waits."""
         return self._task is not None and not self._task.done
+
+    def cancel(self) -> None:
+        """Cancel: stop the recomputation; the ticks stay, the official figures too."""
+        self._timer.stop()
+        if self._task is not None:
+            self._task.cancel()
 
     def stop(self) -> None:
         """Cancel a pending or running recomputation (what it delivers is ignored)."""
