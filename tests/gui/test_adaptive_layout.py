@@ -234,3 +234,15 @@ def test_grid_values_wrap_or_elide(qtbot: QtBot) -> None:
     assert run_label.toolTip() == run
     assert extracted.wordWrap()
     assert grid.minimumSizeHint().width() < 300
+
+
+def test_the_full_text_progress_is_readable_while_it_builds(window: MainWindow) -> None:
+    """The search bar's progress ("full-text index 42%") keeps room for its text beside
+    the mode line, even on a 1366-pixel screen (it was squeezed to half its text)."""
+    search = window.attempts.search
+    search.set_fts_state("building", 42, 100)
+    _settle()
+    bar = search.progress
+    assert bar.isVisible()
+    assert bar.width() >= bar.fontMetrics().horizontalAdvance("full-text index 100%")
+    search.set_fts_state("ready")

@@ -556,6 +556,7 @@ def test_the_exploration_can_be_cancelled_and_keeps_the_ticks(
     panel = view.sensitivity
     panel.set_excluded_questions({"Q001"}, "flag")
     assert panel.busy()
+    assert panel.state.text() == "Recomputing without 1 question…"
     assert panel.cancel_button.isVisibleTo(panel)
     qtbot.waitUntil(lambda: panel.progress.isVisibleTo(panel), timeout=5000)
     task = panel.task
@@ -564,6 +565,7 @@ def test_the_exploration_can_be_cancelled_and_keeps_the_ticks(
         panel.cancel_button.click()
     assert not panel.busy()
     assert "stopped" in panel.state.text()
+    assert "start again" in panel.state.text()
     assert not panel.cancel_button.isVisibleTo(panel)
     assert not panel.progress.isVisibleTo(panel)
     assert panel.excluded() == {"Q001"}

@@ -51,6 +51,7 @@ _MANUAL_REASON = "questions ticked by the reviewer"
 _DEBOUNCE_MS = 400
 _TEXT_PREVIEW = 90
 LANE = "sensitivity"
+STOPPED = "Recomputation stopped. Tick or untick a question to start again."
 
 
 def explore(
@@ -243,10 +244,10 @@ class SensitivityPanel(QWidget):
         task.progress.connect(self._progress)
         task.succeeded.connect(lambda result: self._done(result, generation))
         task.failed.connect(lambda text: self._note(f"Could not recompute: {text}", generation))
-        task.cancelled.connect(lambda: self._note("Recomputation stopped.", generation))
+        task.cancelled.connect(lambda: self._note(STOPPED, generation))
         task.finished.connect(lambda: self._note(None, generation))
         self._task = task
-        self.task_status.started(f"Recomputing without {len(excluded)} questions…")
+        self.task_status.started(f"Recomputing without {plural(len(excluded), 'question')}…")
         if wait:
             self._tasks.wait_idle()
 

@@ -80,8 +80,11 @@ class SearchBar(QWidget):
         self.mode = QLabel()
         self.mode.setTextFormat(Qt.TextFormat.PlainText)
         self.progress = QProgressBar()
-        self.progress.setMaximumWidth(160)
         self.progress.setFormat("full-text index %p%")
+        # Wide enough for its text at 100% (a crowded 1366-pixel bar squeezed it unread).
+        text_width = self.progress.fontMetrics().horizontalAdvance("full-text index 100%")
+        self.progress.setMinimumWidth(text_width + 24)
+        self.progress.setMaximumWidth(max(160, text_width + 24))
         self.progress.setAccessibleName("Full-text index progress")
         self.cancel = QPushButton("Cancel")
         self.cancel.setToolTip("Stop building the full-text index (plain search keeps working)")
