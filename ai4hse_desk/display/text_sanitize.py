@@ -1,11 +1,12 @@
 """Make untrusted response text safe to display and keep an offset map back to it.
 
-No Qt import, so it is unit-testable without a display. The work is
-vectorised with numpy (already required by pyqtgraph and pandas): a 10 MB
-response is processed in a fraction of a second whatever it contains. numpy is
-imported on the first :func:`make_visible`, not with this module, and
-:func:`display_text` (short texts in labels and lists) needs it only for a text
-holding a variation selector: otherwise one ``str.translate`` gives the same text.
+No Qt import, so it is unit-testable without a display. A plain text (one regex
+scan finds nothing to show differently: most responses) is its own display form;
+any other is processed vectorised with numpy (already required by pyqtgraph and
+pandas): a 10 MB response takes a fraction of a second whatever it contains. numpy
+is imported only then, and :func:`display_text` (short texts in labels and lists)
+needs it only for a text holding a variation selector: otherwise one
+``str.translate`` gives the same text. The stand-ins are in :mod:`.stand_ins`.
 
 :func:`make_visible` replaces every character that would be invisible, would
 move or reorder other text, or would confuse a Qt text document with a visible
@@ -53,9 +54,9 @@ from __future__ import annotations
 import codecs
 import functools
 import re
-from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
+from ai4hse_desk.display.stand_ins import LABELLED_RANGES, STAND_INS, VS_FIRST, VS_LAST, WRAP_MARK
 from ai4hse_desk.display.visible_text import VisibleText, frozen_ints, utf16_offset
 
 if TYPE_CHECKING:
@@ -75,114 +76,6 @@ __all__ = [
     "utf16_offset",
     "visible_text_of",
 ]
-
-#: The C0 controls and DEL by their Unicode "NameAliases" abbreviations (ISO 6429);
-#: tab (HT) and newline (LF) are not here: they are kept as layout.
-_C0_NAMES: tuple[str, ...] = (
-    *("NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS", "HT", "LF", "VT"),
-    *("FF", "CR", "SO", "SI", "DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB"),
-    *("CAN", "EM", "SUB", "ESC", "FS", "GS", "RS", "US"),
-)
-_KEPT: Final = frozenset({0x09, 0x0A})
-
-#: Abbreviations (mostly the Unicode "NameAliases" abbreviations) for the
-#: invisible characters a reader is most likely to meet.
-_NAMED: dict[int, str] = {
-    **{cp: name for cp, name in enumerate(_C0_NAMES) if cp not in _KEPT},
-    0x007F: "DEL",
-    0x00A0: "NBSP",
-    0x00AD: "SHY",
-    0x034F: "CGJ",
-    0x061C: "ALM",
-    0x180E: "MVS",
-    0x2000: "NQSP",
-    0x2001: "MQSP",
-    0x2002: "ENSP",
-    0x2003: "EMSP",
-    0x2004: "3/MSP",
-    0x2005: "4/MSP",
-    0x2006: "6/MSP",
-    0x2007: "FSP",
-    0x2008: "PSP",
-    0x2009: "THSP",
-    0x200A: "HSP",
-    0x200B: "ZWSP",
-    0x200C: "ZWNJ",
-    0x200D: "ZWJ",
-    0x200E: "LRM",
-    0x200F: "RLM",
-    0x2028: "LSEP",
-    0x2029: "PSEP",
-    0x202A: "LRE",
-    0x202B: "RLE",
-    0x202C: "PDF",
-    0x202D: "LRO",
-    0x202E: "RLO",
-    0x202F: "NNBSP",
-    0x205F: "MMSP",
-    0x2060: "WJ",
-    0x2066: "LRI",
-    0x2067: "RLI",
-    0x2068: "FSI",
-    0x2069: "PDI",
-    0x3000: "IDSP",
-    0xFEFF: "BOM",
-}
-
-#: Inclusive code point ranges shown as ``⟨…⟩`` labels.
-_LABELLED_RANGES: tuple[tuple[int, int], ...] = (
-    (0x0000, 0x0008),  # C0 controls before the tab
-    (0x000B, 0x001F),  # the other C0 controls (after the newline)
-    (0x007F, 0x007F),  # DEL
-    (0x0080, 0x009F),  # C1 controls
-    (0x00A0, 0x00A0),
-    (0x00AD, 0x00AD),
-    (0x034F, 0x034F),
-    (0x061C, 0x061C),
-    (0x115F, 0x1160),  # Hangul fillers
-    (0x1680, 0x1680),  # Ogham space mark (a space in most fonts)
-    (0x17B4, 0x17B5),  # Khmer inherent vowels (invisible)
-    (0x180B, 0x180F),  # Mongolian variation selectors, MVS
-    (0x2000, 0x200F),  # unusual spaces, zero-width chars, LRM/RLM
-    (0x2028, 0x202F),  # separators, bidi embeddings/overrides, NNBSP
-    (0x205F, 0x206F),  # MMSP, word joiner, invisible operators, isolates
-    (0x3000, 0x3000),
-    (0x3164, 0x3164),
-    (0xD800, 0xDFFF),  # lone surrogates
-    (0xFDD0, 0xFDEF),  # noncharacters (Qt uses U+FDD0/FDD1 as frame markers)
-    (0xFEFF, 0xFEFF),
-    (0xFFA0, 0xFFA0),
-    (0xFFF0, 0xFFFC),  # unassigned ignorables, interlinear annotation, U+FFFC
-    (0x1BCA0, 0x1BCA3),
-    (0x1D173, 0x1D17A),
-    (0xE0000, 0xE0FFF),  # tags (hidden "ASCII smuggling"), variation selectors
-    *((plane + 0xFFFE, plane + 0xFFFF) for plane in range(0, 0x110000, 0x10000)),
-)
-
-#: Ends a display line that :func:`make_visible` broke (``max_line``).
-WRAP_MARK: Final = "↩"
-
-#: Variation selectors: kept after an ordinary character, shown otherwise.
-_VS_FIRST, _VS_LAST = 0xFE00, 0xFE0F
-
-
-def _label(cp: int) -> str:
-    name = _NAMED.get(cp)
-    return f"⟨{name}⟩" if name else f"⟨U+{cp:04X}⟩"
-
-
-def _build_table() -> dict[int, str]:
-    table: dict[int, str] = {}
-    for first, last in _LABELLED_RANGES:
-        for cp in range(first, last + 1):
-            table[cp] = _label(cp)
-    for cp in range(_VS_FIRST, _VS_LAST + 1):
-        table[cp] = _label(cp)
-    return table
-
-
-#: Special code point → its displayed stand-in (read-only).
-STAND_INS: Final = MappingProxyType(_build_table())
 
 
 # Per-code-point kinds in the lookup table.
@@ -206,7 +99,7 @@ def _lookup_tables() -> tuple[
     widest = max(map(len, stand_ins))
     kind = np.full(0x110000, _ORDINARY, dtype=np.uint8)
     kind[codepoints] = _ALWAYS
-    kind[_VS_FIRST : _VS_LAST + 1] = _SELECTOR
+    kind[VS_FIRST : VS_LAST + 1] = _SELECTOR
     kind[0xFFFD] = _REPLACEMENT
     label = np.zeros(0x110000, dtype=np.uint16)
     label[codepoints] = np.arange(1, len(stand_ins) + 1, dtype=np.uint16)
@@ -261,7 +154,7 @@ def _wrap_points(
 def _special() -> re.Pattern[str]:
     """One character that :func:`make_visible` must look at: a stand-in, a variation
     selector, U+FFFD, or any character outside the BMP (it moves the Qt offsets)."""
-    ranges = sorted([*_LABELLED_RANGES, (_VS_FIRST, _VS_LAST), (0xFFFD, 0xFFFD),
+    ranges = sorted([*LABELLED_RANGES, (VS_FIRST, VS_LAST), (0xFFFD, 0xFFFD),
                      (0x10000, 0x10FFFF)])  # fmt: skip
     merged: list[list[int]] = []
     for first, last in ranges:
@@ -392,13 +285,13 @@ MAX_SHOWN: Final = 4_000
 
 
 #: A variation selector: whether it is shown depends on the character before it.
-_SELECTORS: Final = re.compile(f"[{chr(_VS_FIRST)}-{chr(_VS_LAST)}]")
+_SELECTORS: Final = re.compile(f"[{chr(VS_FIRST)}-{chr(VS_LAST)}]")
 
 
 @functools.cache
 def _always_shown() -> dict[int, str]:
     """The stand-ins of every special character but the variation selectors."""
-    return {cp: shown for cp, shown in STAND_INS.items() if not _VS_FIRST <= cp <= _VS_LAST}
+    return {cp: shown for cp, shown in STAND_INS.items() if not VS_FIRST <= cp <= VS_LAST}
 
 
 def visible_text_of(text: str) -> str:
