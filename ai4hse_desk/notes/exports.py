@@ -42,15 +42,17 @@ from ai4hse_desk.notes.review_frames import (
     DECISION_HISTORY_COLUMNS,
     PLAN_COLUMNS,
     VERDICT_HISTORY_COLUMNS,
+    assignments,
+    decision_steps,
+    table_columns,
+    verdict_steps,
+)
+from ai4hse_desk.notes.review_json import (
     DecisionEntry,
     VerdictEntry,
-    assignments,
     decision_json,
-    decision_steps,
     plan_json,
-    table_columns,
     verdict_json,
-    verdict_steps,
 )
 
 if TYPE_CHECKING:

@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ai4hse_desk.notes import import_fields as f
 from ai4hse_desk.notes.model import check_time, clean_note
-from ai4hse_desk.notes.review_frames import decision_fields_json, verdict_fields_json
 from ai4hse_desk.notes.review_history import (
     LIST_FIELDS,
     VERDICT_ACTIONS,
@@ -34,6 +33,7 @@ from ai4hse_desk.notes.review_history import (
     VerdictRecord,
     VerdictRevision,
 )
+from ai4hse_desk.notes.review_json import decision_fields_json, verdict_fields_json
 from ai4hse_desk.notes.review_plan import ORDERS
 from ai4hse_desk.notes.review_records import BLIND, NOT_BLIND, VERDICT_FIELDS
 from ai4hse_desk.notes.review_values import (
