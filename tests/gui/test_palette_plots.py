@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -167,3 +168,55 @@ def test_repetitions_are_named_on_the_x_axis(qtbot: QtBot, runs: list[dict[str, 
     assert drawn_ticks(plots, "repetitions", "top") == [label for _, label in data.group_ticks]
     assert len(data.group_ticks) == len(runs)
     assert not plots.widgets["statuses"].getPlotItem().getAxis("top").isVisible()
+
+
+def _many_runs(runs: list[dict[str, Any]], count: int, reps: int) -> list[dict[str, Any]]:
+    """``count`` runs of ``reps`` repetitions each, made from the demo's first run."""
+    base = runs[0]
+    rep = next(r for r in base["repetitions"] if r.get("exact_accuracy") is not None)
+    return [
+        {**base, "run_id": f"run-{i:02d}", "model": f"model-{i:02d}",
+         "repetitions": [{**rep, "repetition": r} for r in range(1, reps + 1)]}
+        for i in range(count)
+    ]  # fmt: skip
+
+
+def drawn_rects(plots: TrackPlots, name: str, axis: str) -> list[tuple[float, float]]:
+    """(left, right) of every label the axis draws, in x order."""
+    image = QImage(10, 10, QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    try:
+        specs = plots.widgets[name].getPlotItem().getAxis(axis).generateDrawSpecs(painter)
+    finally:
+        painter.end()
+    return sorted((rect.left(), rect.right()) for rect, _, text in specs[2] if text)
+
+
+def test_crowded_axes_write_only_labels_that_fit(qtbot: QtBot, runs: list[dict[str, Any]]) -> None:
+    """40 runs x 10 repetitions on a 1,366-pixel plot: 400 "rep" labels and 40 model
+    names cannot all be written; those written never overlap, and a wider plot
+    writes more of them."""
+    plots = TrackPlots(TRACK)
+    qtbot.addWidget(plots)
+    plots.resize(1366, 500)
+    plots.show()
+    qtbot.waitExposed(plots)
+    plots.set_runs(_many_runs(runs, 40, 10))
+    narrow = {}
+    for axis in ("bottom", "top"):
+        rects = drawn_rects(plots, "repetitions", axis)
+        assert rects
+        assert all(b[0] >= a[1] for a, b in itertools.pairwise(rects)), axis
+        narrow[axis] = len(rects)
+    assert narrow["bottom"] < 400
+    assert narrow["top"] <= 40
+    plots.resize(4000, 500)
+    qtbot.waitUntil(lambda: len(drawn_rects(plots, "repetitions", "bottom")) > narrow["bottom"])
+    assert len(plots.labelled["repetitions"]["bottom"]) > narrow["bottom"]
+
+
+def test_an_uncrowded_axis_writes_every_label(qtbot: QtBot, runs: list[dict[str, Any]]) -> None:
+    plots = make_plots(qtbot, runs)
+    data = plots.data["repetitions"]
+    assert plots.labelled["repetitions"]["top"] == sorted(data.group_ticks)
+    assert drawn_ticks(plots, "repetitions", "top") == [label for _, label in data.group_ticks]

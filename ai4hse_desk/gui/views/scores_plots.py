@@ -33,6 +33,7 @@ from ai4hse_desk.gui.palette_mode import is_dark
 from ai4hse_desk.gui.plain_text import plain_tooltip
 from ai4hse_desk.gui.views.plot_export import png_bytes, svg_bytes
 from ai4hse_desk.gui.views.plot_theme import plot_foreground, theme_plot
+from ai4hse_desk.gui.views.plot_ticks import fit_ticks
 from ai4hse_desk.scores.plot_data import (
     PLOT_TITLES,
     Hit,
@@ -78,6 +79,8 @@ class TrackPlots(QWidget):
         self.widgets: dict[str, Any] = {}
         self.items: dict[str, dict[str, Any]] = {name: {} for name in PLOT_TITLES}
         self.data: dict[str, PlotData] = {}
+        #: The tick labels written now, per plot and axis (those that fit its width).
+        self.labelled: dict[str, dict[str, list[tuple[float, str]]]] = {}
         self._runs: list[Mapping[str, Any]] = []
         self.consistency_facet = "topic"
         self.last_tip = ""
@@ -107,6 +110,7 @@ class TrackPlots(QWidget):
             plot.addLegend(offset=(-10, 10))
         widget.scene().sigMouseClicked.connect(lambda ev: self.scene_clicked(name, ev))
         widget.scene().sigMouseMoved.connect(lambda pos: self.scene_moved(name, pos))
+        plot.getViewBox().sigResized.connect(lambda _box: self._fit_ticks(name))
         self.widgets[name] = widget
         if name != "slices":
             return widget  # type: ignore[no-any-return]
@@ -117,6 +121,13 @@ class TrackPlots(QWidget):
         box.addWidget(widget, 1)
         box.addWidget(self.consistency)
         return page
+
+    def _fit_ticks(self, name: str) -> None:
+        """Label the ticks of plot ``name`` that fit its width now (again on a resize)."""
+        data = self.data.get(name)
+        if data is not None:
+            axes = {"bottom": data.ticks, "top": data.group_ticks}
+            self.labelled[name] = fit_ticks(self.widgets[name].getPlotItem(), axes)
 
     # -- palette ----------------------------------------------------------------
 
@@ -175,11 +186,10 @@ class TrackPlots(QWidget):
         plot.clear()
         self.items[name] = {}
         self.data[name] = data
-        plot.getAxis("bottom").setTicks([list(data.ticks)])
-        plot.getAxis("top").setTicks([list(data.group_ticks)])
         room = _LEGEND_ROOM if name in _LEGENDS else 0.0  # keeps the legend off the bars
         slots = len(data.group_ticks or data.ticks)
         plot.setXRange(-0.6, max(slots, 1) - 0.4 + room, padding=0)
+        self._fit_ticks(name)
         series_count = len({bars.series for bars in data.bars})
         foreground = plot_foreground(self.palette())
         for bars in data.bars:
