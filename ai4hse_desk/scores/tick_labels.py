@@ -25,6 +25,7 @@ def spaced_labels(
     pixels_per_unit: float,
     label_width: Callable[[str], float],
     gap: float = LABEL_GAP,
+    within: tuple[float, float] | None = None,
 ) -> tuple[list[Tick], list[Tick]]:
     """(the ticks whose label is written, the others), both in ``x`` order.
 
@@ -34,14 +35,19 @@ def spaced_labels(
             label is written).
         label_width: a label's width in pixels.
         gap: the least room between two written labels.
+        within: the axis's (low, high) in data units: a label that would stick out
+            is not written (the plot would cut it), so the next one can be.
     """
     written: list[Tick] = []
     bare: list[Tick] = []
     right = float("-inf")  # the right edge of the last label written, in pixels
+    low, high = (float("-inf"), float("inf")) if within is None else within
+    start, stop = low * pixels_per_unit, high * pixels_per_unit
     for x, label in sorted(ticks, key=lambda tick: tick[0]):
         half = label_width(label) / 2
         centre = x * pixels_per_unit
-        if pixels_per_unit > 0 and centre - half >= right + gap:
+        inside = start <= centre - half and centre + half <= stop
+        if pixels_per_unit > 0 and inside and centre - half >= right + gap:
             written.append((x, label))
             right = centre + half
         else:

@@ -44,3 +44,12 @@ def test_written_labels_never_overlap(ticks: list[tuple[float, str]], scale: flo
     assert sorted(written + bare) == sorted(ticks)
     spans = [(x * scale - width(s) / 2, x * scale + width(s) / 2) for x, s in written]
     assert all(b[0] >= a[1] + LABEL_GAP - 1e-6 for a, b in itertools.pairwise(spans))
+
+
+def test_a_label_that_would_stick_out_of_the_axis_is_not_written() -> None:
+    """The plot cuts a label past its ends: the next one is written in its place."""
+    ticks = [(0.0, "first-run-name"), (1.0, "second"), (9.0, "last-run-name")]
+    written, bare = spaced_labels(ticks, 40.0, width, within=(-0.6, 9.4))
+    assert written == [(1.0, "second")]
+    assert bare == [(0.0, "first-run-name"), (9.0, "last-run-name")]
+    assert spaced_labels(ticks, 40.0, width)[0] == [ticks[0], ticks[2]]  # no bounds given

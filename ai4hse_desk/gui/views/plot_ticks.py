@@ -32,7 +32,7 @@ def fit_ticks(plot: Any, axes: Mapping[str, Sequence[Tick]]) -> dict[str, list[T
         axis = plot.getAxis(name)
         font = axis.style.get("tickFont")
         metrics = QFontMetricsF(font if isinstance(font, QFont) else axis.font())
-        shown, bare = spaced_labels(ticks, scale, metrics.horizontalAdvance)
+        shown, bare = spaced_labels(ticks, scale, metrics.horizontalAdvance, within=(low, high))
         axis.setTicks([shown, [(x, "") for x, _label in bare]])
         written[name] = shown
     return written
