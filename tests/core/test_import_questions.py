@@ -96,7 +96,7 @@ def test_bad_tokens_and_questions_without_options_are_reported_by_line(tmp_path:
     assert "warning: questions.csv:8: empty_option: the option text is empty" in err
     assert "warning: questions.csv:9: missing_question_id: no question_id; record left out" in err
     assert "warning: questions.csv:12: question_text_differs" in err
-    assert "imported 1 questions" in err
+    assert "imported 1 question into " in err  # one question, in the singular
     assert rows(out, "SELECT question_id FROM questions") == [("Q1",)]
     data = json.loads(report.read_text("utf-8"))
     found = {(p["line"], p["kind"], p["question_id"]) for p in data["problems"]}

@@ -30,6 +30,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from ai4hse_desk import __version__
+from ai4hse_desk.display.format import plural
 from ai4hse_desk.writer.new_db import WriterError, new_audit_db
 
 if TYPE_CHECKING:
@@ -159,8 +160,9 @@ class SourceImport:
         left_out = sum(1 for problem in self.problems if not problem.imported)
         target = f" into {out}" if out is not None else ""
         lines.append(
-            f"imported {len(self.questions):,} questions{target}; {len(self.problems)} "
-            f"problem(s), {left_out} record(s) or file(s) left out"
+            f"imported {plural(len(self.questions), 'question')}{target}; "
+            f"{plural(len(self.problems), 'problem')}, "
+            f"{plural(left_out, 'record or file', 'records or files')} left out"
         )
         for kind, count in sorted(Counter(p.kind for p in self.problems).items()):
             files = len({p.file for p in self.problems if p.kind == kind})
