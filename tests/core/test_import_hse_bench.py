@@ -152,7 +152,7 @@ def test_replacement_characters_are_kept_and_reported(
     assert imported.report["problem_counts"] == {"replacement_character": 7}
     for name in FFFD_FILES:
         assert f"warning: {name}:" in imported.stderr
-    assert "problems: replacement_character 7 in 3 file(s)" in imported.stderr
+    assert "problems: replacement_character 7 in 3 files" in imported.stderr
     stored = db.execute(
         "SELECT count(*), sum(count) FROM import_problems WHERE kind = 'replacement_character'"
     ).fetchone()

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from PySide6.QtCore import QObject, Signal
 
+from ai4hse_desk.display.format import plural
 from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.errors import first_line
 from ai4hse_desk.gui.controllers import undo_steps
@@ -311,7 +312,7 @@ class NoteChanges(QObject):
         if not ids:
             self.message.emit("No question has an open key_incorrect flag.")
             return
-        reason = f"{len(ids)} question(s) with an open key_incorrect flag (reviewer notes)"
+        reason = f"{plural(len(ids), 'question')} with an open key_incorrect flag (reviewer notes)"
         self.explore_requested.emit(ids, reason)
         self.message.emit(f"Scores ▸ Sensitivity — not official: the metrics without {reason}.")
 

@@ -117,7 +117,8 @@ def replacement_problem(file: str, line: int, qid: str, cells: Mapping[str, str]
         return None
     total = sum(hit.values())
     where = ", ".join(name if len(hit) == 1 else f"{name} ({count})" for name, count in hit.items())
-    message = f"{total} U+FFFD replacement character(s) in {where}; text kept as in the source"
+    found = plural(total, "U+FFFD replacement character")
+    message = f"{found} in {where}; text kept as in the source"
     return Problem(file, line, "replacement_character", message, True, qid, total)
 
 
@@ -166,7 +167,7 @@ class SourceImport:
         )
         for kind, count in sorted(Counter(p.kind for p in self.problems).items()):
             files = len({p.file for p in self.problems if p.kind == kind})
-            lines.append(f"  problems: {kind} {count} in {files} file(s)")
+            lines.append(f"  problems: {kind} {count} in {plural(files, 'file')}")
         for facet, values in self.label_counts().items():
             if len(values) <= 16:
                 shown = ", ".join(f"{value} {count}" for value, count in values.items())
@@ -279,4 +280,4 @@ def _first_problems(problems: list[Problem], shown: int = 3) -> str:
         return "no questions found"
     text = "; ".join(problem.text() for problem in problems[:shown])
     more = len(problems) - shown
-    return text + (f"; and {more} more problem(s)" if more > 0 else "")
+    return text + (f"; and {plural(more, 'more problem', 'more problems')}" if more > 0 else "")
