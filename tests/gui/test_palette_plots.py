@@ -74,15 +74,21 @@ def background(plots: TrackPlots, name: str) -> QColor:
     return colour
 
 
-def drawn_ticks(plots: TrackPlots, name: str, axis: str) -> list[str]:
-    """The tick labels the axis draws at its present size (pyqtgraph's draw specs)."""
+def drawn_texts(plots: TrackPlots, name: str, axis: str) -> list[tuple[Any, Any, str]]:
+    """(rectangle, flags, text) of each label the axis draws at its present size
+    (pyqtgraph's draw specs)."""
     image = QImage(10, 10, QImage.Format.Format_ARGB32)
     painter = QPainter(image)
     try:
         specs = plots.widgets[name].getPlotItem().getAxis(axis).generateDrawSpecs(painter)
     finally:
         painter.end()
-    return [text for _, _, text in specs[2]]
+    return list(specs[2])
+
+
+def drawn_ticks(plots: TrackPlots, name: str, axis: str) -> list[str]:
+    """The tick labels the axis draws at its present size."""
+    return [text for _, _, text in drawn_texts(plots, name, axis)]
 
 
 def test_status_bars_take_the_palette_colours(qtbot: QtBot, runs: list[dict[str, Any]]) -> None:
@@ -183,13 +189,8 @@ def _many_runs(runs: list[dict[str, Any]], count: int, reps: int) -> list[dict[s
 
 def drawn_rects(plots: TrackPlots, name: str, axis: str) -> list[tuple[float, float]]:
     """(left, right) of every label the axis draws, in x order."""
-    image = QImage(10, 10, QImage.Format.Format_ARGB32)
-    painter = QPainter(image)
-    try:
-        specs = plots.widgets[name].getPlotItem().getAxis(axis).generateDrawSpecs(painter)
-    finally:
-        painter.end()
-    return sorted((rect.left(), rect.right()) for rect, _, text in specs[2] if text)
+    texts = drawn_texts(plots, name, axis)
+    return sorted((rect.left(), rect.right()) for rect, _, text in texts if text)
 
 
 def test_crowded_axes_write_only_labels_that_fit(qtbot: QtBot, runs: list[dict[str, Any]]) -> None:
