@@ -28,7 +28,8 @@ if TYPE_CHECKING:
 
 MODEL = (
     "score = P(key wrong): a latent-truth model fitted by EM with runs as annotators"
-    " (ability, copy rate, misconception pull; items ordinary or hard), one vote per run,"
+    " (ability about the runs' mean, copy rate, misconception pull or lure shift; items"
+    " ordinary or hard, with or without a misconception), one vote per run,"
     " tracks fitted apart and combined by log-odds (README 'Key audit')"
 )
 
@@ -108,6 +109,8 @@ def compute_key_audit(
             "prior_key_right": PRIOR,
             "hygiene_prior_key_right": HYGIENE_PRIOR,
             "ability_prior_mean_sd": list(latent_fit.ABILITY_PRIOR),
+            "ability_spread_sd": latent_fit.ABILITY_SPREAD,
+            "lure_shift_prior_mean_sd": list(latent_fit.LURE_SHIFT_PRIOR),
             "copy_rate_beta": list(latent_fit.COPY_PRIOR),
             "misconception_pull_beta": list(latent_fit.LURE_PRIOR),
             "legacy_formula": FORMULA,

@@ -34,6 +34,12 @@ run's reliability from how often it agrees with the inferred truths.
   a wrong key); a copier agrees with the key where everyone else contests it. A
   wrong key cannot pass for a misconception: there the strong runs are the ones
   that contest the key, and they are the runs it barely draws.
+* **Runs alike until shown otherwise.** A run's ability has a normal prior about the
+  runs' mean ability (fitted, each run weighed by the share of its votes that are
+  not copies), sd 0.5 logits: a run with hundreds of votes is read from its votes,
+  but one whose honest votes are few (a copier: most of its votes are the key)
+  is read as near the others, not as the best run of all, so its rare votes
+  against the key weigh what an ordinary run's do.
 * **The prior.** P(the recorded key of a question is right) = :data:`PRIOR` (0.95:
   published re-checks of benchmark keys find a few per cent wrong); a Boolean
   option's key is right with probability ``PRIOR ** (1 / options)``, so all options
