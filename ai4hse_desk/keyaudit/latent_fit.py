@@ -31,7 +31,7 @@ looks, to EM started from "nobody copies", like the best run of all (on the many
 items whose key is right the two explanations agree), so :func:`fit_items` then
 tries, run by run, the "copies" start for the runs that agree with the key most
 where the other runs contest it, and keeps it only when the likelihood rises by
-more than BIC's price of the copy rate (:func:`_copy_gain`).
+more than BIC's price of the copy rate (:func:`copy_gain`).
 """
 
 from __future__ import annotations
@@ -39,45 +39,31 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 import numpy as np
-import numpy.typing as npt
 
-Floats = npt.NDArray[np.float64]
-Ints = npt.NDArray[np.int64]
-Bools = npt.NDArray[np.bool_]
+from ai4hse_desk.keyaudit.latent_params import (
+    ABILITY_PRIOR,
+    ABILITY_SPREAD,
+    COPY_PRIOR,
+    LURE_PRIOR,
+    LURE_SHIFT_PRIOR,
+    Bools,
+    Floats,
+    Ints,
+    Parameters,
+    abilities,
+    copy_gain,
+    sigmoid,
+)
 
-#: Normal prior of the runs' mean ability (logit of P(right) on an ordinary item): mean, sd.
-ABILITY_PRIOR = (1.5, 1.5)
-#: The sd of a run's ability about the runs' mean (a hierarchical prior: the mean is fitted).
-ABILITY_SPREAD = 0.5
-#: Beta pseudo-counts (copies, not copies) of a run's copy rate.
-COPY_PRIOR = (0.5, 20.0)
-#: Beta pseudo-counts of a run's attraction to an item's misconception.
-LURE_PRIOR = (1.0, 1.0)
 #: The copy rate a run is started at when tried as a copier.
 COPY_START = 0.9
-#: Runs tried as copiers (at most); the gain that keeps one: :func:`_copy_gain`.
+#: Runs tried as copiers (at most); the gain that keeps one: :func:`copy_gain`.
 COPY_TRIES = 8
 MAX_ITERATIONS = 100
 TOLERANCE = 1e-6
-#: Normal prior of a run's lure shift (logits a Boolean item's misconception takes off its
-#: ability): mean, sd.
-LURE_SHIFT_PRIOR = (1.0, 1.5)
 #: A category's role in a state: truth (no misconception), misconception, other wrong
 #: (with / without a misconception), truth of an item with a misconception.
 _ROLES = 5
-
-
-@dataclass(frozen=True, slots=True)
-class Parameters:
-    """Run parameters (per run) and corpus parameters."""
-
-    ability: Floats
-    copy: Floats
-    lure: Floats
-    lure_shift: Floats  # Boolean items: logits a misconception takes off the run's ability
-    shift: float  # logits an item of the hard class takes off every run's ability
-    hard_share: float
-    lure_share: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,11 +80,11 @@ class ItemFit:
     def accuracy(self, hard: bool = False) -> Floats:
         """Per run, P(right) on an ordinary (or a hard) item when not copying."""
         shift = self.params.shift if hard else 0.0
-        return _sigmoid(self.params.ability - shift)
+        return sigmoid(self.params.ability - shift)
 
     def lured_accuracy(self) -> Floats:
         """Per run, P(right) on an ordinary Boolean item with a misconception."""
-        return _sigmoid(self.params.ability - self.params.lure_shift)
+        return sigmoid(self.params.ability - self.params.lure_shift)
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,20 +110,16 @@ class _Group:
     key_t: Floats  # flat[keyed].T
 
 
-def _sigmoid(x: Floats) -> Floats:
-    return np.asarray(1.0 / (1.0 + np.exp(-x)), dtype=np.float64)
-
-
 def _vote_table(p: Parameters, others: Floats) -> Floats:
     """P(vote | role, class, is-key) per wrong-category count and run:
     (len(others), R, 2 is-key, ROLES, 2 class)."""
-    right = _sigmoid(p.ability[:, None] - p.shift * np.array([0.0, 1.0])[None, :])[None]
+    right = sigmoid(p.ability[:, None] - p.shift * np.array([0.0, 1.0])[None, :])[None]
     wrong = 1 - right  # (1, R, 2)
     o = others[:, None, None]
     lure = p.lure[None, :, None]
     shape = (len(others), *right.shape[1:])
     # a Boolean item's misconception: the run is right less often (its lure shift)
-    lured = _sigmoid(p.ability[:, None] - p.lure_shift[:, None] - p.shift * np.array([0.0, 1.0]))
+    lured = sigmoid(p.ability[:, None] - p.lure_shift[:, None] - p.shift * np.array([0.0, 1.0]))
     boolean = o == 1
     right_lured = np.where(boolean, lured[None], right)
     base = np.stack(
@@ -255,7 +237,7 @@ def _run_sums(data: _Data, q: Floats, p: Parameters, table: Floats) -> _RunSums:
 
 def _m_step(data: _Data, post: Floats, p: Parameters, table: Floats) -> Parameters:
     sums = _run_sums(data, _roles(data, post), p, table)
-    ability, lure_shift, shift = _abilities(sums.right, sums.wrong, p)
+    ability, lure_shift, shift = abilities(sums.right, sums.wrong, p)
     votes = data.voted.sum(0)
     lured = sum(post[:, s].sum(1) for s, (_t, m) in enumerate(_states(data.width)) if m >= 0)
     return Parameters(
@@ -267,52 +249,6 @@ def _m_step(data: _Data, post: Floats, p: Parameters, table: Floats) -> Paramete
         hard_share=float((post[:, :, 1].sum() + 1) / (len(data.key) + 2)),
         lure_share=float((np.sum(lured) + 1) / (len(data.key) + 2)),
     )
-
-
-def _copy_gain(votes: int) -> float:
-    """The log-likelihood gain that keeps a run as a copier: BIC's price of the copy
-    rate, one more free parameter fitted from the run's ``votes``: half their log
-    (3.2 nats for 600 votes). EM from a copier start always finds some gain (a copy
-    rate and an ability trade off along a ridge); a flat 1 nat let two runs alike be
-    read as a copier and a weak run."""
-    return 0.5 * float(np.log(max(votes, 2)))
-
-
-def _mean_ability(ability: Floats, weight: Floats) -> float:
-    """The runs' mean ability: the posterior mean under :data:`ABILITY_PRIOR`, each run
-    weighed by its honest share (a copier's ability is known least)."""
-    m0, s0 = ABILITY_PRIOR
-    precision = weight.sum() / ABILITY_SPREAD**2 + 1 / s0**2
-    return float(((weight * ability).sum() / ABILITY_SPREAD**2 + m0 / s0**2) / precision)
-
-
-def _abilities(right: Floats, wrong: Floats, p: Parameters) -> tuple[Floats, Floats, float]:
-    """Newton steps on the abilities (normal prior about the runs' mean, as it was at the
-    E-step), the lure shifts (normal prior, >= 0) and the shared hard-class shift (>= 0);
-    ``right``/``wrong``: (R, lure shift applies, class)."""
-    h = np.array([0.0, 1.0])[None, None, :]
-    lured = np.array([0.0, 1.0])[None, :, None]
-    l_mean, l_sd = LURE_SHIFT_PRIOR
-    a, mu, shift = p.ability.copy(), p.lure_shift.copy(), p.shift
-    mean, sd = _mean_ability(a, 1.0 - p.copy), ABILITY_SPREAD
-
-    def prob() -> Floats:
-        return _sigmoid(a[:, None, None] - mu[:, None, None] * lured - shift * h)
-
-    for _ in range(4):
-        q = prob()
-        grad = (right * (1 - q) - wrong * q).sum((1, 2)) - (a - mean) / sd**2
-        hess = -((right + wrong) * q * (1 - q)).sum((1, 2)) - 1 / sd**2
-        a = np.clip(a - grad / hess, -6.0, 9.0)
-        q = prob()
-        g_mu = -((right * (1 - q) - wrong * q) * lured).sum((1, 2)) - (mu - l_mean) / l_sd**2
-        h_mu = -((right + wrong) * q * (1 - q) * lured).sum((1, 2)) - 1 / l_sd**2
-        mu = np.clip(mu - g_mu / h_mu, 0.0, 8.0)
-        q = prob()
-        g_shift = -((right * (1 - q) - wrong * q) * h).sum()
-        h_shift = -((right + wrong) * q * (1 - q) * h).sum() - 1e-3
-        shift = float(np.clip(shift - g_shift / h_shift, 0.0, 8.0))
-    return a, mu, shift
 
 
 def _run_em(
@@ -397,7 +333,7 @@ def _fit(votes: Ints, key: Ints, cats: Ints, prior_right: Floats) -> ItemFit:
         copy[j] = COPY_START
         tried += 1
         trial = _run_em(data, prior_right, replace(params, copy=copy))
-        if trial[1] <= evidence + _copy_gain(int(data.voted[:, j].sum())):
+        if trial[1] <= evidence + copy_gain(int(data.voted[:, j].sum())):
             break
         post, evidence, params, more = trial
         iterations += more
@@ -415,4 +351,15 @@ def vote_weight(right: float, categories: int) -> float:
     return float(np.log(right * (categories - 1) / max(1 - right, 1e-9)))
 
 
-__all__ = ["ItemFit", "Parameters", "fit_items", "vote_weight"]
+__all__ = [
+    "ABILITY_PRIOR",
+    "ABILITY_SPREAD",
+    "COPY_PRIOR",
+    "LURE_PRIOR",
+    "LURE_SHIFT_PRIOR",
+    "Floats",
+    "ItemFit",
+    "Parameters",
+    "fit_items",
+    "vote_weight",
+]
