@@ -20,11 +20,12 @@ def register(commands: Any) -> None:
         "keyaudit",
         help="rank questions by evidence that their answer key needs a review (JSON)",
         description=(
-            "Re-derive every attempt of AUDIT_DB and rank its questions by evidence of a "
-            "wrong answer key: consensus against the key, discrimination, difficulty, "
-            "instability and data hygiene (README 'Key audit'). Prints JSON, highest "
-            "score first. Suggestions only: no key and no score changes; the audit "
-            "database is opened read-only."
+            "Re-derive every attempt of AUDIT_DB and rank its questions by P(key wrong), "
+            "from a model of every run's answers (runs as annotators with fitted "
+            "reliabilities; README 'Key audit'), with the signals behind it: consensus "
+            "against the key, discrimination, difficulty, instability and data hygiene. "
+            "Prints JSON, highest score first. Suggestions only: no key and no score "
+            "changes; the audit database is opened read-only."
         ),
     )
     p.add_argument("audit_db", type=Path, metavar="AUDIT_DB")

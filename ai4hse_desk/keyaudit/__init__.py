@@ -2,8 +2,9 @@
 
 :func:`compute_key_audit` takes the desk's own verdict on every attempt
 (re-derived, or read from the review index that stored it), fits a
-Dawid–Skene model with runs as annotators (:mod:`.latent`, :mod:`.posterior`)
-for each question's P(key wrong) — its score (:class:`QuestionSuspicion`, ranked
+latent-truth model with runs as annotators (:mod:`.latent`, :mod:`.latent_fit`,
+:mod:`.posterior`: each run's ability, copy rate and misconceptions, one vote per
+run) for each question's P(key wrong) — its score (:class:`QuestionSuspicion`, ranked
 in a :class:`KeyAuditResult`) — reports the per-question signals (consensus
 against the key, discrimination, difficulty, instability, data hygiene) and
 corpus-level signals such as answer-key position skew. Suggestions only:

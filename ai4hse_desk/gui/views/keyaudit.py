@@ -69,10 +69,10 @@ class KeyAuditView(QWidget):
         self.reasons.setReadOnly(True)
         self.reasons.setAccessibleName("Key-audit reasons")
         self.intro = QLabel(
-            "Suggestions only: ranked by consensus against the key, discrimination, "
-            "difficulty, instability and data hygiene (README ▸ Key audit). Nothing here "
-            "changes a key or a score.  Enter / O: open the question and its compare grid · "
-            "F: flag the key as incorrect."
+            "Suggestions only: ranked by P(key wrong), from a model of every run's answers "
+            "(each run an annotator with a fitted reliability; prior: 95% of keys are right; "
+            "README ▸ Key audit). Nothing here changes a key or a score.  Enter / O: open the "
+            "question and its compare grid · F: flag the key as incorrect."
         )
         self.intro.setTextFormat(Qt.TextFormat.PlainText)
         self.intro.setWordWrap(True)
