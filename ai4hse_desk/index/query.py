@@ -124,6 +124,7 @@ class ReviewIndex:
 
     def close(self) -> None:
         """Close every thread's connection; idempotent."""
+        self._search.close()
         with self._lock:
             self._closed = True
             for conn in self._connections:

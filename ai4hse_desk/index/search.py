@@ -49,6 +49,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ai4hse_desk.index.filters import SEARCH_SCOPES, in_values
+from ai4hse_desk.index.search_split import SplitRun
 
 #: At most this many trigrams per search go to FTS5 (fewer still give a superset).
 MAX_TRIGRAMS = 24
@@ -129,8 +130,10 @@ class _Resolved:
     def ids(self) -> list[int]:
         """The attempt ids in ascending order (parsed from the JSON once)."""
         if self._ids is None:
-            ids = [int(value) for value in json.loads(self.ids_json)]
-            ids.sort()  # already ascending as SQLite built it; sorting keeps that certain
+            # SQLite built the array from INTEGER ids: json gives ints (converting each
+            # again took longer than the parse), ascending; sorting keeps that certain.
+            ids: list[int] = json.loads(self.ids_json)
+            ids.sort()
             self._ids = ids
         return self._ids
 
@@ -145,6 +148,7 @@ class TextSearch:
 
     def __init__(self, run: Run) -> None:
         self._run = run
+        self._split = SplitRun(run)  # a large search reads its two halves at once
         self._lock = threading.Lock()
         self._memo: OrderedDict[tuple[tuple[str, ...], bool, Scope], _Resolved] = OrderedDict()
 
@@ -152,6 +156,10 @@ class TextSearch:
         """Forget remembered searches."""
         with self._lock:
             self._memo.clear()
+
+    def close(self) -> None:
+        """End the thread that reads the second half of large searches."""
+        self._split.close()
 
     def condition(
         self, text: str | None, use_fts: bool, scope: Scope = SEARCH_SCOPES
@@ -239,26 +247,29 @@ class TextSearch:
         if RESPONSES not in scope:
             return _Resolved("[]", 0, ordinals)
         response_like = " AND ".join("t.raw_response LIKE ? ESCAPE '\\'" for _ in patterns)
-        params: list[Any] = list(patterns)
         match = match_expression(terms) if use_fts else None
         if match is None:
             inner = (
-                f"SELECT t.attempt_id FROM audit.attempts AS t WHERE {response_like} "
-                "ORDER BY t.attempt_id"
+                "SELECT t.attempt_id FROM audit.attempts AS t WHERE t.attempt_id BETWEEN ? "
+                f"AND ? AND {response_like} ORDER BY t.attempt_id"
             )
+            head: list[Any] = []
         else:
             # The full-text index drives: its candidates come in rowid order and each
             # attempt is found by its id, so no list of candidates is built first.
             inner = (
                 "SELECT t.attempt_id FROM fts.responses AS f "
-                "JOIN audit.attempts AS t ON t.attempt_id = f.rowid "
-                f"WHERE f.responses MATCH ? AND {response_like} ORDER BY f.rowid"
+                "JOIN audit.attempts AS t ON t.attempt_id = f.rowid WHERE f.responses "
+                f"MATCH ? AND f.rowid BETWEEN ? AND ? AND {response_like} ORDER BY f.rowid"
             )
-            params.insert(0, match)
-        ids_json, id_count = self._run(
-            f"SELECT json_group_array(attempt_id), count(*) FROM ({inner})", params
-        )[0]
-        return _Resolved(str(ids_json), int(id_count), ordinals)
+            head = [match]
+        parts = self._split.rows(
+            f"SELECT json_group_array(attempt_id), count(*) FROM ({inner})",
+            lambda low, high: [*head, low, high, *patterns],
+        )
+        arrays = [str(rows[0][0])[1:-1] for rows in parts]
+        ids_json = "[" + ",".join(array for array in arrays if array) + "]"
+        return _Resolved(ids_json, sum(int(rows[0][1]) for rows in parts), ordinals)
 
     def _question_ordinals(
         self, terms: Sequence[str], patterns: Sequence[str], scope: Scope
