@@ -178,8 +178,8 @@ class ReviewIndex:
         """Number of attempts matching ``query``."""
         mode = self.search_mode(query)
         if query is not None and mode is not None and _only_text(query):
-            # A plain search: resolving it already counted its matches.
-            known = self._search.response_match_count(query.text, mode == "fts", query.text_scope)
+            # A plain search: resolving it counted its responses (see TextSearch.match_count).
+            known = self._search.match_count(query.text, mode == "fts", query.text_scope)
             if known is not None:
                 return known
         where, params = self._where(query)

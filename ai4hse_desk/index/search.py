@@ -116,15 +116,19 @@ def match_expression(terms: Sequence[str]) -> str | None:
 
 
 class _Resolved:
-    """One resolved search: its attempt ids (JSON, ascending), their number, and the
-    question ordinals whose question side matched."""
+    """One resolved search: its attempt ids (JSON, ascending), their number, the
+    question ordinals whose question side matched, and how many of those attempts are
+    of such a question (``shared``: counted once in the union)."""
 
-    __slots__ = ("_ids", "count", "ids_json", "ordinals")
+    __slots__ = ("_ids", "count", "ids_json", "ordinals", "shared")
 
-    def __init__(self, ids_json: str, count: int, ordinals: tuple[int, ...]) -> None:
+    def __init__(
+        self, ids_json: str, count: int, ordinals: tuple[int, ...], shared: int = 0
+    ) -> None:
         self.ids_json = ids_json
         self.count = count
         self.ordinals = ordinals
+        self.shared = shared
         self._ids: list[int] | None = None
 
     def ids(self) -> list[int]:
@@ -186,16 +190,23 @@ class TextSearch:
             return "0", []
         return f"({' OR '.join(conds)})", params
 
-    def response_match_count(
+    def match_count(
         self, text: str | None, use_fts: bool, scope: Scope = SEARCH_SCOPES
     ) -> int | None:
-        """How many attempts match ``text`` when no question text does (so the
-        count is known from resolving the search alone); ``None`` otherwise."""
+        """How many attempts match ``text`` (``None`` for a blank search): the responses
+        counted when the search was resolved, plus the attempts of the questions whose
+        text matched (one index count), less the responses of those questions, which the
+        resolution counted too (not a pass over every row with an ``OR``)."""
         terms = search_terms(text)
         if not terms:
             return None
         found = self._resolved(terms, use_fts, scope)
-        return None if found.ordinals else found.count
+        if not found.ordinals:
+            return found.count
+        params: list[Any] = []
+        side = in_values("ordinal", found.ordinals, params)
+        of_questions = int(self._run(f"SELECT count(*) FROM rows WHERE {side}", params)[0][0])
+        return found.count + of_questions - found.shared
 
     def id_page(
         self,
@@ -243,38 +254,43 @@ class TextSearch:
 
     def _resolve(self, terms: Sequence[str], use_fts: bool, scope: Scope) -> _Resolved:
         patterns = [f"%{escape_like(term)}%" for term in terms]
-        ordinals = self._question_ordinals(terms, patterns, scope)
+        questions = self._questions(terms, patterns, scope)
+        ordinals = tuple(ordinal for ordinal, _qid in questions)
         if RESPONSES not in scope:
             return _Resolved("[]", 0, ordinals)
+        matched = json.dumps([qid for _ordinal, qid in questions])
         response_like = " AND ".join("t.raw_response LIKE ? ESCAPE '\\'" for _ in patterns)
         match = match_expression(terms) if use_fts else None
         if match is None:
             inner = (
-                "SELECT t.attempt_id FROM audit.attempts AS t WHERE t.attempt_id BETWEEN ? "
-                f"AND ? AND {response_like} ORDER BY t.attempt_id"
+                "SELECT t.attempt_id, t.question_id FROM audit.attempts AS t WHERE "
+                f"t.attempt_id BETWEEN ? AND ? AND {response_like} ORDER BY t.attempt_id"
             )
             head: list[Any] = []
         else:
             # The full-text index drives: its candidates come in rowid order and each
             # attempt is found by its id, so no list of candidates is built first.
             inner = (
-                "SELECT t.attempt_id FROM fts.responses AS f "
+                "SELECT t.attempt_id, t.question_id FROM fts.responses AS f "
                 "JOIN audit.attempts AS t ON t.attempt_id = f.rowid WHERE f.responses "
                 f"MATCH ? AND f.rowid BETWEEN ? AND ? AND {response_like} ORDER BY f.rowid"
             )
             head = [match]
+        shared = "total(question_id IN (SELECT value FROM json_each(?)))" if ordinals else "0"
         parts = self._split.rows(
-            f"SELECT json_group_array(attempt_id), count(*) FROM ({inner})",
-            lambda low, high: [*head, low, high, *patterns],
+            f"SELECT json_group_array(attempt_id), count(*), {shared} FROM ({inner})",
+            lambda low, high: [*([matched] if ordinals else []), *head, low, high, *patterns],
         )
         arrays = [str(rows[0][0])[1:-1] for rows in parts]
         ids_json = "[" + ",".join(array for array in arrays if array) + "]"
-        return _Resolved(ids_json, sum(int(rows[0][1]) for rows in parts), ordinals)
+        count = sum(int(rows[0][1]) for rows in parts)
+        return _Resolved(ids_json, count, ordinals, sum(int(rows[0][2]) for rows in parts))
 
-    def _question_ordinals(
+    def _questions(
         self, terms: Sequence[str], patterns: Sequence[str], scope: Scope
-    ) -> tuple[int, ...]:
-        """Questions whose side in ``scope`` holds every term, or whose id the search is."""
+    ) -> list[tuple[int, str]]:
+        """(ordinal, id) of the questions whose side in ``scope`` holds every term, or
+        whose id the search is, in ordinal order."""
         side = _QUESTION_SIDE.get(tuple(s for s in scope if s != RESPONSES))
         conds: list[str] = []
         params: list[Any] = []
@@ -285,7 +301,8 @@ class TextSearch:
         conds.append("question_id = ? COLLATE NOCASE")
         params.append(" ".join(terms))
         sql = (
-            f"SELECT ordinal FROM (SELECT q.ordinal, q.question_id, {side or 'NULL'} AS side "
-            f"FROM audit.questions AS q) WHERE ({') OR ('.join(conds)}) ORDER BY ordinal"
+            "SELECT ordinal, question_id FROM (SELECT q.ordinal, q.question_id, "
+            f"{side or 'NULL'} AS side FROM audit.questions AS q) "
+            f"WHERE ({') OR ('.join(conds)}) ORDER BY ordinal"
         )
-        return tuple(int(row[0]) for row in self._run(sql, params))
+        return [(int(row[0]), str(row[1])) for row in self._run(sql, params)]

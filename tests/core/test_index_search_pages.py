@@ -136,3 +136,15 @@ def test_a_small_index_or_one_cpu_reads_a_search_in_one_statement(
         monkeypatch.setattr(parallel, "usable_cpus", lambda: 1)
         assert len(split.ranges()) == 1
         split.close()
+
+
+@pytest.mark.parametrize("words", ["hazard", "PPE", "FINAL_ANSWER", "Q060", "zzqx"])
+def test_the_count_of_a_search_in_every_place_is_the_counted_rows(
+    index: ReviewIndex, words: str
+) -> None:
+    """Responses and question texts both matching: the count is their union (the
+    attempts counted twice taken off), as one count over the rows gives it."""
+    index.clear_search_cache()
+    query = AttemptQuery(text=words)  # every scope
+    filtered = AttemptQuery(text=words, repetitions=(1, 2, 3))  # the SQL count's path
+    assert index.count(query) == index.count(filtered) == sum(index.count_by_status(query).values())
