@@ -219,23 +219,40 @@ class TextSearch:
         limit: int,
         skip: int,
     ) -> list[int] | None:
-        """One page of the matching attempt ids in attempt order, when only responses
-        matched (``None`` otherwise, or for a blank search): the ids after ``after``
-        (before it, ``descending``), ``skip`` of them passed over, at most ``limit``.
-        Exactly the page ``ORDER BY attempt_id`` over :meth:`condition` gives."""
+        """One page of the matching attempt ids in attempt order (``None`` for a blank
+        search): the ids after ``after`` (before it, ``descending``), ``skip`` of them
+        passed over, at most ``limit``. Exactly the page ``ORDER BY attempt_id`` over
+        :meth:`condition` gives: a slice of the responses' ids, merged, when question
+        texts matched too, with the next attempts of those questions (an index seek),
+        never the whole id list handed to SQLite again."""
         terms = search_terms(text)
         if not terms:
             return None
         found = self._resolved(terms, use_fts, scope)
-        if found.ordinals:
-            return None
-        ids = found.ids()
+        ids, wanted = found.ids(), skip + limit
         if descending:
             end = len(ids) if after is None else bisect_left(ids, after)
-            stop = max(end - skip, 0)
-            return ids[max(stop - limit, 0) : stop][::-1]
-        start = (0 if after is None else bisect_right(ids, after)) + skip
-        return ids[start : start + limit]
+            head = ids[max(end - wanted, 0) : end][::-1]
+        else:
+            start = 0 if after is None else bisect_right(ids, after)
+            head = ids[start : start + wanted]
+        if found.ordinals:
+            head = sorted({*head, *self._question_ids(found, after, descending, wanted)})
+            head = head[::-1][:wanted] if descending else head[:wanted]
+        return head[skip:wanted]
+
+    def _question_ids(
+        self, found: _Resolved, after: int | None, descending: bool, limit: int
+    ) -> list[int]:
+        """The next ``limit`` attempts of the questions whose text matched, after
+        ``after`` (before it, ``descending``), in that order."""
+        params: list[Any] = []
+        side = in_values("ordinal", found.ordinals, params)
+        op, direction = ("<", "DESC") if descending else (">", "ASC")
+        beyond = "" if after is None else f" AND attempt_id {op} ?"
+        params.extend([] if after is None else [after])
+        sql = f"SELECT attempt_id FROM rows WHERE {side}{beyond} ORDER BY attempt_id {direction}"
+        return [int(row[0]) for row in self._run(f"{sql} LIMIT ?", [*params, limit])]
 
     def _resolved(self, terms: Sequence[str], use_fts: bool, scope: Scope) -> _Resolved:
         """The matches of ``terms``, from the memo or resolved now."""

@@ -148,3 +148,25 @@ def test_the_count_of_a_search_in_every_place_is_the_counted_rows(
     query = AttemptQuery(text=words)  # every scope
     filtered = AttemptQuery(text=words, repetitions=(1, 2, 3))  # the SQL count's path
     assert index.count(query) == index.count(filtered) == sum(index.count_by_status(query).values())
+
+
+@pytest.mark.parametrize("words", ["hazard", "PPE", "Q060", "FINAL_ANSWER"])
+def test_every_page_of_a_search_in_every_place_is_the_sql_page(
+    index: ReviewIndex, words: str
+) -> None:
+    """Responses and question texts both matching: each page, both ways and with hops,
+    merged from the responses' ids and the questions' attempts, is the SQL page."""
+    index.clear_search_cache()
+    query = AttemptQuery(text=words)  # every scope: the merged pages
+    filtered = AttemptQuery(text=words, repetitions=(1, 2, 3))  # the SQL pages
+    expected = _paged(index, filtered, False, 500)
+    assert len(expected) == index.count(query)
+    assert _paged(index, query, False, 97) == expected
+    assert _paged(index, query, True, 97) == expected[::-1]
+    if len(expected) > 10:
+        middle = expected[len(expected) // 2]
+        for descending in (False, True):
+            for skip in (0, 3):
+                page = index.page_keys(query, "attempt_id", descending, (middle, middle), 5, skip)
+                sql = index.page_keys(filtered, "attempt_id", descending, (middle, middle), 5, skip)
+                assert page == sql
