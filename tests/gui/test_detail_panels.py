@@ -356,3 +356,19 @@ def test_chip_style_sheet_sets_both_colours() -> None:
     assert "background-color: #123456" in sheet
     assert "color: #000000" in sheet
     assert CHIP_BORDER in sheet
+
+
+@pytest.mark.parametrize(
+    ("state", "said"),
+    [("pending", "No response: the attempt has not run"),
+     ("provider_error", "No response (provider error)")],
+)  # fmt: skip
+def test_the_response_pane_says_why_an_attempt_has_no_response(
+    qtbot: QtBot, state: str, said: str
+) -> None:
+    from ai4hse_desk.gui.panels.response import ResponseView
+
+    view = ResponseView()
+    qtbot.addWidget(view)
+    view.show_detail(detail(state=state, raw_response=None, error="boom"))
+    assert view.status_text() == said

@@ -271,3 +271,21 @@ def test_ten_megabyte_response(view: ResponseView) -> None:
     print(f"\n10 MB response: set_response + highlight took {elapsed:.2f} s")
     assert view.highlighted_text() == ["(C)", "C"]
     assert "1 invisible/control character shown" in view.status_text()
+
+
+@pytest.mark.parametrize(
+    ("status", "said"),
+    [
+        ("pending", "No response: the attempt has not run"),
+        ("provider_error", "No response (provider error)"),
+        ("valid", "No response"),
+    ],
+)
+def test_a_missing_response_says_why(view: ResponseView, status: str, said: str) -> None:
+    """A pending attempt has not run; only a provider error is called one."""
+    from ai4hse_desk.gui.panels.response_styles import no_response
+    from ai4hse_desk.protocol.outcome import Status
+
+    view.set_response(None, missing=no_response(Status(status)))
+    assert view.status_text() == said
+    assert view.text_edit().placeholderText() == said

@@ -27,6 +27,7 @@ from ai4hse_desk.gui.panels.response_styles import (
     SPAN,
     Span,
     markings,
+    no_response,
     selections,
     summary,
 )
@@ -69,6 +70,7 @@ class ResponseView(QWidget):
         super().__init__(parent)
         self.setAccessibleName("Raw response")
         self._raw: str | None = None
+        self._missing = NO_RESPONSE  # what the panel says when there is no response
         self._visible: VisibleText = make_visible("")
         self._center_when_shown = False
         self._busy = False  # replacing the document or the extra selections
@@ -121,16 +123,13 @@ class ResponseView(QWidget):
 
     # -- public API ------------------------------------------------------------
 
-    def set_response(
-        self, raw: str | None, spans: Sequence[Span] = (), *, emphasis: Sequence[Span] = ()
-    ) -> None:
-        """Show ``raw`` (``None``: the provider returned nothing) and highlight spans.
-
-        ``spans`` get the highlight format and ``emphasis`` (the offending
-        item, if any) a distinct one; the earliest span (else emphasis) is
-        scrolled into view. Raises ValueError, changing nothing, when a span is
-        not ``0 <= start <= end <= len(raw)``.
-        """
+    def set_response(self, raw: str | None, spans: Sequence[Span] = (), *,
+                     emphasis: Sequence[Span] = (), missing: str = NO_RESPONSE,
+                     ) -> None:  # fmt: skip
+        """Show ``raw`` (``None``: there is none, ``missing`` says why) and highlight spans:
+        ``spans`` in the highlight format, ``emphasis`` (the offending item, if any) in
+        another; the earliest is scrolled into view. Raises ValueError, changing
+        nothing, when a span is not ``0 <= start <= end <= len(raw)``."""
         spans, emphasis = list(spans), list(emphasis)
         length = -1 if raw is None else len(raw)
         for start, end in [*spans, *emphasis]:
@@ -138,7 +137,8 @@ class ResponseView(QWidget):
                 raise ValueError(f"span ({start}, {end}) does not fit a response of {length}")
         self._raw = raw
         self._visible = visible = make_visible(raw or "", max_line=self.MAX_LINE)
-        self._editor.setPlaceholderText(NO_RESPONSE if raw is None else "Empty response")
+        self._missing = missing
+        self._editor.setPlaceholderText(missing if raw is None else "Empty response")
         self._busy, self._styled = True, None  # the document is being replaced
         try:
             self._editor.clear()  # then filling an empty document is faster
@@ -161,7 +161,7 @@ class ResponseView(QWidget):
 
     def show_detail(self, detail: AttemptDetail) -> None:
         """Show the response of ``detail`` with the spans its verdict rests on."""
-        self.set_response(detail.raw_response, detail.spans)
+        self.set_response(detail.raw_response, detail.spans, missing=no_response(detail.status))
 
     def clear(self) -> None:
         """Show nothing (no attempt selected)."""
@@ -305,7 +305,7 @@ class ResponseView(QWidget):
             self._editor.centerCursor()
 
     def _update_status(self) -> None:
-        text = summary(self._raw, self._visible, self.MAX_LINE)
+        text = summary(self._raw, self._visible, self.MAX_LINE, self._missing)
         self._status.setText(text)
         self._editor.setAccessibleDescription(text)
 

@@ -13,6 +13,7 @@ from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor, QTextDocument, Q
 from PySide6.QtWidgets import QTextEdit
 
 from ai4hse_desk.display.format import plural
+from ai4hse_desk.protocol.outcome import Status
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
@@ -22,7 +23,19 @@ if TYPE_CHECKING:
 Span = tuple[int, int]
 
 #: Text shown for an attempt whose provider returned no response.
-NO_RESPONSE = "No response (provider error)"
+NO_RESPONSE = "No response"
+#: Why there is no response, by the attempt's desk status.
+_MISSING = {
+    Status.PENDING: "No response: the attempt has not run",
+    Status.PROVIDER_ERROR: "No response (provider error)",
+}
+
+
+def no_response(status: Status | None) -> str:
+    """What the panel says when an attempt of desk ``status`` has no response."""
+    return _MISSING.get(status, NO_RESPONSE) if status is not None else NO_RESPONSE
+
+
 #: The format property naming what an extra selection marks.
 KIND = QTextFormat.Property.UserProperty
 SPAN, EMPHASIS = "span", "emphasis"
@@ -98,10 +111,13 @@ def markings(
     ]
 
 
-def summary(raw: str | None, visible: VisibleText, max_line: int) -> str:
-    """The line under the text: its size and what was made visible."""
+def summary(
+    raw: str | None, visible: VisibleText, max_line: int, missing: str = NO_RESPONSE
+) -> str:
+    """The line under the text: its size and what was made visible (``missing``: what
+    to say when there is no response)."""
     if raw is None:
-        return NO_RESPONSE
+        return missing
     lines = raw.count("\n") + 1 if raw else 0
     parts = [plural(len(raw), "character"), plural(lines, "line")]
     if visible.made_visible:
@@ -128,6 +144,7 @@ __all__ = [
     "SPAN",
     "Span",
     "markings",
+    "no_response",
     "selections",
     "summary",
 ]
