@@ -35,8 +35,9 @@ keeps the last few, so the count, the status counts and every page of the same
 search reuse them instead of searching again. With the full-text index the
 statement is driven by the index (its candidates in rowid order, each attempt
 looked up by its id and checked), not a list of candidates built first. A page in
-attempt order of a search that matched responses only is a slice of those ids
-(:meth:`TextSearch.id_page`), without handing the whole list to SQLite again.
+attempt order is a slice of those ids, merged with the next attempts of the questions
+whose text matched (:meth:`TextSearch.id_page`), without handing the whole list to
+SQLite again.
 """
 
 from __future__ import annotations
@@ -275,7 +276,6 @@ class TextSearch:
         ordinals = tuple(ordinal for ordinal, _qid in questions)
         if RESPONSES not in scope:
             return _Resolved("[]", 0, ordinals)
-        matched = json.dumps([qid for _ordinal, qid in questions])
         response_like = " AND ".join("t.raw_response LIKE ? ESCAPE '\\'" for _ in patterns)
         match = match_expression(terms) if use_fts else None
         if match is None:
@@ -293,10 +293,14 @@ class TextSearch:
                 f"MATCH ? AND f.rowid BETWEEN ? AND ? AND {response_like} ORDER BY f.rowid"
             )
             head = [match]
-        shared = "total(question_id IN (SELECT value FROM json_each(?)))" if ordinals else "0"
+        # The responses of the questions whose text matched too (counted once in the union).
+        shared, matched = "0", []
+        if ordinals:
+            shared = "total(question_id IN (SELECT value FROM json_each(?)))"
+            matched = [json.dumps([qid for _ordinal, qid in questions])]
         parts = self._split.rows(
             f"SELECT json_group_array(attempt_id), count(*), {shared} FROM ({inner})",
-            lambda low, high: [*([matched] if ordinals else []), *head, low, high, *patterns],
+            lambda low, high: [*matched, *head, low, high, *patterns],
         )
         arrays = [str(rows[0][0])[1:-1] for rows in parts]
         ids_json = "[" + ",".join(array for array in arrays if array) + "]"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ai4hse_desk.keyaudit import latent_fit
+from ai4hse_desk.keyaudit import latent_params
 from ai4hse_desk.keyaudit.dupgroups import DuplicateReport
 from ai4hse_desk.keyaudit.hygiene import Hygiene, corpus_hygiene
 from ai4hse_desk.keyaudit.latent import HYGIENE_PRIOR, PRIOR
@@ -108,11 +108,11 @@ def compute_key_audit(
             "model": MODEL,
             "prior_key_right": PRIOR,
             "hygiene_prior_key_right": HYGIENE_PRIOR,
-            "ability_prior_mean_sd": list(latent_fit.ABILITY_PRIOR),
-            "ability_spread_sd": latent_fit.ABILITY_SPREAD,
-            "lure_shift_prior_mean_sd": list(latent_fit.LURE_SHIFT_PRIOR),
-            "copy_rate_beta": list(latent_fit.COPY_PRIOR),
-            "misconception_pull_beta": list(latent_fit.LURE_PRIOR),
+            "ability_prior_mean_sd": list(latent_params.ABILITY_PRIOR),
+            "ability_spread_sd": latent_params.ABILITY_SPREAD,
+            "lure_shift_prior_mean_sd": list(latent_params.LURE_SHIFT_PRIOR),
+            "copy_rate_beta": list(latent_params.COPY_PRIOR),
+            "misconception_pull_beta": list(latent_params.LURE_PRIOR),
             "legacy_formula": FORMULA,
             "weights": dict(WEIGHTS),
             "min_run_weight": MIN_WEIGHT,

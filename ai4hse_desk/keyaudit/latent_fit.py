@@ -42,7 +42,6 @@ import numpy as np
 
 from ai4hse_desk.keyaudit.latent_params import (
     ABILITY_PRIOR,
-    ABILITY_SPREAD,
     COPY_PRIOR,
     LURE_PRIOR,
     LURE_SHIFT_PRIOR,
@@ -351,15 +350,4 @@ def vote_weight(right: float, categories: int) -> float:
     return float(np.log(right * (categories - 1) / max(1 - right, 1e-9)))
 
 
-__all__ = [
-    "ABILITY_PRIOR",
-    "ABILITY_SPREAD",
-    "COPY_PRIOR",
-    "LURE_PRIOR",
-    "LURE_SHIFT_PRIOR",
-    "Floats",
-    "ItemFit",
-    "Parameters",
-    "fit_items",
-    "vote_weight",
-]
+__all__ = ["ItemFit", "fit_items", "vote_weight"]

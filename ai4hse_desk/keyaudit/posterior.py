@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ai4hse_desk.keyaudit.latent import HYGIENE_PRIOR, PRIOR, Driver, TrackPosterior, combine
-from ai4hse_desk.keyaudit.latent_fit import Floats, ItemFit, fit_items, vote_weight
+from ai4hse_desk.keyaudit.latent_fit import ItemFit, fit_items, vote_weight
 from ai4hse_desk.keyaudit.signals import letter_mode
 from ai4hse_desk.protocol.outcome import TRACK_ORDER
 
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
     from ai4hse_desk.audit.records import Question
     from ai4hse_desk.keyaudit.hygiene import Hygiene
+    from ai4hse_desk.keyaudit.latent_params import Floats
     from ai4hse_desk.keyaudit.tally import Cell, RunTally
 
 

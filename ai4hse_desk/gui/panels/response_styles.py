@@ -31,9 +31,9 @@ _MISSING = {
 }
 
 
-def no_response(status: Status | None) -> str:
+def no_response(status: Status) -> str:
     """What the panel says when an attempt of desk ``status`` has no response."""
-    return _MISSING.get(status, NO_RESPONSE) if status is not None else NO_RESPONSE
+    return _MISSING.get(status, NO_RESPONSE)
 
 
 #: The format property naming what an extra selection marks.

@@ -297,7 +297,5 @@ class SensitivityPanel(QWidget):
 
     def stop(self) -> None:
         """Cancel a pending or running recomputation (what it delivers is ignored)."""
-        self._timer.stop()
-        if self._task is not None:
-            self._task.cancel()
-            self._task = None
+        self.cancel()
+        self._task = None

@@ -121,21 +121,22 @@ class ScoresView(QWidget):
     def _ask_report(self) -> None:
         self.exports.ask_report(include_private=self.action_map["private"].isChecked())
 
-    # Made (and imported) on first use: the window's start-up does not pay for them.
     @property
     def sensitivity(self) -> SensitivityPanel:
-        """The sensitivity exploration (its tab is added with the scores)."""
-        from ai4hse_desk.gui.panels.sensitivity import SensitivityPanel
+        """The sensitivity exploration (made and imported on first use, not at start)."""
+        if self._sensitivity is None:
+            from ai4hse_desk.gui.panels.sensitivity import SensitivityPanel
 
-        self._sensitivity = self._sensitivity or SensitivityPanel(self._tasks)
+            self._sensitivity = SensitivityPanel(self._tasks)
         return self._sensitivity
 
     @property
     def exports(self) -> ScoresExporter:
-        """The toolbar's exports (tables, the current plot, the HTML report)."""
-        from ai4hse_desk.gui.views.scores_exports import ScoresExporter
+        """The toolbar's exports: tables, the current plot, the HTML report (made on first use)."""
+        if self._exports is None:
+            from ai4hse_desk.gui.views.scores_exports import ScoresExporter
 
-        self._exports = self._exports or ScoresExporter(self, self)
+            self._exports = ScoresExporter(self, self)
         return self._exports
 
     # -- what the exporter reads ---------------------------------------------------
@@ -207,9 +208,8 @@ class ScoresView(QWidget):
 
     def stop(self) -> None:
         """Stop every background computation; what it still delivers is ignored."""
-        if self._task is not None:
-            self._task.cancel()
-            self._task = None
+        self.cancel()
+        self._task = None
         if self._sensitivity is not None:
             self._sensitivity.stop()
 
