@@ -7,7 +7,7 @@ prints the very same text (byte for byte) with the C encoder: each run of plain
 values in a container is encoded in one C call whose item separator carries the
 newline and indent, so Python works per container, not per value. :func:`write_json`
 prints a long list (``stream``) one compact item per line, without building the
-whole text. Output is ASCII (``\\uXXXX`` escapes), so no control, bidi or
+whole text. Output is ASCII (``\\u`` and four hex digits), so no control, bidi or
 invisible character read from a file reaches a terminal raw.
 """
 
