@@ -58,6 +58,13 @@ RescoreRow = tuple[
     int, str, str, int, str, str | None, str | None, str | None, str | None, int | None, int | None
 ]
 
+#: The smallest and largest attempt id as two rowid seeks. One ``SELECT min(…), max(…)``
+#: is not that: SQLite seeks for a lone min or max only, and scanned a whole index for
+#: both (0.16 s on 1,000,000 attempts, before a rescore could split its work).
+ATTEMPT_ID_BOUNDS = (
+    "SELECT (SELECT min(attempt_id) FROM attempts), (SELECT max(attempt_id) FROM attempts)"
+)
+
 _ATTEMPT_JOIN = (
     "FROM attempts AS a JOIN runs AS r ON r.run_id = a.run_id "
     "JOIN questions AS q ON q.question_id = a.question_id"
@@ -308,8 +315,9 @@ class AuditDB:
             yield from rows
 
     def attempt_id_bounds(self) -> tuple[int, int] | None:
-        """Smallest and largest attempt_id (``None`` without attempts); a rowid look-up."""
-        row = self._rows("SELECT min(attempt_id), max(attempt_id) FROM attempts", {})[0]
+        """Smallest and largest attempt_id (``None`` without attempts); two rowid
+        look-ups (:data:`ATTEMPT_ID_BOUNDS`)."""
+        row = self._rows(ATTEMPT_ID_BOUNDS, {})[0]
         if row[0] is None:
             return None
         if not (isinstance(row[0], int) and isinstance(row[1], int)):

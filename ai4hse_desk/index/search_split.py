@@ -44,7 +44,10 @@ class SplitRun:
         from ai4hse_desk.verdicts.parallel import usable_cpus  # (multiprocessing: not at start)
 
         if self._bounds is None:
-            low, high = self._run("SELECT min(attempt_id), max(attempt_id) FROM rows", ())[0]
+            # Two rowid seeks: one SELECT of both min and max scans the table (0.16 s on 1M).
+            low, high = self._run(
+                "SELECT (SELECT min(attempt_id) FROM rows), (SELECT max(attempt_id) FROM rows)", ()
+            )[0]
             self._bounds = (int(low or 0), int(high or 0))
         low, high = self._bounds
         span = SPLIT_SPAN if self._span is None else self._span

@@ -25,7 +25,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 
 from ai4hse_desk.protocol.outcome import PARSE_ERRORS, TRACK_ORDER, Selection, Status
 from ai4hse_desk.protocol.wilson import wilson_interval
@@ -80,16 +79,24 @@ def consistency_index(slices: Sequence[tuple[int, int]]) -> float | str | None:
     """
     if not slices:
         return None
-    accuracies = [Fraction(correct, attempts) for correct, attempts in slices]
-    mean = sum(accuracies, Fraction(0)) / len(accuracies)
-    if mean == 0:
+    # On integers: with D the lcm of the slice sizes, slice i's accuracy is A_i / D
+    # (A_i = correct_i * D / attempts_i). Over k slices, M = S / (kD) and
+    # σ² = (kQ − S²) / (kD)², with S = ΣA_i and Q = ΣA_i², so CV > 1 exactly when
+    # kQ > 2S². Each float is one correctly rounded int / int division, the same
+    # float as from the fractions themselves.
+    k = len(slices)
+    denominator = math.lcm(*(attempts for _, attempts in slices))
+    scaled = [correct * (denominator // attempts) for correct, attempts in slices]
+    total = sum(scaled)
+    if total == 0:
         return VOID
-    variance = sum(((a - mean) ** 2 for a in accuracies), Fraction(0)) / len(accuracies)
-    if variance > mean * mean:
+    spread = k * sum(value * value for value in scaled) - total * total
+    if spread > total * total:
         return VOID
-    if variance == mean * mean:
+    if spread == total * total:
         return 0.0
-    return max(0.0, float(mean) - math.sqrt(variance))
+    scale = k * denominator
+    return max(0.0, total / scale - math.sqrt(spread / (scale * scale)))
 
 
 class RunScorer:
@@ -302,12 +309,18 @@ class RunScorer:
             key = self._keys[question_id]
             tp += correct * key.count(True)
             options += correct * len(key)
+        # Few (selection, key) pairs recur across the questions: each is counted once.
+        counted: dict[tuple[Selection, Selection], tuple[int, int, int]] = {}
         for question_id, selections in self._wrong.items():
             key = self._keys[question_id]
             for selection, count in selections.items():
                 if selection is None:
                     raise ValueError(f"valid attempt of {question_id} without a selection")
-                q_tp, q_fp, q_fn = _option_counts(selection, key)
+                pair = (selection, key)
+                option_counts = counted.get(pair)
+                if option_counts is None:
+                    option_counts = counted[pair] = _option_counts(selection, key)
+                q_tp, q_fp, q_fn = option_counts
                 tp, fp, fn = tp + count * q_tp, fp + count * q_fp, fn + count * q_fn
                 options += count * len(key)
         return tp, fp, fn, options

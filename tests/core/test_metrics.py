@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 import pytest
@@ -196,6 +197,42 @@ def test_consistency_index_void_and_undefined() -> None:
     assert consistency_index([(0, 2), (0, 3)]) == VOID  # M = 0
     assert consistency_index([(1, 2), (1, 2)]) == 0.5  # CV = 0
     assert consistency_index([]) is None
+
+
+def _index_on_fractions(slices: list[tuple[int, int]]) -> float | str:
+    """The definition itself: M − σ on exact fractions, void when M = 0 or CV > 1."""
+    accuracies = [Fraction(correct, attempts) for correct, attempts in slices]
+    mean = sum(accuracies, Fraction(0)) / len(accuracies)
+    if mean == 0:
+        return VOID
+    variance = sum(((a - mean) ** 2 for a in accuracies), Fraction(0)) / len(accuracies)
+    if variance > mean * mean:
+        return VOID
+    if variance == mean * mean:
+        return 0.0
+    return max(0.0, float(mean) - math.sqrt(variance))
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.integers(1, 400).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))),
+        min_size=1,
+        max_size=12,
+    )
+)
+def test_consistency_index_is_the_fraction_definition_to_the_last_bit(
+    slices: list[tuple[int, int]],
+) -> None:
+    # Computed on integers; every verdict (void or not) and every float as on fractions.
+    assert consistency_index(slices) == _index_on_fractions(slices)
+
+
+def test_consistency_index_edge_of_void_is_exact() -> None:
+    # CV exactly 1 (σ = M): 0.0, not void, and not float noise either way.
+    assert consistency_index([(0, 1), (1, 1)]) == 0.0
+    assert consistency_index([(0, 3), (2, 3)]) == 0.0
+    assert consistency_index([(0, 7), (0, 7), (3, 7)]) == VOID
 
 
 def test_baselines_count_each_question_once() -> None:
