@@ -221,21 +221,24 @@ def score_in_parallel(
         jobs.append((process, receive))
     if beside is not None:
         beside.start()
-    results: list[tuple[str, object]] = []
+    received = 0
     try:
         db.check_attempts()  # the parent checks the values while its workers score
         for process, receive in jobs:
             try:
-                results.append(receive.recv())
+                result = receive.recv()
             except EOFError:
-                results.append(("crash", f"rescore worker {process.pid} stopped unexpectedly"))
+                result = ("crash", f"rescore worker {process.pid} stopped unexpectedly")
+            received += 1
+            # Counted in as it comes, while the later workers finish; a problem raises
+            # (and the partly filled scorers are not used).
+            _merge(result, scorers)
     finally:
         for process, receive in jobs:
             receive.close()
-            if process.is_alive() and len(results) < len(jobs):
-                process.terminate()  # the check failed: their results are not wanted
+            if process.is_alive() and received < len(jobs):
+                process.terminate()  # a check or a worker failed: their results are not wanted
             process.join()
-    _merge(results, scorers)
     return True
 
 
@@ -258,13 +261,13 @@ def _plan(
     return bounds, count
 
 
-def _merge(results: list[tuple[str, object]], scorers: dict[str, RunScorer]) -> None:
-    """Add the workers' scorers into ``scorers``; raise a worker's problem."""
-    for kind, payload in results:
-        if kind == "error":
-            raise AuditError(str(payload))
-        if kind != "ok":
-            raise RuntimeError(str(payload))
-        assert isinstance(payload, dict)
-        for run_id, part in payload.items():
-            scorers[run_id].merge(part)
+def _merge(result: tuple[str, object], scorers: dict[str, RunScorer]) -> None:
+    """Add one worker's scorers into ``scorers``; raise the worker's problem."""
+    kind, payload = result
+    if kind == "error":
+        raise AuditError(str(payload))
+    if kind != "ok":
+        raise RuntimeError(str(payload))
+    assert isinstance(payload, dict)
+    for run_id, part in payload.items():
+        scorers[run_id].merge(part)

@@ -89,22 +89,22 @@ def test_a_sample_of_the_cpus_sees_this_process_working() -> None:
     assert busy >= 0.5
 
 
-def _merges(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Record the number of worker results the parent merges, per parallel rescore."""
+def _merges(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Record the kind of each worker result the parent merges ("ok", "error", ...)."""
     merge = parallel._merge
-    merged: list[int] = []
+    merged: list[str] = []
 
-    def spy(results: list[tuple[str, object]], scorers: dict[str, RunScorer]) -> None:
-        merged.append(len(results))
-        merge(results, scorers)
+    def spy(result: tuple[str, object], scorers: dict[str, RunScorer]) -> None:
+        merged.append(result[0])
+        merge(result, scorers)
 
     monkeypatch.setattr(parallel, "_merge", spy)
     return merged
 
 
-@pytest.mark.parametrize(("load", "merged"), [(1.8, []), (0.1, [2])], ids=["busy", "idle"])
+@pytest.mark.parametrize(("load", "merged"), [(1.8, []), (0.1, ["ok", "ok"])], ids=["busy", "idle"])
 def test_rescore_forks_only_on_an_idle_machine(
-    demo_db: Path, monkeypatch: pytest.MonkeyPatch, load: float, merged: list[int]
+    demo_db: Path, monkeypatch: pytest.MonkeyPatch, load: float, merged: list[str]
 ) -> None:
     _machine(monkeypatch, 2, load)
     monkeypatch.setattr(parallel, "PARALLEL_MIN_ATTEMPTS", 1)
@@ -140,7 +140,7 @@ def test_the_fingerprint_is_computed_beside_two_workers(
     with open_audit(demo_db) as db:
         result = rescore(db, workers=2, beside=db.fingerprint)  # a thread would stop the fork
         assert db.summary()["sha256"] == sha256(demo_db)
-    assert merged == [2]
+    assert merged == ["ok", "ok"]  # both workers' counts, each merged as it came
     assert result == serial
 
 
