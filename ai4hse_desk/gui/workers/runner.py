@@ -21,8 +21,10 @@ import time
 from collections import deque
 from typing import TypeVar
 
-from PySide6.QtCore import QCoreApplication, QEventLoop, QObject, QThread, QTimer
+from PySide6.QtCore import QCoreApplication, QEventLoop, QObject, QThread
+from PySide6.QtWidgets import QWidget
 
+from ai4hse_desk.gui.workers.frame_gate import FrameGate
 from ai4hse_desk.gui.workers.task import Task
 
 T = TypeVar("T")
@@ -113,6 +115,8 @@ class TaskRunner(QObject):
         self._lanes: dict[str, _Lane] = {}
         self._pending: list[Task[object]] = []
         self._closed = False  # shut down: a task queued after the paint is not started
+        # ``after_paint`` tasks wait for the next frame of the window the runner belongs to.
+        self._frames = FrameGate(parent if isinstance(parent, QWidget) else None, self)
         app = QCoreApplication.instance()
         if app is not None:  # quitting without closing the window still ends the lanes
             app.aboutToQuit.connect(self.shutdown)
@@ -121,16 +125,16 @@ class TaskRunner(QObject):
         """Queue ``task`` on its lane; its signals follow on the GUI thread.
 
         Args:
-            after_paint: queue it once the event loop has handled what is posted now
-                (the window's repaint among it), from a zero timer: work that must not
-                hold the interpreter while the window draws what it just received. It
-                counts as pending from now on (:meth:`wait_idle` waits for it).
+            after_paint: queue it once the window (the runner's parent) has drawn its
+                next frame (:class:`~.frame_gate.FrameGate`): work that must not hold the
+                interpreter while the window draws what it just received. It counts as
+                pending from now on (:meth:`wait_idle` waits for it).
         """
         task.setParent(self)  # kept alive until its outcome is delivered
         self._pending.append(task)
         task.finished.connect(self._forget_finished)
         if after_paint:
-            QTimer.singleShot(0, self, lambda: self._submit(task))
+            self._frames.after_next_frame(lambda: self._submit(task))
         else:
             self._submit(task)
         return task
