@@ -37,7 +37,6 @@ from ai4hse_desk.filewrite import WriteRefused, check_target, write_atomic
 from ai4hse_desk.notes.errors import ReviewError
 from ai4hse_desk.notes.frames import Entry, columns, entries, history_frame
 from ai4hse_desk.notes.model import utc_now
-from ai4hse_desk.notes.review_exchange import read_review
 from ai4hse_desk.notes.review_frames import (
     DECISION_HISTORY_COLUMNS,
     PLAN_COLUMNS,
@@ -54,6 +53,7 @@ from ai4hse_desk.notes.review_json import (
     plan_json,
     verdict_json,
 )
+from ai4hse_desk.notes.review_read import read_review
 
 if TYPE_CHECKING:
     from collections.abc import Callable

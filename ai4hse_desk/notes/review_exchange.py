@@ -1,10 +1,9 @@
-"""The review tables whole, for ``notes export`` and ``notes import``: read, and merged.
+"""The review tables, for ``notes import``: a checked export merged into them.
 
-:func:`read_review` reads every plan (with its assignments), every verdict and
-decision with every revision, in one read transaction. :func:`merge_review` adds
-the plans, verdicts, decisions and revisions of a checked export
-(:mod:`.review_import_check`) whose ids the store does not hold yet, inside the
-import's one write transaction; nothing is ever updated or deleted. The merge
+:func:`merge_review` adds the plans, verdicts, decisions and revisions of a checked
+export (:mod:`.review_import_check`) whose ids the store does not hold yet, inside
+the import's one write transaction; nothing is ever updated or deleted. Reading the
+tables whole, for ``notes export``, is :mod:`.review_read`'s. The merge
 rules (any break refuses the whole import, and nothing is written):
 
 * an id already here must name the same thing: a plan with the same fields and
@@ -29,9 +28,8 @@ rules (any break refuses the whole import, and nothing is written):
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import insert, select
 
@@ -49,7 +47,8 @@ from ai4hse_desk.notes.review_history import (
     verdict_revision,
     verdict_revision_row,
 )
-from ai4hse_desk.notes.review_records import BLIND, dump_list, load_list, opt_text
+from ai4hse_desk.notes.review_read import by_parent, plans_of, rows_in
+from ai4hse_desk.notes.review_records import BLIND, dump_list, opt_text
 from ai4hse_desk.notes.schema import (
     review_assignments,
     review_decision_revisions,
@@ -62,13 +61,11 @@ from ai4hse_desk.notes.schema import (
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
-    from sqlalchemy import Column
     from sqlalchemy.engine import Connection
 
 _V, _VR = review_verdicts, review_verdict_revisions
 _D, _DR = review_decisions, review_decision_revisions
 _P, _A = review_plans, review_assignments
-_CHUNK: Final = 500
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,93 +79,6 @@ class MergeCounts:
     decision_revisions: int = 0
 
 
-def _chunks(values: Sequence[str]) -> Iterable[Sequence[str]]:
-    return (values[start : start + _CHUNK] for start in range(0, len(values), _CHUNK))
-
-
-def _rows_in(conn: Connection, table: Any, column: Column[Any], keys: Iterable[str]) -> list[Any]:
-    """The rows of ``table`` whose ``column`` is one of ``keys`` (in slices)."""
-    wanted = sorted(set(keys))
-    return [
-        row
-        for part in _chunks(wanted)
-        for row in conn.execute(select(table).where(column.in_(part)))
-    ]
-
-
-# -- reading ------------------------------------------------------------------------
-
-
-def _plans(conn: Connection, rows: Sequence[Any]) -> list[PlanRecord]:
-    assigned: dict[str, dict[str, tuple[int, list[str]]]] = defaultdict(dict)
-    for row in _rows_in(conn, _A, _A.c.plan_id, [str(r.plan_id) for r in rows]):
-        position, who = assigned[str(row.plan_id)].setdefault(
-            str(row.question_id), (int(row.position), [])
-        )
-        if position != int(row.position):
-            raise ReviewError(f"the notes store holds a damaged plan: {row.plan_id}")
-        who.append(str(row.reviewer))
-    plans = []
-    for row in rows:
-        questions = assigned.get(str(row.plan_id), {})
-        found = [(qid, pos, tuple(sorted(who))) for qid, (pos, who) in questions.items()]
-        assignments = tuple(sorted(found, key=lambda a: (a[1], a[0])))
-        plans.append(
-            PlanRecord(
-                plan_id=str(row.plan_id),
-                created_at=str(row.created_at),
-                created_by=str(row.created_by),
-                per_question=int(row.per_question),
-                order=str(row.plan_order),
-                seed=None if row.seed is None else int(row.seed),
-                reviewers=load_list(row.reviewers, "plan's reviewers") or (),
-                questions=int(row.questions),
-                audit_sha256=opt_text(row.audit_sha256),
-                assignments=assignments,
-            )
-        )
-    return plans
-
-
-def _by_parent(revisions: Iterable[Any], key: str) -> dict[str, list[Any]]:
-    grouped: dict[str, list[Any]] = defaultdict(list)
-    for rev in sorted(revisions, key=lambda r: (r.at, r.revision_id)):
-        grouped[getattr(rev, key)].append(rev)
-    return grouped
-
-
-def read_review(conn: Connection) -> ReviewData:
-    """Every plan, verdict and decision with every revision (oldest first)."""
-    plans = _plans(conn, conn.execute(select(_P).order_by(_P.c.created_at, _P.c.plan_id)).all())
-    revisions = _by_parent((verdict_revision(r) for r in conn.execute(select(_VR))), "verdict_id")
-    verdicts = [
-        VerdictRecord(
-            str(row.verdict_id),
-            str(row.question_id),
-            str(row.reviewer),
-            str(row.created_at),
-            opt_text(row.audit_sha256),
-            tuple(revisions.get(str(row.verdict_id), ())),
-        )
-        for row in conn.execute(select(_V).order_by(_V.c.created_at, _V.c.verdict_id))
-    ]
-    steps = _by_parent((decision_revision(r) for r in conn.execute(select(_DR))), "decision_id")
-    decisions = [
-        DecisionRecord(
-            str(row.decision_id),
-            str(row.question_id),
-            str(row.created_at),
-            opt_text(row.audit_sha256),
-            tuple(steps.get(str(row.decision_id), ())),
-        )
-        for row in conn.execute(select(_D).order_by(_D.c.created_at, _D.c.decision_id))
-    ]
-    return ReviewData(tuple(plans), tuple(verdicts), tuple(decisions))
-
-
-# -- merging ------------------------------------------------------------------------
-
-
 def _refuse(where: str, problem: str) -> ReviewError:
     return ReviewError(f"{where}: {problem}" if where else problem)
 
@@ -177,8 +87,8 @@ def _merge_plans(conn: Connection, plans: Sequence[PlanRecord]) -> int:
     if not plans:
         return 0
     backend.lock(conn, "review_plan")
-    rows = _rows_in(conn, _P, _P.c.plan_id, [p.plan_id for p in plans])
-    known = {p.plan_id: p for p in _plans(conn, rows)}
+    rows = rows_in(conn, _P, _P.c.plan_id, [p.plan_id for p in plans])
+    known = {p.plan_id: p for p in plans_of(conn, rows)}
     new = []
     for plan in plans:
         if plan.plan_id not in known:
@@ -232,18 +142,18 @@ def _stored_by_id(
 ) -> tuple[dict[str, Any], dict[Any, Any]]:
     """The stored rows of ``table`` with the records' ids, and those on the records'
     questions by ``key`` (question, or question and reviewer)."""
-    on_questions = _rows_in(conn, table, table.c.question_id, [r.question_id for r in records])
+    on_questions = rows_in(conn, table, table.c.question_id, [r.question_id for r in records])
     by_key = {tuple(str(getattr(row, k)) for k in key.split(",")): row for row in on_questions}
     by_id = {str(getattr(row, id_column)): row for row in on_questions}
     ids = [getattr(r, id_column) for r in records]
-    for row in _rows_in(conn, table, getattr(table.c, id_column), ids):
+    for row in rows_in(conn, table, getattr(table.c, id_column), ids):
         by_id[str(getattr(row, id_column))] = row
     return by_id, by_key
 
 
 def _present(conn: Connection, table: Any, revision_ids: Iterable[str]) -> dict[str, Any]:
     """The stored revisions of ``table`` with these ids, by id."""
-    return {str(r.revision_id): r for r in _rows_in(conn, table, table.c.revision_id, revision_ids)}
+    return {str(r.revision_id): r for r in rows_in(conn, table, table.c.revision_id, revision_ids)}
 
 
 def _merge_verdicts(conn: Connection, verdicts: Sequence[VerdictRecord]) -> tuple[int, int]:
@@ -253,8 +163,8 @@ def _merge_verdicts(conn: Connection, verdicts: Sequence[VerdictRecord]) -> tupl
     by_id, by_pair = _stored_by_id(conn, _V, "verdict_id", verdicts, "question_id,reviewer")
     present = _present(conn, _VR, (rev.revision_id for v in verdicts for rev in v.revisions))
     held = [v.verdict_id for v in verdicts if v.verdict_id in by_id]
-    history = _by_parent(
-        map(verdict_revision, _rows_in(conn, _VR, _VR.c.verdict_id, held)), "verdict_id"
+    history = by_parent(
+        map(verdict_revision, rows_in(conn, _VR, _VR.c.verdict_id, held)), "verdict_id"
     )
     new_verdicts: list[VerdictRecord] = []
     new_revisions: list[VerdictRevision] = []

@@ -21,8 +21,8 @@ from desk_helpers import cli
 
 from ai4hse_desk.notes import NotesStore, ReviewError, export_notes, import_notes
 from ai4hse_desk.notes.review_book import BlindRuleError
-from ai4hse_desk.notes.review_exchange import read_review
 from ai4hse_desk.notes.review_history import ReviewData
+from ai4hse_desk.notes.review_read import read_review
 
 if TYPE_CHECKING:
     from collections.abc import Callable
