@@ -3,7 +3,8 @@ with every revision — what ``notes export`` writes and ``notes import`` merges
 
 A verdict revision's ``changes`` column is JSON text whose list fields (blind
 answer, proposed key) are themselves JSON text; here they are tuples, as every
-other list of a record is. :mod:`.review_exchange` reads and merges the records.
+other list of a record is. :mod:`.review_read` reads the records and
+:mod:`.review_exchange` merges them.
 """
 
 from __future__ import annotations

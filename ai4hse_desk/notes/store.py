@@ -278,7 +278,7 @@ class NotesStore:
         """Run ``work`` in one transaction of this store: a read (one consistent
         snapshot), or with ``write`` a write (``work`` raising rolls it all back);
         retried while the database is busy. For the notes modules that read or merge
-        whole tables (:mod:`.review_exchange`)."""
+        whole tables (:mod:`.review_read`, :mod:`.review_exchange`)."""
         return (backend.write if write else backend.read)(self._engine, work)
 
     # -- reading -----------------------------------------------------------------
