@@ -8,23 +8,17 @@ keys it shows. Filtering, counting and sorting happen in SQL on the index. For
 keys within a page (``skip``), counts the keys before one and reads a listing's
 keys in one ordered pass.
 
-Threads: every thread gets its own read-only connection (opened on first use,
-``check_same_thread=False`` only so that :meth:`ReviewIndex.close` and
-:meth:`ReviewIndex.interrupt` can reach it), so a worker thread may query while
-the GUI thread does too. Each connection opens the index ``mode=ro&immutable=1``
-with ``PRAGMA query_only=ON`` and attaches the audit file the same way (as
-``audit``; raw text for searches) and, once built, the full-text index (as
-``fts``). Close the index before the :class:`~ai4hse_desk.audit.AuditDB`.
+Threads: every thread queries on its own read-only connection (see
+:mod:`.connections`). Close the index before the :class:`~ai4hse_desk.audit.AuditDB`.
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
-import threading
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
+from ai4hse_desk.index.connections import IndexConnections, QueryInterrupted, interruptible
 from ai4hse_desk.index.filters import (
     ROW_COLUMNS,
     SEARCH_SCOPES,
@@ -34,8 +28,7 @@ from ai4hse_desk.index.filters import (
     sort_column,
     where_sql,
 )
-from ai4hse_desk.index.fts import fts_is_current
-from ai4hse_desk.index.location import audit_uri, fts_path, read_meta, readonly_uri
+from ai4hse_desk.index.location import audit_uri, fts_path, read_meta
 from ai4hse_desk.index.search import TextSearch
 from ai4hse_desk.index.stored import (
     VERDICT_COLUMNS,
@@ -53,13 +46,6 @@ if TYPE_CHECKING:
     from ai4hse_desk.audit import AuditDB
     from ai4hse_desk.verdicts.rescore import AttemptVerdict, VerdictTuple
 
-# No memory-mapping of the files: measured on a million attempts it made no query
-# faster, and every mapped page a walk touched stayed in the window's resident memory.
-
-
-class QueryInterrupted(Exception):
-    """A query was stopped by :meth:`ReviewIndex.interrupt` (e.g. the filter changed)."""
-
 
 def _only_text(query: AttemptQuery) -> bool:
     """True when ``query`` asks for nothing but a search text."""
@@ -74,62 +60,28 @@ class ReviewIndex:
         self.fingerprint = db.fingerprint()
         self.fts_path = fts_path(self.fingerprint)
         self.meta: dict[str, str] = read_meta(path) or {}
-        self._audit_uri = audit_uri(db)
-        self._local = threading.local()
-        self._lock = threading.Lock()
-        self._connections: list[sqlite3.Connection] = []
-        self._fts = False
-        self._closed = False
-        self._search = TextSearch(self._all)
+        self._connections = IndexConnections(path, audit_uri(db), self.fts_path, self.fingerprint)
+        self._search = TextSearch(self._connections.all)
 
-    # -- connections ----------------------------------------------------------
+    # -- connections (see .connections) ----------------------------------------
 
     @property
     def fts_ready(self) -> bool:
         """True once the full-text index of this audit is complete (checked on disk)."""
-        if not self._fts:
-            self._fts = fts_is_current(read_meta(self.fts_path), self.fingerprint)
-        return self._fts
-
-    def _connect(self) -> sqlite3.Connection:
-        if self._closed:
-            raise RuntimeError("the review index is closed")
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = sqlite3.connect(readonly_uri(self.path), uri=True, check_same_thread=False)
-            conn.execute("ATTACH DATABASE ? AS audit", (self._audit_uri,))
-            conn.execute("PRAGMA query_only = ON")
-            with self._lock:
-                self._connections.append(conn)
-            self._local.conn = conn
-            self._local.fts = False
-        if self.fts_ready and not self._local.fts:
-            conn.execute("ATTACH DATABASE ? AS fts", (readonly_uri(self.fts_path),))
-            self._local.fts = True
-        return conn
+        return self._connections.fts_ready
 
     def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        try:
-            return self._connect().execute(sql, params).fetchall()
-        except sqlite3.OperationalError as exc:
-            if "interrupt" in str(exc):
-                raise QueryInterrupted(str(exc)) from None
-            raise
+        """One statement's rows (see :meth:`IndexConnections.all`)."""
+        return self._connections.all(sql, params)
 
     def interrupt(self) -> None:
         """Abort every running query of this index (they raise :class:`QueryInterrupted`)."""
-        with self._lock:
-            for conn in self._connections:
-                conn.interrupt()
+        self._connections.interrupt()
 
     def close(self) -> None:
         """Close every thread's connection; idempotent."""
         self._search.close()
-        with self._lock:
-            self._closed = True
-            for conn in self._connections:
-                conn.close()
-            self._connections.clear()
+        self._connections.close()
 
     def __enter__(self) -> ReviewIndex:
         return self
@@ -140,7 +92,7 @@ class ReviewIndex:
         self.close()
 
     def __repr__(self) -> str:
-        return f"ReviewIndex({str(self.path)!r}, fts_ready={self._fts})"
+        return f"ReviewIndex({str(self.path)!r}, fts_ready={self._connections.fts_found})"
 
     # -- filters and counts ---------------------------------------------------
 
@@ -306,15 +258,12 @@ class ReviewIndex:
         if col != "attempt_id":
             order = f"{col} {direction}, {order}"
         sql = f"SELECT {col}, attempt_id FROM rows WHERE {where} ORDER BY {order}"
-        cursor = self._connect().cursor()
+        cursor = self._connections.connect().cursor()
         try:
-            cursor.execute(sql, params)
-            while rows := cursor.fetchmany(batch):
-                yield rows  # (value, attempt_id) tuples as SQLite gives them: the keys
-        except sqlite3.OperationalError as exc:
-            if "interrupt" in str(exc):
-                raise QueryInterrupted(str(exc)) from None
-            raise
+            with interruptible():
+                cursor.execute(sql, params)
+                while rows := cursor.fetchmany(batch):
+                    yield rows  # (value, attempt_id) tuples as SQLite gives them: the keys
         finally:
             cursor.close()
 
@@ -398,7 +347,7 @@ class ReviewIndex:
         scores and key audit count exactly the verdicts the table shows.
         Attempts of ``exclude_questions`` are left out.
         """
-        cursor = self._connect().cursor()
+        cursor = self._connections.connect().cursor()
         try:
             yield from read_verdict_batches(cursor, frozenset(exclude_questions), batch)
         finally:
