@@ -70,6 +70,11 @@ class ReviewIndex:
         """True once the full-text index of this audit is complete (checked on disk)."""
         return self._connections.fts_ready
 
+    @property
+    def connections(self) -> IndexConnections:
+        """This index's read-only connections, for a raw statement (benchmarks, tests)."""
+        return self._connections
+
     def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         """One statement's rows (see :meth:`IndexConnections.all`)."""
         return self._connections.all(sql, params)

@@ -117,7 +117,7 @@ def main() -> int:  # noqa: C901 - one linear script, each step reported
     ids = [1 + (i * 7919) % rows for i in range(50)]
 
     def one_row(i: int) -> None:
-        index._all("SELECT * FROM rows WHERE attempt_id = ?", [ids[i % len(ids)]])
+        index.connections.all("SELECT * FROM rows WHERE attempt_id = ?", [ids[i % len(ids)]])
 
     samples = []
     for i in range(50):

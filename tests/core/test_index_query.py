@@ -286,7 +286,7 @@ def test_interrupt_stops_a_running_query(demo: Demo) -> None:
     timer.start()
     try:
         with pytest.raises(QueryInterrupted):
-            demo.index._all(endless)
+            demo.index.connections.all(endless)
     finally:
         timer.cancel()
         timer.join()

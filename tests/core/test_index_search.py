@@ -285,7 +285,7 @@ def test_the_scope_is_in_the_sql(searched: Searched) -> None:
 
     def run(sql: str, params: object) -> list[Any]:
         statements.append(sql)
-        return searched.index._all(sql, params)  # type: ignore[arg-type]
+        return searched.index.connections.all(sql, params)  # type: ignore[arg-type]
 
     search = TextSearch(run)
     search.condition("necktie", True, OPTIONS_ONLY)
