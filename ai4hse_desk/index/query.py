@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from types import TracebackType
 
     from ai4hse_desk.audit import AuditDB
-    from ai4hse_desk.verdicts.rescore import AttemptVerdict, VerdictTuple
+    from ai4hse_desk.verdicts.attempt_verdict import AttemptVerdict, VerdictTuple
 
 
 def _only_text(query: AttemptQuery) -> bool:

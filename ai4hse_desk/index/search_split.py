@@ -12,11 +12,11 @@ statement, as before. Both halves use the same statement, so the answer is the s
 from __future__ import annotations
 
 import threading
-from concurrent.futures import ThreadPoolExecutor, wait
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
+    from concurrent.futures import ThreadPoolExecutor
 
     Run = Callable[[str, Sequence[Any]], list[Any]]
 
@@ -62,6 +62,8 @@ class SplitRun:
         ranges = self.ranges()
         if len(ranges) == 1:
             return [self._run(sql, params(*ranges[0]))]
+        from concurrent.futures import ThreadPoolExecutor, wait  # (not at the window's start)
+
         with self._lock:
             if self._beside is None:
                 self._beside = ThreadPoolExecutor(1, thread_name_prefix="ai4hse-search")

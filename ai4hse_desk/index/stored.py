@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from ai4hse_desk.protocol.outcome import Extraction, Selection, Status
-from ai4hse_desk.verdicts.rescore import AttemptVerdict, VerdictTuple
+from ai4hse_desk.verdicts.attempt_verdict import AttemptVerdict, VerdictTuple
 
 if TYPE_CHECKING:
     import sqlite3

@@ -21,7 +21,7 @@ from ai4hse_desk.protocol.outcome import Extraction, Selection, Span, Status, Tr
 
 if TYPE_CHECKING:
     from ai4hse_desk.audit.records import Attempt, Question, Run
-    from ai4hse_desk.verdicts.rescore import AttemptVerdict
+    from ai4hse_desk.verdicts.attempt_verdict import AttemptVerdict
 
 __all__ = [
     "NONE",

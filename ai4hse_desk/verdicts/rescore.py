@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING
 from ai4hse_desk.audit.errors import AuditError
 from ai4hse_desk.progress import Progress
 from ai4hse_desk.protocol.metrics import RunInfo, RunScorer, order_runs
+from ai4hse_desk.verdicts.attempt_verdict import AttemptVerdict, VerdictTuple
 from ai4hse_desk.verdicts.verdict_loop import (
     MEMO_MAX_ENTRIES,
     MEMO_MAX_TEXT,
     RescoreCancelled,
-    VerdictTuple,
     verdict_loop,
 )
 
@@ -28,37 +28,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Iterator, Sequence
 
     from ai4hse_desk.audit.queries import AuditDB
-    from ai4hse_desk.protocol.outcome import Extraction
-
-
-@dataclass(frozen=True, slots=True)
-class AttemptVerdict:
-    """The desk's verdict on one attempt next to what the runner recorded."""
-
-    attempt_id: int
-    run_id: str
-    question_id: str
-    repetition: int
-    outcome: Extraction
-    correct: bool
-    recorded_status: str | None
-    agrees: bool
-
-    def to_json(self) -> dict[str, object]:
-        """The per-attempt object of cli.md's ``rescore --per-attempt``."""
-        selection = self.outcome.selection
-        return {
-            "attempt_id": self.attempt_id,
-            "run_id": self.run_id,
-            "question_id": self.question_id,
-            "repetition": self.repetition,
-            "status": self.outcome.status.value,
-            "selection": None if selection is None else list(selection),
-            "strict_format": self.outcome.strict_format,
-            "correct": self.correct,
-            "recorded_status": self.recorded_status,
-            "agrees": self.agrees,
-        }
 
 
 @dataclass(frozen=True, slots=True)

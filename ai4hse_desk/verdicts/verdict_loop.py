@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from ai4hse_desk.progress import Progress
     from ai4hse_desk.protocol.metrics import RunInfo, RunScorer
     from ai4hse_desk.protocol.outcome import Selection
+    from ai4hse_desk.verdicts.attempt_verdict import VerdictTuple
     from ai4hse_desk.verdicts.tally import Event
 
 #: Longest response whose verdict is memoised (characters).
@@ -61,10 +62,6 @@ _VALID = Status.VALID
 class RescoreCancelled(Exception):
     """The progress callback asked to stop."""
 
-
-#: One verdict as a plain tuple (the hot loop builds no objects):
-#: (attempt_id, run_id, question_id, repetition, outcome, correct, recorded_status, agrees)
-VerdictTuple = tuple[int, str, str, int, Extraction, bool, "str | None", bool]
 
 _Memo = dict["str | None", Extraction]
 #: What the loop keeps per run: track, protocol version, memo table per n, the

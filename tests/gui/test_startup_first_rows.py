@@ -26,6 +26,16 @@ if TYPE_CHECKING:
 
 #: Loaded only once the notes store is looked for or opened, after the first rows.
 DEFERRED = ("sqlalchemy", "ai4hse_desk.notes.location", "ai4hse_desk.notes.store")
+#: The rescore loop (and its worker processes) and the split search's thread pool: a
+#: window that finds its review index cached reads stored verdicts and never needs them
+#: before its first rows.
+NOT_WITH_A_CACHED_INDEX = (
+    "ai4hse_desk.verdicts.rescore",
+    "ai4hse_desk.verdicts.verdict_loop",
+    "ai4hse_desk.protocol.metrics",
+    "multiprocessing",
+    "concurrent.futures",
+)
 #: The Review page's modules, loaded when the page is first shown.
 REVIEW = (
     "ai4hse_desk.gui.views.review",
@@ -76,9 +86,9 @@ def small_demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def test_the_first_rows_show_before_sqlalchemy_the_notes_store_and_the_review_page_load(
-    small_demo: Path, tmp_path: Path
-) -> None:
+def _start(demo: Path, tmp_path: Path) -> dict[str, object]:
+    """One start of the desk on ``demo`` (cache and settings under ``tmp_path``): the
+    modules at the first rows and once idle, and whether the first row was read."""
     record = tmp_path / "modules.json"
     env = {
         **os.environ,
@@ -87,7 +97,7 @@ def test_the_first_rows_show_before_sqlalchemy_the_notes_store_and_the_review_pa
         "AI4HSE_DESK_CONFIG_DIR": str(tmp_path / "config"),
     }
     done = subprocess.run(
-        [sys.executable, "-c", _RUN, str(record), str(small_demo)],
+        [sys.executable, "-c", _RUN, str(record), str(demo)],
         capture_output=True,
         text=True,
         env=env,
@@ -95,7 +105,25 @@ def test_the_first_rows_show_before_sqlalchemy_the_notes_store_and_the_review_pa
         check=False,
     )
     assert done.returncode == 0, done.stderr[-2000:]
-    modules = json.loads(record.read_text())
+    modules: dict[str, object] = json.loads(record.read_text())
+    return modules
+
+
+def test_with_its_index_cached_the_window_starts_without_the_rescore_loop(
+    small_demo: Path, tmp_path: Path
+) -> None:
+    _start(small_demo, tmp_path)  # builds the review index (with the rescore loop)
+    again = _start(small_demo, tmp_path)
+    first = set(again["first"])  # type: ignore[call-overload]
+    assert again["row"]
+    assert "ai4hse_desk.index.query" in first
+    assert not {name for name in first if name.startswith(NOT_WITH_A_CACHED_INDEX)}
+
+
+def test_the_first_rows_show_before_sqlalchemy_the_notes_store_and_the_review_page_load(
+    small_demo: Path, tmp_path: Path
+) -> None:
+    modules = _start(small_demo, tmp_path)
     first, idle = set(modules["first"]), set(modules["idle"])
     assert "ai4hse_desk.gui.main_window" in first  # the window itself was measured
     assert modules["row"]  # the first row was read before the store is looked for
