@@ -108,3 +108,29 @@ def test_the_runners_after_paint_task_runs_after_the_frame_it_waited_for(
     with lock:
         assert order[:2] == ["painted", "work"]
     tasks.shutdown()
+
+
+def test_work_held_after_a_frame_began_waits_for_the_next_frame(qtbot: QtBot) -> None:
+    window, label = _shown(qtbot)
+    order: list[str] = []
+    painted = _Painted(order)
+    label.installEventFilter(painted)
+    gate = FrameGate(label, window)
+
+    def boom() -> None:
+        raise ValueError("one callback raising")
+
+    def second() -> None:  # new content and work after the first frame, before its release
+        label.setText("second content")
+        order.append("second held")
+        gate.after_next_frame(lambda: order.append("second work"))
+
+    label.setText("first content")
+    gate.after_next_frame(boom)
+    gate.after_next_frame(lambda: order.append("first work"))
+    gate.after_next_frame(second)
+    with qtbot.captureExceptions() as raised:
+        qtbot.waitUntil(lambda: "second work" in order, timeout=2000)
+    assert [str(exc) for _type, exc, _tb in raised] == ["one callback raising"]
+    assert order[:2] == ["painted", "first work"]  # the raising callback stopped no other
+    assert order[order.index("second held") :][:3] == ["second held", "painted", "second work"]

@@ -1,18 +1,19 @@
 """Hold work until the window has drawn its next frame.
 
 A zero timer is not enough for "once the window has drawn what it just received":
-Qt draws a window on an update request that comes a few milliseconds later (the
-platform's frame timer), so a zero timer's work starts *before* that frame. Work
-started then on a worker thread (the full-text build, the notes store's first
-read, which imports SQLAlchemy) holds the interpreter while the window draws, and
-every Python call the frame makes (the list's cells, the panels' size hints) waits
-its turn for it: on the demo, the first rows took 100-300 ms longer to appear.
+Qt draws a window on an update request that comes after it (a low-priority posted
+event, or the platform's frame timer), so a zero timer's work starts *before* that
+frame. Work started then on a worker thread (the full-text build, the notes store's
+first read, which imports SQLAlchemy) holds the interpreter while the window draws,
+and every Python call the frame makes (the list's cells, the panels' size hints)
+waits its turn for it: on the demo, the first rows took 100-300 ms longer to appear.
 
 :class:`FrameGate` watches the top-level window's update requests: the first one
-after :meth:`FrameGate.after_next_frame` draws the frame, and a zero timer posted
-from it runs once that frame is drawn. A window that is not shown draws nothing, so
-the work is started at once (from a zero timer); should no frame come, it is started
-after :data:`FRAME_WAIT_MS` anyway.
+after :meth:`FrameGate.after_next_frame` draws the frame, and the zero timers posted
+from it (one per callback held until then) run once that frame is drawn; a callback
+held after that update request waits for the next one. A window that is not shown
+draws nothing, so the work is started at once (from a zero timer); should no frame
+come, it is started after :data:`FRAME_WAIT_MS` anyway.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, QTimer
+from shiboken6 import isValid
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -80,24 +82,25 @@ class FrameGate(QObject):
 
     def eventFilter(self, _watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.UpdateRequest and self._watched is not None:
-            self._unwatch()
-            QTimer.singleShot(0, self, self._release)  # runs once this frame is drawn
+            self._release()  # its zero timers run once this frame is drawn
         return False
 
     def _unwatch(self) -> None:
         if self._watched is not None:
             window, handle = self._watched
             self._watched = None
-            window.removeEventFilter(self)
-            if handle is not None:
-                handle.removeEventFilter(self)
+            for watched in (window, handle):
+                if watched is not None and isValid(watched):  # a QWindow may be gone
+                    watched.removeEventFilter(self)
 
     def _release(self) -> None:
+        """Post each callback held now on a zero timer of its own (one raising stops
+        no other; one held after this stays for the next frame)."""
         self._fallback.stop()
         self._unwatch()
         callbacks, self._waiting = self._waiting, []
         for callback in callbacks:
-            callback()
+            QTimer.singleShot(0, self, callback)
 
 
 __all__ = ["FRAME_WAIT_MS", "FrameGate"]
