@@ -90,6 +90,9 @@ class IndexConnections:
             conn.execute("ATTACH DATABASE ? AS audit", (self._audit_uri,))
             conn.execute("PRAGMA query_only = ON")
             with self._lock:
+                if self._closed:  # closed while this one opened: never left open
+                    conn.close()
+                    raise RuntimeError("the review index is closed")
                 self._connections.append(conn)
             self._local.conn = conn
             self._local.fts = False

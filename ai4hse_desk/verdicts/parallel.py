@@ -203,6 +203,8 @@ def score_in_parallel(
     Raises:
         AuditError: a value breaks the schema (checked here while the workers
             score), or a worker met a problem in the data (as the serial path would).
+            ``scorers`` may then hold the counts of the workers merged before the
+            problem: discard them (as :func:`~.rescore.rescore` does).
     """
     plan = _plan(db, workers, min_attempts)
     if plan is None:

@@ -97,6 +97,7 @@ def test_the_split_bounds_are_two_seeks_not_a_scan(demo_db: Path) -> None:
         conn.execute("INSERT INTO rows SELECT attempt_id, run_id FROM attempts")
         split = SplitRun(lambda sql, params: conn.execute(sql, params).fetchall())
         halves = _vm_steps(conn, split.ranges)
+        assert split.ranges() == [(1, 2400)]  # the bounds read (2,400 ids: not split)
         split.close()
     assert scan > 2400  # the single statement visits every attempt
     assert seeks < 100

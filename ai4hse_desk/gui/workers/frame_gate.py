@@ -12,8 +12,9 @@ waits its turn for it: on the demo, the first rows took 100-300 ms longer to app
 after :meth:`FrameGate.after_next_frame` draws the frame, and the zero timers posted
 from it (one per callback held until then) run once that frame is drawn; a callback
 held after that update request waits for the next one. A window that is not shown
-draws nothing, so the work is started at once (from a zero timer); should no frame
-come, it is started after :data:`FRAME_WAIT_MS` anyway.
+draws nothing, so the work is started at once (from a zero timer); a window shown
+but not yet exposed waits for its first frame; should no frame come, the work is
+started after :data:`FRAME_WAIT_MS` anyway.
 """
 
 from __future__ import annotations
@@ -75,10 +76,9 @@ class FrameGate(QObject):
         if widget is None:
             return None
         window = widget.window()
-        handle = window.windowHandle()
-        if not window.isVisible() or handle is None or not handle.isExposed():
-            return None
-        return window
+        # Shown but not exposed yet (its first frame still to come, as on X11 right
+        # after show()): the work waits for that frame, or the fallback, too.
+        return window if window.isVisible() else None
 
     def eventFilter(self, _watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.UpdateRequest and self._watched is not None:

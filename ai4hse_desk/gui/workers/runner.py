@@ -127,8 +127,10 @@ class TaskRunner(QObject):
         Args:
             after_paint: queue it once the window (the runner's parent) has drawn its
                 next frame (:class:`~.frame_gate.FrameGate`): work that must not hold the
-                interpreter while the window draws what it just received. It counts as
-                pending from now on (:meth:`wait_idle` waits for it).
+                interpreter while the window draws what it just received. A runner whose
+                parent is no widget has no frame to wait for: the task is queued from a
+                zero timer. It counts as pending from now on (:meth:`wait_idle` waits
+                for it).
         """
         task.setParent(self)  # kept alive until its outcome is delivered
         self._pending.append(task)
