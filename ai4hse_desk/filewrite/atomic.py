@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import secrets
 import stat
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -89,7 +88,7 @@ def check_target(
 def _new_temp(final: Path) -> Path:
     """An empty, exclusively created hidden file beside ``final``."""
     for _ in range(_TEMP_ATTEMPTS):
-        temp = final.with_name(f".{final.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
+        temp = final.with_name(f".{final.name}.{os.getpid()}-{os.urandom(4).hex()}.tmp")
         try:
             fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         except FileExistsError:

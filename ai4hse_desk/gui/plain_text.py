@@ -20,7 +20,6 @@ Labels are made plain with :func:`~ai4hse_desk.gui.widgets.labels.plain_label`.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt
@@ -80,7 +79,9 @@ def plain_tooltip(text: str) -> str:
     """
     if not might_be_rich_text(text):
         return text
-    return f'<p style="white-space:pre-wrap">{html.escape(text, quote=False)}</p>'
+    # html.escape(text, quote=False), without importing html and its entity tables at start.
+    escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return f'<p style="white-space:pre-wrap">{escaped}</p>'
 
 
 def title_text(text: str) -> str:

@@ -21,7 +21,6 @@ Nothing here changes, or can change, an answer key or a score (protocol §7).
 from __future__ import annotations
 
 import re
-import uuid
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta
 from types import MappingProxyType
@@ -149,11 +148,15 @@ def usable_text(value: str) -> bool:
 
 def new_id() -> str:
     """A fresh random UUID as text."""
+    import uuid  # (with platform: not at the window's start)
+
     return str(uuid.uuid4())
 
 
 def check_uuid(value: object, what: str) -> str:
     """``value`` in canonical UUID form, else :class:`ReviewError`."""
+    import uuid
+
     try:
         if isinstance(value, str):
             return str(uuid.UUID(value))
