@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
-from ai4hse_desk.gui.dialogs.export_target import ask_export_target
 from ai4hse_desk.gui.workers.notes_store import LANE, store_problem
 from ai4hse_desk.gui.workers.task import QueryOp
 
@@ -73,6 +72,8 @@ class ReviewReportController(QObject):
         if self._notes.store is None:
             self.message.emit("No review has been recorded for this audit file yet.")
             return
+        from ai4hse_desk.gui.dialogs.export_target import ask_export_target  # on first use
+
         chosen = ask_export_target(
             self._dialogs, "Write the review report", "review-report.html", FORMATS,
             PRIVATE_QUESTION,
