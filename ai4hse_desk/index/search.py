@@ -132,6 +132,21 @@ class _Resolved:
         self.shared = shared
         self._ids: list[int] | None = None
 
+    def head(self, n: int) -> list[int]:
+        """The first ``n`` attempt ids (ascending), parsing only the part of the JSON
+        they are in: a search's first page needs no parse of its other 300,000 ids
+        (about 40 ms). Each half's array is built in attempt order and the halves are
+        joined in order, so the first ids of the text are the smallest."""
+        if self._ids is not None or n <= 0:
+            return self.ids()[:n]
+        text, end = self.ids_json, 0
+        for _ in range(n):
+            end = text.find(",", end + 1)
+            if end < 0:  # n or fewer ids in all
+                return self.ids()[:n]
+        first: list[int] = json.loads(text[:end] + "]")
+        return first
+
     def ids(self) -> list[int]:
         """The attempt ids in ascending order (parsed from the JSON once)."""
         if self._ids is None:
@@ -230,7 +245,10 @@ class TextSearch:
         if not terms:
             return None
         found = self._resolved(terms, use_fts, scope)
-        ids, wanted = found.ids(), skip + limit
+        wanted = skip + limit
+        if after is None and not descending and not found.ordinals:  # the first page
+            return found.head(wanted)[skip:wanted]
+        ids = found.ids()
         if descending:
             end = len(ids) if after is None else bisect_left(ids, after)
             head = ids[max(end - wanted, 0) : end][::-1]
