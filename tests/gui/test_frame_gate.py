@@ -107,6 +107,12 @@ def test_the_runners_after_paint_task_runs_after_the_frame_it_waited_for(
     assert task.done
     with lock:
         assert order[:2] == ["painted", "work"]
+    # What is said about such a task (the full-text build's "building") waits for the
+    # same frame: the runner's own after_paint.
+    label.setText("more rows")
+    tasks.after_paint(lambda: order.append("said"))
+    qtbot.waitUntil(lambda: "said" in order, timeout=2000)
+    assert order[2:] == ["painted", "said"]
     tasks.shutdown()
 
 

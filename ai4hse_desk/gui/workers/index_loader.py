@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, Signal
 
 from ai4hse_desk.gui.workers.task import QueryOp
 from ai4hse_desk.index import ReviewIndex, build_fts, ensure_index, fts_ready
@@ -109,7 +109,7 @@ class IndexLoader(QObject):
 
         # Queued once the first rows are drawn (the build keeps a core busy for a while),
         # and said then: the search bar's progress is laid out after the rows' paint too.
-        QTimer.singleShot(0, self, lambda: self._fts(generation, "building"))
+        self._tasks.after_paint(lambda: self._fts(generation, "building"))
         task = self._tasks.run(QueryOp(build, lane=LANE, name=FULL_TEXT), after_paint=True)
         task.progress.connect(lambda done, total: self._fts(generation, "building", done, total))
         task.succeeded.connect(lambda _path: self._fts(generation, "ready"))

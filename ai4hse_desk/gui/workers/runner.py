@@ -19,13 +19,16 @@ import atexit
 import threading
 import time
 from collections import deque
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from PySide6.QtCore import QCoreApplication, QEventLoop, QObject, QThread
 from PySide6.QtWidgets import QWidget
 
 from ai4hse_desk.gui.workers.frame_gate import FrameGate
 from ai4hse_desk.gui.workers.task import Task
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 T = TypeVar("T")
 TaskT = TypeVar("TaskT", bound=Task[object])
@@ -136,10 +139,15 @@ class TaskRunner(QObject):
         self._pending.append(task)
         task.finished.connect(self._forget_finished)
         if after_paint:
-            self._frames.after_next_frame(lambda: self._submit(task))
+            self.after_paint(lambda: self._submit(task))
         else:
             self._submit(task)
         return task
+
+    def after_paint(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` (on the GUI thread) when a task queued ``after_paint`` now
+        would be queued: once the window has drawn its next frame."""
+        self._frames.after_next_frame(callback)
 
     def _submit(self, task: Task[object]) -> None:
         if task.done or self._closed:  # discarded: the window closed meanwhile
