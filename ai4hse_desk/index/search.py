@@ -137,8 +137,10 @@ class _Resolved:
         they are in: a search's first page needs no parse of its other 300,000 ids
         (about 40 ms). Each half's array is built in attempt order and the halves are
         joined in order, so the first ids of the text are the smallest."""
-        if self._ids is not None or n <= 0:
-            return self.ids()[:n]
+        if n <= 0:
+            return []
+        if self._ids is not None:
+            return self._ids[:n]
         text, end = self.ids_json, 0
         for _ in range(n):
             end = text.find(",", end + 1)
@@ -246,14 +248,15 @@ class TextSearch:
             return None
         found = self._resolved(terms, use_fts, scope)
         wanted = skip + limit
-        if after is None and not descending and not found.ordinals:  # the first page
-            return found.head(wanted)[skip:wanted]
-        ids = found.ids()
         if descending:
+            ids = found.ids()
             end = len(ids) if after is None else bisect_left(ids, after)
             head = ids[max(end - wanted, 0) : end][::-1]
+        elif after is None:  # the first page: no parse of the ids beyond it
+            head = found.head(wanted)
         else:
-            start = 0 if after is None else bisect_right(ids, after)
+            ids = found.ids()
+            start = bisect_right(ids, after)
             head = ids[start : start + wanted]
         if found.ordinals:
             head = sorted({*head, *self._question_ids(found, after, descending, wanted)})
