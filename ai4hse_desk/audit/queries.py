@@ -58,12 +58,18 @@ RescoreRow = tuple[
     int, str, str, int, str, str | None, str | None, str | None, str | None, int | None, int | None
 ]
 
-#: The smallest and largest attempt id as two rowid seeks. One ``SELECT min(…), max(…)``
-#: is not that: SQLite seeks for a lone min or max only, and scanned a whole index for
-#: both (0.16 s on 1,000,000 attempts, before a rescore could split its work).
-ATTEMPT_ID_BOUNDS = (
-    "SELECT (SELECT min(attempt_id) FROM attempts), (SELECT max(attempt_id) FROM attempts)"
-)
+
+def id_bounds_sql(table: str) -> str:
+    """The smallest and largest ``attempt_id`` of ``table`` as two rowid seeks.
+
+    One ``SELECT min(…), max(…)`` is not that: SQLite seeks for a lone min or max
+    only, and scanned a whole index for both (0.16 s on 1,000,000 attempts).
+    """
+    return f"SELECT (SELECT min(attempt_id) FROM {table}), (SELECT max(attempt_id) FROM {table})"
+
+
+#: The audit file's attempt-id bounds, which a rescore splits its work by.
+ATTEMPT_ID_BOUNDS = id_bounds_sql("attempts")
 
 _ATTEMPT_JOIN = (
     "FROM attempts AS a JOIN runs AS r ON r.run_id = a.run_id "
