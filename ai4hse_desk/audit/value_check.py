@@ -172,7 +172,7 @@ def _guaranteed_unique(conn: sqlite3.Connection, table: str, columns: set[str]) 
     return False
 
 
-def _is_rowid_alias(conn: sqlite3.Connection, table: str, column: str) -> bool:
+def is_rowid_alias(conn: sqlite3.Connection, table: str, column: str) -> bool:
     """True if ``column`` is ``table``'s INTEGER PRIMARY KEY, i.e. its rowid."""
     keys = [
         (str(name).lower(), str(kind).upper())
@@ -236,7 +236,7 @@ def check_attempt_links(
             problems.append(f"attempts: question {_shown(repr(question_id))} is not in questions")
     _refuse(path, problems[:SHOWN_PROBLEMS])
     if not (
-        _is_rowid_alias(conn, "attempts", "attempt_id")
+        is_rowid_alias(conn, "attempts", "attempt_id")
         or _guaranteed_unique(conn, "attempts", {"attempt_id"})
     ):
         _refuse(path, _duplicates(conn, "attempts", ("attempt_id",)))

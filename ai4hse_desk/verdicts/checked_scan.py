@@ -16,6 +16,11 @@ then is the last batch handed over, so a consumer that reaches the end has read
 valid values of one committed state, as with the threaded check. Nothing is
 printed before that: the CLI writes its JSON (and ``--per-attempt``'s spooled
 lines) after the rescore returns.
+
+A worker process of the two-process rescore (:mod:`.parallel`) scans only its
+slice of attempt ids (``id_range``) the same way: its rows' values are checked
+in its own scan, and its parent runs the checks beyond single rows
+(:func:`check_links`) and the file's last look instead of a whole second scan.
 """
 
 from __future__ import annotations
@@ -36,8 +41,14 @@ if TYPE_CHECKING:
 _names = itertools.count()
 
 
-def checked_batches(db: AuditDB, batch: int) -> Iterator[list[RescoreRow]]:
+def checked_batches(
+    db: AuditDB, batch: int, id_range: tuple[int, int] | None = None
+) -> Iterator[list[RescoreRow]]:
     """Every attempt in attempt_id order, ``batch`` rows at a time, its values checked.
+
+    With ``id_range`` (inclusive) only that slice of attempt ids is read and
+    checked, and the checks beyond single rows are left to the caller
+    (:func:`check_links`, then ``db.verify_unchanged()``).
 
     Raises:
         AuditError: a value breaks the schema (the check's message), an attempt
@@ -50,24 +61,27 @@ def checked_batches(db: AuditDB, batch: int) -> Iterator[list[RescoreRow]]:
         return 1  # the row is kept: the scan's consumer never sees the batch it is in
 
     name = f"ai4hse_failing_row_{next(_names)}"
+    sliced = "attempt_id BETWEEN ? AND ? AND " if id_range is not None else ""
+    params = () if id_range is None else (int(id_range[0]), int(id_range[1]))
     sql = (
         f"SELECT {', '.join(RESCORE_COLUMNS)} FROM attempts "
-        f"WHERE ({attempt_rules_sql()}) OR {name}(attempt_id) ORDER BY attempt_id"
+        f"WHERE {sliced}(({attempt_rules_sql()}) OR {name}(attempt_id)) ORDER BY attempt_id"
     )
+    whole = id_range is None
     with file_problems_as_audit_errors(db.path), db.raw_connection() as conn:
         conn.create_function(name, 1, failing)
         cursor = conn.cursor()
         try:
-            cursor.execute(sql)
+            cursor.execute(sql, params)
             previous = cursor.fetchmany(batch)
-            if not previous and not failed:  # no attempts at all
+            if not previous and not failed and whole:  # no attempts at all
                 _links(db, conn)
                 db.verify_unchanged()
             while previous and not failed:
                 rows = cursor.fetchmany(batch)
                 if failed:
                     break
-                if not rows:
+                if not rows and whole:
                     _links(db, conn)
                     db.verify_unchanged()
                 yield cast("list[RescoreRow]", previous)
@@ -84,7 +98,15 @@ def checked_batches(db: AuditDB, batch: int) -> Iterator[list[RescoreRow]]:
         db.check_attempts()  # raises, naming the first bad rows
         # The same rules, so the full check refuses; should it not, the scan's finding stands.
         raise AuditError(f"{db.path}: values break the audit schema", db.path)
-    db.attempts_checked()
+    if whole:
+        db.attempts_checked()
+
+
+def check_links(db: AuditDB) -> None:
+    """The checks beyond single rows (known runs and questions, repetitions, unique
+    ids) on a connection of their own; raises :class:`AuditError`."""
+    with file_problems_as_audit_errors(db.path), db.raw_connection() as conn:
+        _links(db, conn)
 
 
 def _links(db: AuditDB, conn: sqlite3.Connection) -> None:

@@ -10,9 +10,14 @@ otherwise the rescore runs in one process.
 
 When the platform can ``fork`` and the process runs a single thread (the
 headless command, never the window), each worker inherits the open, read-only
-audit database, drops the inherited connection pool, scores one slice of
-attempt ids and sends its per-run counts back; the parent merges them. The
-merged result equals the serial one exactly (integer counts only).
+audit database, drops the inherited connection pool and scores one slice of
+attempt ids (:mod:`.worker_share`). It sends back the run objects of the runs
+that lie wholly in its slice and the counts of the others, which the parent
+merges. For every run (no run filter) on a file whose ``attempt_id`` is its
+rowid, each worker also checks its own rows' values inside its scan, and the
+parent runs only the checks beyond single rows; otherwise the parent checks
+every attempt while its workers score. The result equals the serial one exactly
+(integer counts, added in the same order).
 
 :class:`Beside` runs one more job (the file's sha256) on a thread next to the
 scan, started after any fork; hashlib and ``os.pread`` release the GIL.
@@ -34,6 +39,7 @@ if TYPE_CHECKING:
 
     from ai4hse_desk.audit.queries import AuditDB
     from ai4hse_desk.protocol.metrics import RunInfo, RunScorer
+    from ai4hse_desk.verdicts.rescore import RescoreResult
 
 #: Smallest database split over workers. Measured on the 2-core machine (issue 16):
 #: with both CPUs idle, two workers took 0.56x the time of one process on 320,000
@@ -86,13 +92,14 @@ def _worker(
     runs: dict[str, RunInfo],
     run_ids: Sequence[str] | None,
     id_range: tuple[int, int],
+    fold: bool,
     pipe: Connection,
 ) -> None:
-    from ai4hse_desk.verdicts.rescore import score_range
+    from ai4hse_desk.verdicts.worker_share import score_share
 
     db.pool.dispose(close=False)  # never touch the parent's connections
     try:
-        pipe.send(("ok", score_range(db, runs, run_ids, id_range)))
+        pipe.send(("ok", score_share(db, runs, run_ids, id_range, fold=fold)))
     except AuditError as exc:
         pipe.send(("error", str(exc)))
     except Exception as exc:  # noqa: BLE001 - any crash goes to the parent, never a worker traceback
@@ -184,64 +191,93 @@ def default_workers(attempts: int) -> int:
     return 2 if idle_cores() >= IDLE_CORES_NEEDED else 1
 
 
-def score_in_parallel(
+def rescore_in_parallel(
     db: AuditDB,
     runs: dict[str, RunInfo],
     run_ids: Sequence[str] | None,
-    scorers: dict[str, RunScorer],
     workers: int | None = None,
     min_attempts: int | None = None,
     beside: Beside | None = None,
-) -> bool:
-    """Fill ``scorers`` using worker processes; False (nothing done) when not worth it.
+) -> RescoreResult | None:
+    """The rescore of ``runs`` by worker processes; None (nothing done) when not worth it.
 
     ``workers`` None chooses with :func:`default_workers`; with a number, any
     database of at least ``min_attempts`` (default :data:`PARALLEL_MIN_ATTEMPTS`)
-    attempts is split. ``beside`` is
-    started once the workers run (the caller joins it).
+    attempts is split. ``beside`` is started once the workers run (the caller
+    joins it).
 
     Raises:
-        AuditError: a value breaks the schema (checked here while the workers
-            score), or a worker met a problem in the data (as the serial path would).
-            ``scorers`` may then hold the counts of the workers merged before the
-            problem: discard them (as :func:`~.rescore.rescore` does).
+        AuditError: a value breaks the schema (checked by the workers in their
+            scans, or by the parent while they score), or a worker met a problem
+            in the data (as the serial path would).
     """
+    from ai4hse_desk.protocol.metrics import RunScorer, order_runs
+    from ai4hse_desk.verdicts.rescore import RescoreResult, run_objects
+
     plan = _plan(db, workers, min_attempts)
     if plan is None:
-        return False
+        return None
     (low, high), count = plan
     step = (high - low + count) // count
     ranges = [(start, min(high, start + step - 1)) for start in range(low, high + 1, step)]
     db.answer_keys()  # load the questions once, before forking, so workers inherit them
+    db.labels()  # and the labels the workers' run objects need
+    fold = run_ids is None and _attempt_id_is_rowid(db)
     context = multiprocessing.get_context("fork")
     jobs = []
     for id_range in ranges:
         receive, send = context.Pipe(duplex=False)
-        process = context.Process(target=_worker, args=(db, runs, run_ids, id_range, send))
+        process = context.Process(target=_worker, args=(db, runs, run_ids, id_range, fold, send))
         process.start()
         send.close()
         jobs.append((process, receive))
     if beside is not None:
         beside.start()
+    scorers = {run_id: RunScorer(info) for run_id, info in runs.items()}
+    finished: list[dict[str, object]] = []
     received = 0
     try:
-        db.check_attempts()  # the parent checks the values while its workers score
+        if fold:  # the rows are checked in the workers' scans
+            from ai4hse_desk.verdicts.checked_scan import check_links
+
+            check_links(db)
+        else:
+            db.check_attempts()  # the parent checks the values while its workers score
         for process, receive in jobs:
             try:
                 result = receive.recv()
             except EOFError:
                 result = ("crash", f"rescore worker {process.pid} stopped unexpectedly")
             received += 1
-            # Counted in as it comes, while the later workers finish; a problem raises
-            # (and the partly filled scorers are not used).
-            _merge(result, scorers)
+            # Counted in as it comes, while the later workers finish; a problem raises.
+            _merge(result, scorers, finished)
     finally:
         for process, receive in jobs:
             receive.close()
             if process.is_alive() and received < len(jobs):
                 process.terminate()  # a check or a worker failed: their results are not wanted
             process.join()
-    return True
+    if fold:
+        db.verify_unchanged()
+        db.attempts_checked()  # every row in a worker's scan, the rest here
+    done = {str(run["run_id"]) for run in finished}
+    objects = [*finished, *run_objects(db, {r: s for r, s in scorers.items() if r not in done})]
+    return RescoreResult(
+        runs=order_runs(objects), attempts=sum(_count(run["attempts"]) for run in objects)
+    )
+
+
+def _count(value: object) -> int:
+    assert isinstance(value, int)
+    return value
+
+
+def _attempt_id_is_rowid(db: AuditDB) -> bool:
+    """True if ``attempt_id`` is the rowid: then the workers' slices hold every attempt."""
+    from ai4hse_desk.audit.value_check import is_rowid_alias
+
+    with db.raw_connection() as conn:
+        return is_rowid_alias(conn, "attempts", "attempt_id")
 
 
 def _plan(
@@ -263,13 +299,18 @@ def _plan(
     return bounds, count
 
 
-def _merge(result: tuple[str, object], scorers: dict[str, RunScorer]) -> None:
-    """Add one worker's scorers into ``scorers``; raise the worker's problem."""
+def _merge(
+    result: tuple[str, object], scorers: dict[str, RunScorer], finished: list[dict[str, object]]
+) -> None:
+    """Add one worker's share: its finished run objects to ``finished``, its other
+    runs' counts into ``scorers``; raise the worker's problem."""
     kind, payload = result
     if kind == "error":
         raise AuditError(str(payload))
     if kind != "ok":
         raise RuntimeError(str(payload))
-    assert isinstance(payload, dict)
-    for run_id, part in payload.items():
+    assert isinstance(payload, tuple)
+    done, rest = payload
+    finished.extend(done)
+    for run_id, part in rest.items():
         scorers[run_id].merge(part)

@@ -140,16 +140,17 @@ def rescore(
     sha256) runs on a thread during the scan and is waited for before the
     result is returned; what it raises is raised here.
     """
-    from ai4hse_desk.verdicts.parallel import Beside, score_in_parallel
+    from ai4hse_desk.verdicts.parallel import Beside, rescore_in_parallel
 
     runs = selected_runs(db, run_ids)
-    scorers = {run_id: RunScorer(info) for run_id, info in runs.items()}
     side = Beside(beside)
     try:
         alone = on_attempt is None and progress is None and exclude_questions is None
-        if alone and score_in_parallel(db, runs, run_ids, scorers, workers, beside=side):
+        split = rescore_in_parallel(db, runs, run_ids, workers, beside=side) if alone else None
+        if split is not None:
             side.join()
-            return run_results(db, scorers)
+            return split
+        scorers = {run_id: RunScorer(info) for run_id, info in runs.items()}
         side.start()
         collect = on_attempt is not None
         batches = _verdict_batches(
@@ -171,26 +172,33 @@ def score_range(
     runs: dict[str, RunInfo],
     run_ids: Sequence[str] | None,
     id_range: tuple[int, int],
+    *,
+    check: bool = False,
 ) -> dict[str, RunScorer]:
     """Score only the attempts whose id lies in ``id_range`` (one worker's share).
 
-    The values are not checked here: the parent process checks them while its
-    workers score (see :mod:`.parallel`).
+    Without ``check`` the values are not checked here: the parent process checks
+    them while its workers score (see :mod:`.parallel`). With it (every run only)
+    the share's own rows are checked inside its scan, and the checks beyond single
+    rows are the caller's (:func:`~.checked_scan.check_links`).
     """
     scorers = {run_id: RunScorer(info) for run_id, info in runs.items()}
-    for _ in _verdict_batches(db, runs, run_ids, scorers, False, None, id_range, check=False):
+    for _ in _verdict_batches(db, runs, run_ids, scorers, False, None, id_range, check=check):
         pass
     return scorers
 
 
-def run_results(db: AuditDB, scorers: dict[str, RunScorer]) -> RescoreResult:
-    """The filled ``scorers`` as cli.md's ordered run objects (labels and facet from ``db``)."""
+def run_objects(db: AuditDB, scorers: dict[str, RunScorer]) -> list[dict[str, object]]:
+    """cli.md's run object of each filled scorer, unordered (labels and facet from ``db``)."""
     labels = db.labels()
     facet = db.meta.get("consistency_facet", "topic")
+    return [scorer.result(labels, consistency_facet=facet) for scorer in scorers.values()]
+
+
+def run_results(db: AuditDB, scorers: dict[str, RunScorer]) -> RescoreResult:
+    """The filled ``scorers`` as cli.md's ordered run objects (labels and facet from ``db``)."""
     return RescoreResult(
-        runs=order_runs(
-            scorer.result(labels, consistency_facet=facet) for scorer in scorers.values()
-        ),
+        runs=order_runs(run_objects(db, scorers)),
         attempts=sum(scorer.attempts for scorer in scorers.values()),
     )
 
@@ -206,6 +214,7 @@ __all__ = [
     "iter_verdict_batches",
     "iter_verdicts",
     "rescore",
+    "run_objects",
     "run_results",
     "score_range",
     "selected_runs",

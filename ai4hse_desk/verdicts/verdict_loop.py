@@ -120,6 +120,12 @@ def verdict_loop(  # noqa: C901 - the per-attempt hot loop stays inline
     whole = check and wanted is None and id_range is None
     if whole and idle_cores(sample=False) < FOLD_BELOW_IDLE_CORES:  # no core for two scans
         scan = checked_batches(db, BATCH)
+    elif check and id_range is not None:
+        # A worker's share of every run: its own rows checked inside its scan; the
+        # checks beyond single rows are its parent's (rescore.score_range).
+        if wanted is not None:
+            raise ValueError("a checked share of attempt ids is read for every run")
+        scan = checked_batches(db, BATCH, id_range)
     else:  # checked on a thread beside the scan (or, for a worker's share, by the parent)
         scan = db.iter_rescore_batches(wanted, BATCH, id_range, check=check)
     for rows in scan:

@@ -7,9 +7,8 @@ from typing import TYPE_CHECKING
 import pytest
 
 from ai4hse_desk.audit import AuditError, open_audit
-from ai4hse_desk.protocol.metrics import RunScorer
-from ai4hse_desk.verdicts.parallel import score_in_parallel
-from ai4hse_desk.verdicts.rescore import rescore, run_results, selected_runs
+from ai4hse_desk.verdicts.parallel import rescore_in_parallel
+from ai4hse_desk.verdicts.rescore import rescore, selected_runs
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -20,10 +19,7 @@ if TYPE_CHECKING:
 def test_parallel_equals_serial(demo_db: Path, workers: int) -> None:
     with open_audit(demo_db) as db:
         serial = rescore(db, workers=1)
-        runs = selected_runs(db, None)
-        scorers = {run_id: RunScorer(info) for run_id, info in runs.items()}
-        assert score_in_parallel(db, runs, None, scorers, workers, min_attempts=1)
-        parallel = run_results(db, scorers)
+        parallel = rescore_in_parallel(db, selected_runs(db, None), None, workers, min_attempts=1)
     assert parallel == serial
     assert parallel.attempts == 2400
 
@@ -33,17 +29,12 @@ def test_parallel_with_a_run_filter(demo_db: Path) -> None:
         chosen = [run.run_id for run in db.runs()][:3]
         serial = rescore(db, chosen, workers=1)
         runs = selected_runs(db, chosen)
-        scorers = {run_id: RunScorer(info) for run_id, info in runs.items()}
-        assert score_in_parallel(db, runs, chosen, scorers, 2, min_attempts=1)
-        assert run_results(db, scorers) == serial
+        assert rescore_in_parallel(db, runs, chosen, 2, min_attempts=1) == serial
 
 
 def test_small_databases_stay_serial(demo_db: Path) -> None:
     with open_audit(demo_db) as db:
-        runs = selected_runs(db, None)
-        scorers = {run_id: RunScorer(info) for run_id, info in runs.items()}
-        assert not score_in_parallel(db, runs, None, scorers, 2)
-        assert all(scorer.attempts == 0 for scorer in scorers.values())
+        assert rescore_in_parallel(db, selected_runs(db, None), None, 2) is None
 
 
 def test_worker_data_problem_is_an_audit_error(make_audit_db: Callable[..., Path]) -> None:
@@ -52,11 +43,8 @@ def test_worker_data_problem_is_an_audit_error(make_audit_db: Callable[..., Path
     db_path = make_audit_db()
     with sqlite3.connect(db_path) as con:
         con.execute("UPDATE attempts SET question_id = 'Q404' WHERE attempt_id = 30")
-    with open_audit(db_path) as db:
-        runs = selected_runs(db, None)
-        scorers = {run_id: RunScorer(info) for run_id, info in runs.items()}
-        with pytest.raises(AuditError, match="Q404"):
-            score_in_parallel(db, runs, None, scorers, 2, min_attempts=1)
+    with open_audit(db_path) as db, pytest.raises(AuditError, match="Q404"):
+        rescore_in_parallel(db, selected_runs(db, None), None, 2, min_attempts=1)
 
 
 def _vm_steps(conn: object, call: Callable[[], object]) -> int:

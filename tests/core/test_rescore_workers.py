@@ -98,9 +98,13 @@ def _merges(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     merge = parallel._merge
     merged: list[str] = []
 
-    def spy(result: tuple[str, object], scorers: dict[str, RunScorer]) -> None:
+    def spy(
+        result: tuple[str, object],
+        scorers: dict[str, RunScorer],
+        finished: list[dict[str, object]],
+    ) -> None:
         merged.append(result[0])
-        merge(result, scorers)
+        merge(result, scorers, finished)
 
     monkeypatch.setattr(parallel, "_merge", spy)
     return merged
