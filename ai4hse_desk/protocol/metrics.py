@@ -199,9 +199,11 @@ class RunScorer:
     def add_counts(
         self,
         statuses: Mapping[Status, int],
-        questions: Mapping[str, tuple[int, int]],
+        questions: Mapping[str, int],
+        correct_questions: Mapping[str, int],
         keys: Mapping[str, Selection],
-        repetitions: Mapping[int, tuple[int, int]],
+        repetitions: Mapping[int, int],
+        correct_repetitions: Mapping[int, int],
         strict: int,
         disagreements: int,
         wrong: Mapping[tuple[str, Selection | None], int],
@@ -210,9 +212,11 @@ class RunScorer:
 
         Args:
             statuses: status -> attempts with it.
-            questions: question id -> (attempts, correct attempts).
+            questions: question id -> attempts.
+            correct_questions: question id -> correct attempts (absent: none).
             keys: the answer key of every question in ``questions``.
-            repetitions: repetition -> (attempts, correct attempts).
+            repetitions: repetition -> attempts.
+            correct_repetitions: repetition -> correct attempts (absent: none).
             strict: attempts in strict format.
             disagreements: attempts whose recorded verdict differs.
             wrong: (question id, selection) -> valid but incorrect attempts.
@@ -220,17 +224,19 @@ class RunScorer:
         by_status = self._by_status
         for status, count in statuses.items():
             by_status[status] += count
-        for question_id, (attempts, correct) in questions.items():
-            mine = self._questions.get(question_id)
+        mine_by_question = self._questions
+        correct_of = correct_questions.get
+        for question_id, attempts in questions.items():
+            mine = mine_by_question.get(question_id)
             if mine is None:
-                mine = self._questions[question_id] = [0, 0]
+                mine = mine_by_question[question_id] = [0, 0]
                 self._keys[question_id] = keys[question_id]
             mine[0] += attempts
-            mine[1] += correct
-        for repetition, (attempts, correct) in repetitions.items():
+            mine[1] += correct_of(question_id, 0)
+        for repetition, attempts in repetitions.items():
             mine = self._repetitions.setdefault(repetition, [0, 0])
             mine[0] += attempts
-            mine[1] += correct
+            mine[1] += correct_repetitions.get(repetition, 0)
         self._strict += strict
         self._disagreements += disagreements
         for (question_id, selection), count in wrong.items():

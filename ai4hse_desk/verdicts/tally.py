@@ -2,16 +2,19 @@
 
 The rescore loop appends one plain tuple per attempt to its run's
 :class:`RunTally` (a bound ``list.append``, no method call into the scorer) and
-flushes every tally once per batch read: ``zip`` and :class:`collections.Counter`
-count the tuples in C, and :meth:`~ai4hse_desk.protocol.metrics.RunScorer.add_counts`
-adds the few distinct counts. The scorer ends with exactly the counts one
+flushes every tally once per batch read: ``zip``, :func:`itertools.compress` and
+:class:`collections.Counter` count the tuples' fields in C (attempts per question,
+correct attempts per question, ...), and
+:meth:`~ai4hse_desk.protocol.metrics.RunScorer.add_counts` adds the few distinct
+counts. The scorer ends with exactly the counts one
 ``RunScorer.add`` per attempt would give (a test compares them).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, TypeVar
+from itertools import compress
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -19,7 +22,6 @@ if TYPE_CHECKING:
     from ai4hse_desk.protocol.metrics import RunScorer
     from ai4hse_desk.protocol.outcome import Selection, Status
 
-_K = TypeVar("_K", str, int)
 #: One attempt: (question_id, repetition, status, strict_format, correct, disagrees).
 Event = tuple[str, int, "Status", bool, bool, bool]
 
@@ -48,25 +50,16 @@ class RunTally:
         if not events:
             return
         question_ids, repetitions, statuses, stricts, corrects, differs = zip(*events, strict=True)
-        questions = _totals(Counter(zip(question_ids, corrects, strict=True)))
-        per_repetition = _totals(Counter(zip(repetitions, corrects, strict=True)))
         self._scorer.add_counts(
             statuses=Counter(statuses),
-            questions=questions,
+            questions=Counter(question_ids),
+            correct_questions=Counter(compress(question_ids, corrects)),
             keys=keys,
-            repetitions=per_repetition,
+            repetitions=Counter(repetitions),
+            correct_repetitions=Counter(compress(repetitions, corrects)),
             strict=sum(stricts),
             disagreements=sum(differs),
             wrong=Counter(self._wrong),
         )
         events.clear()  # the same lists: ``append`` and ``append_wrong`` stay bound to them
         self._wrong.clear()
-
-
-def _totals(counts: Mapping[tuple[_K, bool], int]) -> dict[_K, tuple[int, int]]:
-    """(attempts, correct attempts) per ``_K`` from counts per (``_K``, correct)."""
-    totals: dict[_K, tuple[int, int]] = {}
-    for (item, correct), count in counts.items():
-        attempts, right = totals.get(item, (0, 0))
-        totals[item] = (attempts + count, right + count * correct)
-    return totals
