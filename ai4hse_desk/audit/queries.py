@@ -20,10 +20,14 @@ from typing import TYPE_CHECKING, Any, cast
 from ai4hse_desk.audit.errors import AuditError, file_problems_as_audit_errors
 from ai4hse_desk.audit.records import (
     ATTEMPT_COLUMNS,
+    KEY_ROWS_SQL,
+    LABEL_ROWS_SQL,
     RUN_COLUMNS,
     Attempt,
     Question,
     Run,
+    build_answer_keys,
+    build_labels,
     build_questions,
 )
 from ai4hse_desk.audit.value_check import OnceCheck, check_attempts, lenient_text
@@ -41,18 +45,9 @@ if TYPE_CHECKING:
 
 #: Layout of the tuples yielded by :meth:`AuditDB.iter_rescore_rows`.
 RESCORE_COLUMNS: tuple[str, ...] = (
-    "attempt_id",
-    "run_id",
-    "question_id",
-    "repetition",
-    "state",
-    "raw_response",
-    "finish_reason",
-    "parse_status",
-    "extracted",
-    "strict_format",
-    "correct",
-)
+    "attempt_id", "run_id", "question_id", "repetition", "state", "raw_response",
+    "finish_reason", "parse_status", "extracted", "strict_format", "correct",
+)  # fmt: skip
 #: One row of :data:`RESCORE_COLUMNS`, exactly as the sqlite3 driver returns it.
 RescoreRow = tuple[
     int, str, str, int, str, str | None, str | None, str | None, str | None, int | None, int | None
@@ -91,6 +86,8 @@ class AuditDB:
         self.schema_version = schema_version
         self._questions: tuple[Question, ...] | None = None
         self._by_id: dict[str, Question] = {}
+        self._keys: dict[str, Selection] | None = None  # read alone (answer_keys)
+        self._labels: dict[str, dict[str, str]] | None = None  # read alone (labels)
         self._attempts_check = OnceCheck(source.connect, self._check_attempt_values)
 
     @property
@@ -149,7 +146,7 @@ class AuditDB:
 
     def _check_attempt_values(self, conn: sqlite3.Connection) -> None:
         repetitions = {run.run_id: run.repetitions for run in self.runs()}
-        questions = {question.question_id for question in self._load_questions()}
+        questions = set(self.answer_keys())
         conn.text_factory = lenient_text
         with file_problems_as_audit_errors(self.path, broad=True):
             check_attempts(conn, self.path, repetitions, questions)
@@ -260,12 +257,22 @@ class AuditDB:
             raise AuditError(f"unknown question: {question_id}", self.path) from None
 
     def answer_keys(self) -> dict[str, Selection]:
-        """Answer key per question id, for scoring."""
-        return {question.question_id: question.key for question in self._load_questions()}
+        """Answer key per question id (corpus order), for scoring. Unless the questions
+        are loaded, read on their own: a rescore needs no question texts."""
+        if self._questions is not None:
+            return {question.question_id: question.key for question in self._questions}
+        if self._keys is None:
+            self._keys = build_answer_keys(self._rows(KEY_ROWS_SQL))
+        return dict(self._keys)
 
     def labels(self) -> dict[str, dict[str, str]]:
-        """Labels (facet → value) per question id, every question included."""
-        return {q.question_id: dict(q.labels) for q in self._load_questions()}
+        """Labels (facet → value) per question id, every question included (read like
+        :meth:`answer_keys`)."""
+        if self._questions is not None:
+            return {q.question_id: dict(q.labels) for q in self._questions}
+        if self._labels is None:
+            self._labels = build_labels(self._rows(LABEL_ROWS_SQL))
+        return {question_id: dict(facets) for question_id, facets in self._labels.items()}
 
     def label_facets(self) -> dict[str, list[str]]:
         """Every label facet (sorted) with its distinct values (sorted)."""

@@ -150,6 +150,49 @@ def build_questions(
     )
 
 
+#: ``(question_id, position, key)`` of every option, questions in corpus order, options
+#: by position; a question without options once, with NULL position and key.
+KEY_ROWS_SQL = (
+    "SELECT q.question_id, o.position, o.key FROM questions AS q "
+    "LEFT JOIN options AS o ON o.question_id = q.question_id ORDER BY q.ordinal, o.position"
+)
+#: ``(question_id, facet, value)`` of every label, questions in corpus order, facets
+#: sorted (code points, as Python sorts them); a question without labels once, NULLs.
+LABEL_ROWS_SQL = (
+    "SELECT q.question_id, l.facet, l.value FROM questions AS q "
+    "LEFT JOIN question_labels AS l ON l.question_id = q.question_id "
+    "ORDER BY q.ordinal, l.facet COLLATE BINARY"
+)
+
+
+def build_answer_keys(rows: Iterable[Sequence[Any]]) -> dict[str, Selection]:
+    """The answer key of every question from :data:`KEY_ROWS_SQL` rows: the same keys
+    as :attr:`Question.key` of :func:`build_questions`, without building the questions
+    and their texts (a headless rescore needs only the keys). Equal keys share one tuple."""
+    bits: dict[str, list[bool]] = {}
+    for qid, position, key in rows:
+        mine = bits.setdefault(str(qid), [])
+        if position is not None:
+            mine.append(bool(key))
+    shared: dict[Selection, Selection] = {}
+    keys: dict[str, Selection] = {}
+    for qid, found in bits.items():
+        key = tuple(found)
+        keys[qid] = shared.setdefault(key, key)
+    return keys
+
+
+def build_labels(rows: Iterable[Sequence[Any]]) -> dict[str, dict[str, str]]:
+    """Labels (facet → value) of every question from :data:`LABEL_ROWS_SQL` rows, as
+    :func:`build_questions` gives them."""
+    labels: dict[str, dict[str, str]] = {}
+    for qid, facet, value in rows:
+        mine = labels.setdefault(str(qid), {})
+        if facet is not None:
+            mine[str(facet)] = str(value)
+    return labels
+
+
 @dataclass(frozen=True, slots=True)
 class Run:
     """One run: one model on one track, with its settings (table ``runs``)."""

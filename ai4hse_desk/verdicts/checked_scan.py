@@ -112,7 +112,7 @@ def check_links(db: AuditDB) -> None:
 def _links(db: AuditDB, conn: sqlite3.Connection) -> None:
     """The checks beyond single rows, on the scan's own connection."""
     repetitions = {run.run_id: run.repetitions for run in db.runs()}
-    questions = {question.question_id for question in db.questions()}
+    questions = set(db.answer_keys())
     factory = conn.text_factory
     conn.text_factory = lenient_text
     try:

@@ -17,7 +17,7 @@ from ai4hse_desk.protocol.outcome import Track
 from ai4hse_desk.verdicts.rescore import rescore
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
     from pathlib import Path
 
     from audit_factory import AuditContent
@@ -141,3 +141,37 @@ def test_iter_rescore_rows(db: AuditDB, audit_content: AuditContent) -> None:
     assert list(db.iter_rescore_rows([])) == []
     with pytest.raises(ValueError, match="batch"):
         next(db.iter_rescore_rows(batch=0))
+
+
+def test_keys_and_labels_read_alone_equal_those_of_the_loaded_questions(
+    make_audit_db: Callable[..., Path],
+) -> None:
+    """A rescore reads the keys and labels without building the questions: the same
+    values in the same (corpus) order, a question without options or labels included."""
+    path = make_audit_db(
+        extra_questions=6,
+        after=[
+            "INSERT INTO questions (question_id, ordinal, text) VALUES ('Q-bare', 0, 'No options')",
+            "INSERT INTO question_labels VALUES ('Q001', 'Z last', 'z'), ('Q001', 'A first', 'a')",
+        ],
+    )
+    with open_audit(path) as alone:
+        keys, labels = alone.answer_keys(), alone.labels()
+        assert alone.answer_keys() is not alone.answer_keys()  # a copy each time
+        labels["Q001"]["topic"] = "changed"  # ... which the caller may change
+        assert alone.labels()["Q001"]["topic"] != "changed"
+    with open_audit(path) as loaded:
+        questions = loaded.questions()
+        assert list(keys.items()) == list(loaded.answer_keys().items())
+        assert [list(facets.items()) for facets in alone_labels(path)] == [
+            list(dict(q.labels).items()) for q in questions
+        ]
+    assert next(iter(keys)) == "Q-bare"  # ordinal 0 first
+    assert keys["Q-bare"] == ()
+    assert labels["Q-bare"] == {}
+    assert list(labels["Q001"])[:2] == ["A first", "Z last"]
+
+
+def alone_labels(path: Path) -> list[dict[str, str]]:
+    with open_audit(path) as db:
+        return list(db.labels().values())
