@@ -1,12 +1,11 @@
 """Split one rescore over a few processes by attempt id, when more really help.
 
 Rescoring is CPU-bound Python beside SQLite's own work (the scan, and the value
-check on a second thread). Worker processes only pay off when cores are idle:
-on the 2-core machine under load, two workers each got about half a core and
-the rescore was slower than one process. So :func:`default_workers` asks for
-two workers only when the database is large (:data:`PARALLEL_MIN_ATTEMPTS`)
-and the last minute's load leaves :data:`IDLE_CORES_NEEDED` cores idle;
-otherwise the rescore runs in one process.
+check). Worker processes only pay off when a core is idle for the second one, and
+they take CPU time from other work on a busy machine. So :func:`default_workers`
+asks for two workers only when the database is large
+(:data:`PARALLEL_MIN_ATTEMPTS`) and the CPUs busy now leave
+:data:`IDLE_CORES_NEEDED` cores idle; otherwise the rescore runs in one process.
 
 When the platform can ``fork`` and the process runs a single thread (the
 headless command, never the window), each worker inherits the open, read-only
@@ -43,11 +42,17 @@ if TYPE_CHECKING:
 
 #: Smallest database split over workers. Measured on the 2-core machine (issue 16):
 #: with both CPUs idle, two workers took 0.56x the time of one process on 320,000
-#: single-choice attempts and 0.62-0.68x on 1,000,000; under a load of 2.5-4 from
-#: other work, 1.16-1.24x on 250,000 and 500,000 (hence :data:`IDLE_CORES_NEEDED`).
+#: single-choice attempts and 0.62-0.68x on 1,000,000.
 PARALLEL_MIN_ATTEMPTS = 300_000
-#: Idle cores (CPUs this process may use minus those busy now) two workers need.
-IDLE_CORES_NEEDED = 1.5
+#: Idle cores (CPUs this process may use minus those busy now) two workers need: one
+#: for the second worker. When the parent still read the whole table again for the
+#: value check (three busy threads), two workers under a load of 2.5-4 took 1.16-1.24x
+#: the time of one process. Since the workers check their own rows and finish their
+#: runs (:mod:`.worker_share`), with one core kept busy by another program two
+#: workers took 0.74x the time of one on the realistic 1M file; with both kept busy
+#: also 0.74x (320,000 single-choice attempts), but then the second worker's time is
+#: taken from the other work, so one process is used.
+IDLE_CORES_NEEDED = 1.0
 
 
 class Beside:

@@ -31,7 +31,8 @@ def _machine(monkeypatch: pytest.MonkeyPatch, cpus: int, load: float) -> None:
     [
         pytest.param(2, 0.1, 1_000_000, 2, id="idle-two-cores-large-file"),
         pytest.param(2, 0.5, 1_000_000, 2, id="one-and-a-half-idle"),
-        pytest.param(2, 0.9, 1_000_000, 1, id="one-core-busy"),
+        pytest.param(2, 0.9, 1_000_000, 2, id="one-core-idle"),
+        pytest.param(2, 1.2, 1_000_000, 1, id="less-than-a-core-idle"),
         pytest.param(2, 2.5, 1_000_000, 1, id="loaded"),
         pytest.param(2, 0.0, parallel.PARALLEL_MIN_ATTEMPTS - 1, 1, id="small-file"),
         pytest.param(1, 0.0, 1_000_000, 1, id="one-cpu"),
