@@ -352,8 +352,8 @@ class AuditDB:
         :meth:`check_attempts` runs beside the scan and is waited for before the
         last batch is handed over, and the file must be unchanged
         (:meth:`verify_unchanged`): a consumer that reaches the end has read valid
-        values of one committed state. Worker processes pass ``check=False``; their
-        parent checks.
+        values of one committed state. Worker processes pass ``check=False``
+        (their parent checks, or each checks its own rows inside its scan).
 
         Raises:
             AuditError: a value breaks the schema, or the file changed while read.

@@ -151,17 +151,20 @@ def build_questions(
 
 
 #: ``(question_id, position, key)`` of every option, questions in corpus order, options
-#: by position; a question without options once, with NULL position and key.
+#: by position; a question without options once, with NULL position and key. Ids match
+#: exactly (``COLLATE BINARY``), as :func:`build_questions` matches them, whatever
+#: collation a file declares for its columns.
 KEY_ROWS_SQL = (
     "SELECT q.question_id, o.position, o.key FROM questions AS q "
-    "LEFT JOIN options AS o ON o.question_id = q.question_id ORDER BY q.ordinal, o.position"
+    "LEFT JOIN options AS o ON o.question_id = q.question_id COLLATE BINARY "
+    "ORDER BY q.ordinal, o.position"
 )
-#: ``(question_id, facet, value)`` of every label, questions in corpus order, facets
-#: sorted (code points, as Python sorts them); a question without labels once, NULLs.
+#: ``(question_id, facet, value)`` of every label, questions in corpus order; a question
+#: without labels once, with NULLs. Ids match exactly, as for :data:`KEY_ROWS_SQL`.
 LABEL_ROWS_SQL = (
     "SELECT q.question_id, l.facet, l.value FROM questions AS q "
-    "LEFT JOIN question_labels AS l ON l.question_id = q.question_id "
-    "ORDER BY q.ordinal, l.facet COLLATE BINARY"
+    "LEFT JOIN question_labels AS l ON l.question_id = q.question_id COLLATE BINARY "
+    "ORDER BY q.ordinal"
 )
 
 
@@ -184,13 +187,13 @@ def build_answer_keys(rows: Iterable[Sequence[Any]]) -> dict[str, Selection]:
 
 def build_labels(rows: Iterable[Sequence[Any]]) -> dict[str, dict[str, str]]:
     """Labels (facet → value) of every question from :data:`LABEL_ROWS_SQL` rows, as
-    :func:`build_questions` gives them."""
+    :func:`build_questions` gives them (facets sorted by Python)."""
     labels: dict[str, dict[str, str]] = {}
     for qid, facet, value in rows:
         mine = labels.setdefault(str(qid), {})
         if facet is not None:
             mine[str(facet)] = str(value)
-    return labels
+    return {qid: dict(sorted(facets.items())) for qid, facets in labels.items()}
 
 
 @dataclass(frozen=True, slots=True)

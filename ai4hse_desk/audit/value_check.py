@@ -173,7 +173,18 @@ def _guaranteed_unique(conn: sqlite3.Connection, table: str, columns: set[str]) 
 
 
 def is_rowid_alias(conn: sqlite3.Connection, table: str, column: str) -> bool:
-    """True if ``column`` is ``table``'s INTEGER PRIMARY KEY, i.e. its rowid."""
+    """True if ``column`` is ``table``'s INTEGER PRIMARY KEY, i.e. its rowid (so never
+    NULL and always an integer).
+
+    Not for ``INTEGER PRIMARY KEY DESC`` (SQLite's documented exception: an ordinary
+    column, which may hold NULL, with an index of its own) nor ``WITHOUT ROWID``: both
+    have an index made for the primary key.
+    """
+    if any(
+        origin == "pk"
+        for (origin,) in conn.execute("SELECT origin FROM pragma_index_list(?)", (table,))
+    ):
+        return False
     keys = [
         (str(name).lower(), str(kind).upper())
         for name, kind, pk in conn.execute(

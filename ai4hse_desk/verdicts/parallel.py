@@ -229,25 +229,16 @@ def rescore_in_parallel(
     db.labels()  # and the labels the workers' run objects need
     fold = run_ids is None and _attempt_id_is_rowid(db)
     context = multiprocessing.get_context("fork")
-    jobs = []
-    for id_range in ranges:
-        receive, send = context.Pipe(duplex=False)
-        process = context.Process(target=_worker, args=(db, runs, run_ids, id_range, fold, send))
-        process.start()
-        send.close()
-        jobs.append((process, receive))
-    if beside is not None:
-        beside.start()
+    jobs: list[tuple[multiprocessing.process.BaseProcess, Connection]] = []
     scorers = {run_id: RunScorer(info) for run_id, info in runs.items()}
     finished: list[dict[str, object]] = []
     received = 0
     try:
-        if fold:  # the rows are checked in the workers' scans
-            from ai4hse_desk.verdicts.checked_scan import check_links
-
-            check_links(db)
-        else:
-            db.check_attempts()  # the parent checks the values while its workers score
+        for id_range in ranges:
+            jobs.append(_start(context, (db, runs, run_ids, id_range, fold)))
+        if beside is not None:
+            beside.start()
+        links = _parent_check(db, fold)
         for process, receive in jobs:
             try:
                 result = receive.recv()
@@ -256,6 +247,8 @@ def rescore_in_parallel(
             received += 1
             # Counted in as it comes, while the later workers finish; a problem raises.
             _merge(result, scorers, finished)
+        if links is not None:
+            raise links
     finally:
         for process, receive in jobs:
             receive.close()
@@ -272,13 +265,46 @@ def rescore_in_parallel(
     )
 
 
+def _start(
+    context: multiprocessing.context.ForkContext, args: tuple[object, ...]
+) -> tuple[multiprocessing.process.BaseProcess, Connection]:
+    """One started worker and the end of its pipe the parent reads."""
+    receive, send = context.Pipe(duplex=False)
+    process = context.Process(target=_worker, args=(*args, send))
+    try:
+        process.start()
+    except BaseException:
+        receive.close()
+        raise
+    finally:
+        send.close()
+    return process, receive
+
+
+def _parent_check(db: AuditDB, fold: bool) -> AuditError | None:
+    """The parent's part of the value check, while its workers score: with ``fold`` only
+    the checks beyond single rows, whose problem is returned (a bad value a worker
+    finds is named first, as in one process); else every attempt (raises)."""
+    if not fold:
+        db.check_attempts()
+        return None
+    from ai4hse_desk.verdicts.checked_scan import check_links
+
+    try:
+        check_links(db)
+    except AuditError as exc:
+        return exc
+    return None
+
+
 def _count(value: object) -> int:
     assert isinstance(value, int)
     return value
 
 
 def _attempt_id_is_rowid(db: AuditDB) -> bool:
-    """True if ``attempt_id`` is the rowid: then the workers' slices hold every attempt."""
+    """True if ``attempt_id`` is the rowid (never NULL, always an integer): then the
+    workers' slices of the id bounds hold every attempt."""
     from ai4hse_desk.audit.value_check import is_rowid_alias
 
     with db.raw_connection() as conn:

@@ -133,7 +133,7 @@ def rescore(
 
     Without ``on_attempt``, ``progress`` and ``exclude_questions``, a large
     database may be split by attempt id over ``workers`` processes (default:
-    two only when the database is large and two cores are idle, see
+    two only when the database is large and a core is idle for the second, see
     :mod:`.parallel`; else one process); the result is the same.
     ``exclude_questions`` leaves those questions' attempts out of every run (an
     exploration, never the official score). ``beside`` (e.g. the file's

@@ -10,7 +10,7 @@ a few hundred bytes. Whether a run lies wholly inside is one look-up per run on 
 index that starts with ``run_id``; the schema's ``UNIQUE (run_id, question_id,
 repetition)`` makes one. Only a run with attempts in two slices (attempts written
 interleaved) goes back as counts, merged by the parent as before. A file without
-such an index sends every run back as counts.
+such an index (as SQLite's plan for the look-up shows) sends every run back as counts.
 
 The run object is the one the serial rescore makes: the same counts, added in the
 same attempt order.
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ai4hse_desk.audit.errors import file_problems_as_audit_errors
 from ai4hse_desk.protocol.metrics import RunScorer
 
 if TYPE_CHECKING:
@@ -34,17 +35,23 @@ if TYPE_CHECKING:
     from ai4hse_desk.audit.queries import AuditDB
     from ai4hse_desk.protocol.metrics import RunInfo
 
-#: An index of ``attempts`` (not partial) whose first column is ``run_id``.
-_RUN_INDEX = (
-    "SELECT 1 FROM pragma_index_list('attempts') AS l, pragma_index_info(l.name) AS i "
-    "WHERE l.partial = 0 AND i.seqno = 0 AND lower(i.name) = 'run_id' LIMIT 1"
-)
-#: True if the run has an attempt outside the slice. The ``+`` keeps the ids out of
-#: the plan, so the run's index entries are walked, not the rows outside the slice.
+#: True if the run has an attempt outside the slice (a NULL id counts as outside). The
+#: ``+`` keeps the ids out of the plan, so the run's index entries are walked, not the
+#: rows outside the slice.
 _OUTSIDE = (
     "SELECT EXISTS (SELECT 1 FROM attempts WHERE run_id = ? "
-    "AND (+attempt_id < ? OR +attempt_id > ?))"
+    "AND NOT coalesce(+attempt_id BETWEEN ? AND ?, 0))"
 )
+
+
+def _searches_an_index(conn: sqlite3.Connection) -> bool:
+    """True if SQLite answers :data:`_OUTSIDE` by searching an index on ``run_id``, not
+    by scanning the table (no such index, or one of another collation)."""
+    plan = conn.execute(f"EXPLAIN QUERY PLAN {_OUTSIDE}", ("", 0, 0)).fetchall()
+    details = [str(row[-1]) for row in plan]
+    searched = any(d.startswith("SEARCH attempts ") and "(run_id=?" in d for d in details)
+    return searched and not any(d.startswith("SCAN attempts") for d in details)
+
 
 #: What a worker sends back: finished run objects, and counts of runs not finished.
 Share = tuple[list[dict[str, object]], dict[str, RunScorer]]
@@ -55,12 +62,12 @@ def runs_within(
 ) -> set[str]:
     """The runs among ``run_ids`` with no attempt outside ``id_range`` (inclusive).
 
-    Empty when no index starts with ``run_id``: without one, each look-up would read
-    the whole table.
+    Empty when SQLite would not search an index on ``run_id`` for it: without one,
+    each look-up would read the whole table.
     """
     low, high = id_range
     inside: set[str] = set()
-    if conn.execute(_RUN_INDEX).fetchone() is None:
+    if not _searches_an_index(conn):
         return inside
     for run_id in run_ids:
         (outside,) = conn.execute(_OUTSIDE, (run_id, low, high)).fetchone()
@@ -91,7 +98,7 @@ def score_share(
 
     scorers = score_range(db, runs, run_ids, id_range, check=fold)
     seen = [run_id for run_id, scorer in scorers.items() if scorer.attempts]
-    with db.raw_connection() as conn:
+    with file_problems_as_audit_errors(db.path), db.raw_connection() as conn:
         finished = runs_within(conn, seen, id_range)
     done = run_objects(db, {run_id: scorers[run_id] for run_id in seen if run_id in finished})
     rest = {run_id: scorers[run_id] for run_id in seen if run_id not in finished}

@@ -175,3 +175,39 @@ def test_keys_and_labels_read_alone_equal_those_of_the_loaded_questions(
 def alone_labels(path: Path) -> list[dict[str, str]]:
     with open_audit(path) as db:
         return list(db.labels().values())
+
+
+def test_keys_read_alone_match_question_ids_exactly_whatever_the_columns_collation(
+    make_audit_db: Callable[..., Path],
+) -> None:
+    """Options and labels whose question_id column is declared NOCASE do not give their
+    key or labels to a question whose id differs only in case ('q001' beside 'Q001')."""
+    import re
+    import sqlite3
+    from contextlib import closing
+
+    path = make_audit_db()
+    with closing(sqlite3.connect(path)) as conn, conn:
+        conn.execute("PRAGMA foreign_keys = OFF")
+        for table in ("options", "question_labels"):
+            sql = conn.execute("SELECT sql FROM sqlite_master WHERE name = ?", (table,))
+            definition = str(sql.fetchone()[0])
+            nocase = re.sub(
+                r"question_id\s+TEXT(\s+NOT NULL)?", r"question_id TEXT\1 COLLATE NOCASE",
+                definition, count=1,
+            )  # fmt: skip
+            assert nocase != definition
+            conn.execute(nocase.replace(f"CREATE TABLE {table}", "CREATE TABLE copied"))
+            conn.execute(f"INSERT INTO copied SELECT * FROM {table}")
+            conn.execute(f"DROP TABLE {table}")
+            conn.execute(f"ALTER TABLE copied RENAME TO {table}")
+        conn.execute("INSERT INTO questions (question_id, ordinal, text) VALUES ('q001', 99, 'x')")
+    with open_audit(path) as alone:
+        keys, labels = alone.answer_keys(), alone.labels()
+    with open_audit(path) as loaded:
+        loaded.questions()
+        assert keys == loaded.answer_keys()
+        assert labels == loaded.labels()
+    assert keys["q001"] == ()
+    assert labels["q001"] == {}
+    assert keys["Q001"] != ()

@@ -148,3 +148,86 @@ def test_a_run_filter_keeps_the_parents_check_of_every_attempt(
         first = db.runs()[0].run_id
         with pytest.raises(AuditError, match="correct is 'yes'"):
             rescore_in_parallel(db, selected_runs(db, [first]), [first], 2, min_attempts=1)
+
+
+def _rebuilt_attempts(path: Path, old: str, new: str, *after: str) -> None:
+    """Rebuild ``attempts`` with ``old`` replaced by ``new`` in its definition (rows and
+    indexes kept), then run ``after``."""
+    with closing(sqlite3.connect(path)) as conn, conn:
+        sql = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'attempts'").fetchone()[0]
+        changed = sql.replace(old, new).replace("CREATE TABLE attempts", "CREATE TABLE rebuilt")
+        assert changed != sql.replace("CREATE TABLE attempts", "CREATE TABLE rebuilt")
+        indexes = [row[0] for row in conn.execute(
+            "SELECT sql FROM sqlite_master WHERE tbl_name = 'attempts' AND type = 'index' "
+            "AND sql IS NOT NULL")]  # fmt: skip
+        conn.execute(changed)
+        conn.execute("INSERT INTO rebuilt SELECT * FROM attempts")
+        conn.execute("DROP TABLE attempts")
+        conn.execute("ALTER TABLE rebuilt RENAME TO attempts")
+        for index in indexes:
+            conn.execute(index)
+        for statement in after:
+            conn.execute(statement)
+
+
+def test_an_integer_primary_key_desc_is_no_rowid_and_its_null_ids_are_refused(
+    make_audit_db: Callable[..., Path],
+) -> None:
+    """``INTEGER PRIMARY KEY DESC`` is an ordinary column (SQLite's exception): NULL ids
+    lie outside every slice of the id bounds, so the parent checks every attempt."""
+    path = make_audit_db(extra_questions=40)
+    _rebuilt_attempts(
+        path,
+        "INTEGER PRIMARY KEY",
+        "INTEGER PRIMARY KEY DESC",
+        "UPDATE attempts SET attempt_id = NULL WHERE attempt_id IN (30, 31)",
+    )
+    with open_audit(path) as db:
+        with pytest.raises(AuditError, match="attempt_id is NULL"):
+            rescore_in_parallel(db, selected_runs(db, None), None, 2, min_attempts=1)
+        assert not db.attempts_valid
+    with closing(sqlite3.connect(path)) as conn:
+        (run_id,) = conn.execute("SELECT run_id FROM attempts WHERE attempt_id IS NULL").fetchone()
+        everything = (-(2**63), 2**63 - 1)
+        assert runs_within(conn, [run_id], everything) == set()  # a NULL id lies outside
+
+
+def test_a_run_index_sqlite_cannot_search_sends_every_run_back_as_counts(
+    demo_db: Path, tmp_path: Path
+) -> None:
+    """An index on run_id of another collation cannot answer ``run_id = ?``: one look-up
+    per run would read the whole table, so the worker finishes no run (same result)."""
+    path = tmp_path / "nocase-index.sqlite"
+    shutil.copyfile(demo_db, path)
+    _rebuilt_attempts(
+        path,
+        "UNIQUE (run_id, question_id, repetition)",
+        "UNIQUE (question_id, run_id, repetition)",
+        "CREATE INDEX hostile ON attempts(run_id COLLATE NOCASE)",
+    )
+    with open_audit(path) as db:
+        serial = rescore(db, workers=1)
+        runs = selected_runs(db, None)
+        done, rest = score_share(db, runs, None, (1, 1350), fold=True)
+        assert (done, len(rest)) == ([], 5)
+        assert rescore_in_parallel(db, runs, None, 2, min_attempts=1) == serial
+
+
+def test_a_bad_value_is_named_before_an_unknown_run_as_in_one_process(
+    make_audit_db: Callable[..., Path],
+) -> None:
+    path = make_audit_db(
+        extra_questions=40,
+        after=[
+            "UPDATE attempts SET correct = 'yes' WHERE attempt_id = 30",
+            "PRAGMA foreign_keys = OFF",
+            "UPDATE attempts SET run_id = 'nope' WHERE attempt_id = (SELECT max(attempt_id) "
+            "FROM attempts)",
+        ],
+    )
+    with open_audit(path) as db, pytest.raises(AuditError) as serial:
+        rescore(db, workers=1)
+    with open_audit(path) as db, pytest.raises(AuditError) as parallel:
+        rescore_in_parallel(db, selected_runs(db, None), None, 2, min_attempts=1)
+    assert "correct is 'yes'" in str(serial.value)
+    assert str(parallel.value) == str(serial.value)
