@@ -192,13 +192,7 @@ def is_rowid_alias(conn: sqlite3.Connection, table: str, column: str) -> bool:
         )
         if pk
     ]
-    if keys != [(column, "INTEGER")]:
-        return False
-    try:
-        conn.execute(f"SELECT rowid FROM {table} LIMIT 0").fetchall()
-    except sqlite3.OperationalError:  # WITHOUT ROWID: the key is an ordinary column
-        return False
-    return True
+    return keys == [(column, "INTEGER")]
 
 
 def check_attempts(

@@ -225,7 +225,7 @@ def rescore_in_parallel(
     (low, high), count = plan
     step = (high - low + count) // count
     ranges = [(start, min(high, start + step - 1)) for start in range(low, high + 1, step)]
-    db.answer_keys()  # load the questions once, before forking, so workers inherit them
+    db.answer_keys()  # read the answer keys once, before forking, so workers inherit them
     db.labels()  # and the labels the workers' run objects need
     fold = run_ids is None and _attempt_id_is_rowid(db)
     context = multiprocessing.get_context("fork")
