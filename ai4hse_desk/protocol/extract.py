@@ -21,7 +21,7 @@ from ai4hse_desk.protocol.outcome import (
     Status,
     Track,
 )
-from ai4hse_desk.protocol.reasoning import extract_reasoning
+from ai4hse_desk.protocol.reasoning import extract_reasoning, reasoning_verdict
 from ai4hse_desk.protocol.single_choice import extract_single_choice, single_choice_verdict
 from ai4hse_desk.protocol.structured import extract_structured
 
@@ -35,6 +35,11 @@ _RULES: dict[str, Rule] = {
     Track.REASONING_ASSISTED.value: extract_reasoning,
     Track.STRUCTURED_OUTPUT.value: extract_structured,
     Track.SINGLE_CHOICE.value: extract_single_choice,
+}
+#: The rules that leave out the character spans where that saves time.
+_VERDICT_RULES: dict[Rule, Rule] = {
+    extract_reasoning: reasoning_verdict,
+    extract_single_choice: single_choice_verdict,
 }
 
 #: Results of short responses are memoised: replies such as
@@ -85,13 +90,14 @@ def track_rule(track: Track | str) -> Rule:
 def verdict_rule(track: Track | str) -> Rule:
     """Like :func:`track_rule`, for loops that keep no character spans: the same
     status, selection, strict flag and reason, the spans possibly left out (single
-    choice: :func:`~.single_choice.single_choice_verdict`).
+    choice: :func:`~.single_choice.single_choice_verdict`; reasoning-assisted:
+    :func:`~.reasoning.reasoning_verdict`).
 
     Raises:
         ValueError: for an unknown track.
     """
     rule = track_rule(track)
-    return single_choice_verdict if rule is extract_single_choice else rule
+    return _VERDICT_RULES.get(rule, rule)
 
 
 def extract_text(

@@ -56,7 +56,6 @@ from ai4hse_desk.protocol.lists import (
 from ai4hse_desk.protocol.outcome import (
     CURRENT_PROTOCOL_VERSION,
     Extraction,
-    Selection,
     Span,
     Status,
 )
@@ -72,24 +71,46 @@ _STRICT_LINE = re.compile(r"FINAL_ANSWER: \[(?:TRUE|FALSE)(?:,\s*+(?:TRUE|FALSE)
 _STRICT_CONTENT = re.compile(r"(?:TRUE|FALSE)(?:,\s*+(?:TRUE|FALSE))*+")
 _STRICT_HEAD = "FINAL_ANSWER: ["
 _HEAD_LEN = len(_STRICT_HEAD)
-#: Selections of strict final-line contents, by content (they recur across a run).
-_LINE_CONTENTS: dict[str, Selection] = {}
+#: Strict final-line contents (they recur across a run), each with its number of
+#: values and its verdict without spans, shared: ``(n, verdict)``.
+_LINE_VERDICTS: dict[str, tuple[int, Extraction]] = {}
+#: Verdicts without spans of final lines that are not strict, by (line, n).
+_FINAL_LINES: dict[tuple[str, int], Extraction] = {}
 _MEMO_MAX_CONTENT = 200
 _MEMO_MAX_ENTRIES = 4096
 _STRICT = "the last line is FINAL_ANSWER: with one strict TRUE/FALSE value per option"
 _MISSING = Extraction(Status.MISSING, None, False, (), "no FINAL_ANSWER: field in the response")
 
 
-def _line_selection(content: str) -> Selection | None:
-    """Selection of a strict final line's list content, else ``None`` (memoised)."""
+def _line_verdict(content: str) -> tuple[int, Extraction] | None:
+    """``(n, verdict)`` of a strict final line's list content for questions of ``n``
+    options, else ``None`` (memoised)."""
+    found = _LINE_VERDICTS.get(content)
+    if found is not None:
+        return found
     if _STRICT_CONTENT.fullmatch(content) is None:
         return None
     selection = tuple(map(STRICT_TOKENS.__getitem__, map(str.strip, content.split(","))))
+    found = (len(selection), Extraction(Status.VALID, selection, True, (), _STRICT))
     if len(content) <= _MEMO_MAX_CONTENT:
-        if len(_LINE_CONTENTS) >= _MEMO_MAX_ENTRIES:
-            _LINE_CONTENTS.clear()
-        _LINE_CONTENTS[content] = selection
-    return selection
+        if len(_LINE_VERDICTS) >= _MEMO_MAX_ENTRIES:
+            _LINE_VERDICTS.clear()
+        _LINE_VERDICTS[content] = found
+    return found
+
+
+def _strict_line(text: str) -> tuple[int, int] | None:
+    """Where the list content of a strict-looking final line starts and ends in a text
+    holding one field: its last non-blank line (or that line after leading whitespace)
+    starts with ``FINAL_ANSWER: [`` and the text's last non-blank character is ``]``;
+    else ``None``. Whether the content is strict is :func:`_line_verdict`'s to say."""
+    body = text.rstrip()  # the same string when nothing trails it (the common case)
+    line_start = body.rfind("\n") + 1
+    if not body.startswith(_STRICT_HEAD, line_start):
+        line_start = len(body) - len(body[line_start:].lstrip())
+    if body.startswith(_STRICT_HEAD, line_start) and body[-1] == "]":
+        return line_start, len(body)
+    return None
 
 
 def _extraction(status: Status, spans: tuple[Span, ...], reason: str) -> Extraction:
@@ -116,23 +137,52 @@ def extract_reasoning(
     count = text.count(FIELD)
     if count == 1:
         # Fast path for the common reply: the last line is a strict final answer.
-        body = text.rstrip()
-        line_start = body.rfind("\n") + 1
-        if not body.startswith(_STRICT_HEAD, line_start):
-            line_start = len(body) - len(body[line_start:].lstrip())
-        if body.startswith(_STRICT_HEAD, line_start) and body[-1] == "]":
-            content = body[line_start + _HEAD_LEN : -1]
-            selection = _LINE_CONTENTS.get(content) or _line_selection(content)
-            if selection is not None and len(selection) == n:
+        line = _strict_line(text)
+        if line is not None:
+            line_start, end = line
+            found = _line_verdict(text[line_start + _HEAD_LEN : end - 1])
+            if found is not None and found[0] == n:
                 field = (line_start, line_start + _FIELD_LEN)
                 return Extraction(
-                    Status.VALID, selection, True, (field, (field[1] + 1, len(body))), _STRICT
+                    Status.VALID, found[1].selection, True, (field, (field[1] + 1, end)), _STRICT
                 )
     return _general(text, n, count)
 
 
-def _general(text: str, n: int, count: int) -> Extraction:
-    """The rule in full, for a text holding ``count`` fields."""
+def reasoning_verdict(
+    text: str,
+    n: int,
+    protocol_version: int = CURRENT_PROTOCOL_VERSION,  # noqa: ARG001 - one signature for every track rule
+) -> Extraction:
+    """:func:`extract_reasoning` without the character spans of a strict final line,
+    for loops that keep none (the rescore, the review index; the window's detail
+    derives them again).
+
+    A final line's verdict depends only on that line (and ``n``): each strict line's
+    list content, and each other final line that step 4 reads, has one shared
+    :class:`Extraction` with no spans (about 1 µs less per strict reply, and 5–8 µs
+    less per other reply, than building the spans and the verdict each time). The
+    other verdicts (``missing``, ``multiple``, ``non_final``, text before the field)
+    keep their spans.
+    """
+    count = text.count(FIELD)
+    if count == 1:
+        line = _strict_line(text)
+        if line is not None:
+            line_start, end = line
+            found = _line_verdict(text[line_start + _HEAD_LEN : end - 1])
+            if found is not None and found[0] == n:
+                return found[1]
+    return _general(text, n, count, lean=True)
+
+
+def _general(text: str, n: int, count: int, *, lean: bool = False) -> Extraction:
+    """The rule in full, for a text holding ``count`` fields.
+
+    With ``lean`` the verdict of a final line that step 4 reads is the shared one of
+    that line's text (and ``n``), without spans (:func:`reasoning_verdict`): it
+    depends on nothing else, and such lines recur.
+    """
     if count == 0:
         return _MISSING
     pos = text.find(FIELD)
@@ -169,7 +219,18 @@ def _general(text: str, n: int, count: int) -> Extraction:
             (field, (line_start + lead, pos)),
             "text other than emphasis marks stands before FINAL_ANSWER: on its line",
         )
-    return _after_field(text, n, field, line_start, line_end)
+    if not lean:
+        return _after_field(text, n, field, line_start, line_end)
+    line = (text[line_start:line_end], n)
+    found = _FINAL_LINES.get(line)
+    if found is None:
+        full = _after_field(text, n, field, line_start, line_end)
+        found = Extraction(full.status, full.selection, full.strict_format, (), full.reason)
+        if len(line[0]) <= _MEMO_MAX_CONTENT:
+            if len(_FINAL_LINES) >= _MEMO_MAX_ENTRIES:
+                _FINAL_LINES.clear()
+            _FINAL_LINES[line] = found
+    return found
 
 
 def _after_field(text: str, n: int, field: Span, line_start: int, line_end: int) -> Extraction:

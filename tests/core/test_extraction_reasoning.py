@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from ai4hse_desk.protocol import Extraction, Status, Track, derive, extract_text
+from ai4hse_desk.protocol.extract import verdict_rule
 
 VALID = Status.VALID
 MALFORMED = Status.MALFORMED
@@ -137,6 +139,33 @@ def test_reasoning(
 ) -> None:
     result = extract_text(Track.REASONING_ASSISTED, response, n)
     check(result, response, status, sel, strict, spans)
+
+
+@pytest.mark.parametrize(("response", "n", "status", "sel", "strict", "spans"), CASES)
+def test_rescore_verdict_is_the_rule_without_spans(
+    response: str, n: int, status: Status, sel: str | None, strict: bool, spans: tuple[str, ...]
+) -> None:
+    """The rescore loop's rule gives every table row's verdict, twice (the second
+    time from its shared verdicts), with no spans or the rule's own."""
+    full = extract_text(Track.REASONING_ASSISTED, response, n)
+    rule = verdict_rule(Track.REASONING_ASSISTED)
+    for _ in range(2):
+        lean = rule(response, n, 10)
+        assert lean.spans in ((), full.spans)
+        check(replace(lean, spans=full.spans), response, status, sel, strict, spans)
+        assert lean.reason == full.reason
+
+
+def test_rescore_verdict_of_one_final_line_depends_on_the_options() -> None:
+    """A final line read once for 4 options is read again for 3 and 5."""
+    rule = verdict_rule(Track.REASONING_ASSISTED)
+    for line in (
+        f"{F_A} {LIST}",
+        f"**{F_A}** TRUE, FALSE, TRUE, FALSE",
+        f"{F_A} [TRUE,FALSE,TRUE,FALSE]",
+    ):
+        statuses = [rule(f"{WHY}{line}", n, 10).status for n in (4, 3, 5, 4)]
+        assert statuses == [VALID, WRONG, WRONG, VALID], line
 
 
 def test_protocol_version_does_not_matter() -> None:
