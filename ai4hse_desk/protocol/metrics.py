@@ -23,8 +23,10 @@ Choices where the specification is silent:
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import compress
 
 from ai4hse_desk.protocol.outcome import PARSE_ERRORS, TRACK_ORDER, Selection, Status
 from ai4hse_desk.protocol.wilson import wilson_interval
@@ -103,11 +105,13 @@ class RunScorer:
     """Streaming accumulator of one run's attempts (protocol.md section 6)."""
 
     __slots__ = (
+        "_attempts_of",
         "_by_status",
+        "_correct_of",
         "_disagreements",
         "_keys",
-        "_questions",
-        "_repetitions",
+        "_rep_attempts",
+        "_rep_correct",
         "_strict",
         "_wrong",
         "info",
@@ -115,10 +119,13 @@ class RunScorer:
 
     def __init__(self, run: RunInfo) -> None:
         self.info = run
-        self._by_status: dict[Status, int] = dict.fromkeys(Status, 0)
-        self._questions: dict[str, list[int]] = {}  # question_id -> [attempts, correct]
-        self._keys: dict[str, Selection] = {}
-        self._repetitions: dict[int, list[int]] = {}  # repetition -> [attempts, correct]
+        self._by_status: Counter[Status] = Counter(dict.fromkeys(Status, 0))
+        # Counters, so that a batch of attempts is counted in by C (Counter.update).
+        self._attempts_of: Counter[str] = Counter()  # question_id -> attempts
+        self._correct_of: Counter[str] = Counter()  # question_id -> correct attempts
+        self._keys: dict[str, Selection] = {}  # of every question counted
+        self._rep_attempts: Counter[int] = Counter()  # repetition -> attempts
+        self._rep_correct: Counter[int] = Counter()  # repetition -> correct attempts
         self._strict = 0
         self._disagreements = 0
         # question_id -> {selection: count} of valid but incorrect attempts
@@ -128,23 +135,20 @@ class RunScorer:
         """Add the counts of ``other`` (the same run, other attempts) into this scorer."""
         if other.info != self.info:
             raise ValueError(f"cannot merge run {other.info.run_id!r} into {self.info.run_id!r}")
-        for status, count in other._by_status.items():
-            self._by_status[status] += count
-        for question_id, (attempts, correct) in other._questions.items():
-            mine = self._questions.setdefault(question_id, [0, 0])
-            mine[0] += attempts
-            mine[1] += correct
-            self._keys.setdefault(question_id, other._keys[question_id])
-        for repetition, (attempts, correct) in other._repetitions.items():
-            mine = self._repetitions.setdefault(repetition, [0, 0])
-            mine[0] += attempts
-            mine[1] += correct
+        self._by_status.update(other._by_status)
+        self._attempts_of.update(other._attempts_of)
+        self._correct_of.update(other._correct_of)
+        self._rep_attempts.update(other._rep_attempts)
+        self._rep_correct.update(other._rep_correct)
+        for question_id, key in other._keys.items():
+            self._keys.setdefault(question_id, key)
         self._strict += other._strict
         self._disagreements += other._disagreements
-        for question_id, selections in other._wrong.items():
-            wrong = self._wrong.setdefault(question_id, {})
-            for selection, count in selections.items():
-                wrong[selection] = wrong.get(selection, 0) + count
+        self._add_wrong(
+            ((question_id, selection), count)
+            for question_id, selections in other._wrong.items()
+            for selection, count in selections.items()
+        )
 
     @property
     def attempts(self) -> int:
@@ -173,73 +177,58 @@ class RunScorer:
             disagrees: whether the runner's recorded verdict differs.
         """
         self._by_status[status] += 1
-        per_question = self._questions.get(question_id)
-        if per_question is None:
-            per_question = self._questions[question_id] = [0, 0]
-            self._keys[question_id] = key
-        per_repetition = self._repetitions.get(repetition)
-        if per_repetition is None:
-            per_repetition = self._repetitions[repetition] = [0, 0]
-        per_question[0] += 1
-        per_repetition[0] += 1
+        self._attempts_of[question_id] += 1
+        self._keys.setdefault(question_id, key)
+        self._rep_attempts[repetition] += 1
         if strict_format:
             self._strict += 1
         if disagrees:
             self._disagreements += 1
         if status is _VALID:
             if selection == key:
-                per_question[1] += 1
-                per_repetition[1] += 1
+                self._correct_of[question_id] += 1
+                self._rep_correct[repetition] += 1
             else:
-                wrong = self._wrong.get(question_id)
-                if wrong is None:
-                    wrong = self._wrong[question_id] = {}
-                wrong[selection] = wrong.get(selection, 0) + 1
+                self._add_wrong((((question_id, selection), 1),))
 
     def add_counts(
         self,
-        statuses: Mapping[Status, int],
-        questions: Mapping[str, int],
-        correct_questions: Mapping[str, int],
+        statuses: Iterable[Status],
+        question_ids: Sequence[str],
+        repetitions: Sequence[int],
+        corrects: Sequence[bool],
         keys: Mapping[str, Selection],
-        repetitions: Mapping[int, int],
-        correct_repetitions: Mapping[int, int],
         strict: int,
         disagreements: int,
-        wrong: Mapping[tuple[str, Selection | None], int],
+        wrong: Iterable[tuple[str, Selection | None]],
     ) -> None:
-        """Count many attempts at once, exactly as one :meth:`add` per attempt would.
+        """Count many attempts at once, exactly as one :meth:`add` per attempt would
+        (the sequences hold one item per attempt, in step; counted in by C).
 
         Args:
-            statuses: status -> attempts with it.
-            questions: question id -> attempts.
-            correct_questions: question id -> correct attempts (absent: none).
-            keys: the answer key of every question in ``questions``.
-            repetitions: repetition -> attempts.
-            correct_repetitions: repetition -> correct attempts (absent: none).
+            statuses: each attempt's status.
+            question_ids: each attempt's question.
+            repetitions: each attempt's repetition.
+            corrects: whether each attempt is correct.
+            keys: the answer key of every question in ``question_ids``.
             strict: attempts in strict format.
             disagreements: attempts whose recorded verdict differs.
-            wrong: (question id, selection) -> valid but incorrect attempts.
+            wrong: (question id, selection) of each valid but incorrect attempt.
         """
-        by_status = self._by_status
-        for status, count in statuses.items():
-            by_status[status] += count
-        mine_by_question = self._questions
-        correct_of = correct_questions.get
-        for question_id, attempts in questions.items():
-            mine = mine_by_question.get(question_id)
-            if mine is None:
-                mine = mine_by_question[question_id] = [0, 0]
-                self._keys[question_id] = keys[question_id]
-            mine[0] += attempts
-            mine[1] += correct_of(question_id, 0)
-        for repetition, attempts in repetitions.items():
-            mine = self._repetitions.setdefault(repetition, [0, 0])
-            mine[0] += attempts
-            mine[1] += correct_repetitions.get(repetition, 0)
+        self._by_status.update(statuses)
+        self._attempts_of.update(question_ids)
+        self._correct_of.update(compress(question_ids, corrects))
+        self._rep_attempts.update(repetitions)
+        self._rep_correct.update(compress(repetitions, corrects))
+        known = self._keys
+        for question_id in set(question_ids).difference(known):  # each question once per run
+            known[question_id] = keys[question_id]
         self._strict += strict
         self._disagreements += disagreements
-        for (question_id, selection), count in wrong.items():
+        self._add_wrong(Counter(wrong).items())
+
+    def _add_wrong(self, counts: Iterable[tuple[tuple[str, Selection | None], int]]) -> None:
+        for (question_id, selection), count in counts:
             selections = self._wrong.setdefault(question_id, {})
             selections[selection] = selections.get(selection, 0) + count
 
@@ -261,7 +250,7 @@ class RunScorer:
 
         attempts = sum(by_status.values())
         valid = by_status[_VALID]
-        correct = sum(counts[1] for counts in self._questions.values())
+        correct = sum(self._correct_of.values())
         tp, fp, fn, options = self._option_totals()
         precision, recall = rate(tp, tp + fp), rate(tp, tp + fn)
         f1 = None if precision is None or recall is None else 2 * tp / (2 * tp + fp + fn)
@@ -293,8 +282,8 @@ class RunScorer:
             },
             "baselines": self._baselines(rate),
             "repetitions": [
-                self._repetition(number, counts, scored)
-                for number, counts in sorted(self._repetitions.items())
+                self._repetition(number, attempts, self._rep_correct[number], scored)
+                for number, attempts in sorted(self._rep_attempts.items())
             ],
             "slices": {
                 facet: {value: rate(c, a) for value, (a, c) in values.items()}
@@ -311,7 +300,7 @@ class RunScorer:
     def _option_totals(self) -> tuple[int, int, int, int]:
         """``(TP, FP, FN, options)`` over every option of every valid attempt."""
         tp = fp = fn = options = 0
-        for question_id, (_, correct) in self._questions.items():
+        for question_id, correct in self._correct_of.items():
             key = self._keys[question_id]
             tp += correct * key.count(True)
             options += correct * len(key)
@@ -339,8 +328,7 @@ class RunScorer:
         }
 
     @staticmethod
-    def _repetition(number: int, counts: list[int], scored: bool) -> dict[str, object]:
-        attempts, correct = counts
+    def _repetition(number: int, attempts: int, correct: int, scored: bool) -> dict[str, object]:
         interval = wilson_interval(correct, attempts) if scored else None
         return {
             "repetition": number,
@@ -356,7 +344,9 @@ class RunScorer:
     ) -> dict[str, dict[str, tuple[int, int]]]:
         """``facet -> value -> (attempts, correct)``, facets and values sorted."""
         totals: dict[str, dict[str, tuple[int, int]]] = {}
-        for question_id, (attempts, correct) in self._questions.items():
+        correct_of = self._correct_of
+        for question_id, attempts in self._attempts_of.items():
+            correct = correct_of.get(question_id, 0)
             for facet, value in labels.get(question_id, {}).items():
                 values = totals.setdefault(facet, {})
                 a, c = values.get(value, (0, 0))

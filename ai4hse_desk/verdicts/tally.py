@@ -2,18 +2,17 @@
 
 The rescore loop appends one plain tuple per attempt to its run's
 :class:`RunTally` (a bound ``list.append``, no method call into the scorer) and
-flushes every tally once per batch read: ``zip``, :func:`itertools.compress` and
-:class:`collections.Counter` count the tuples' fields in C (attempts per question,
-correct attempts per question, ...), and
-:meth:`~ai4hse_desk.protocol.metrics.RunScorer.add_counts` adds the few distinct
-counts. The scorer ends with exactly the counts one
-``RunScorer.add`` per attempt would give (a test compares them).
+flushes every tally once per batch read: ``zip`` splits the tuples into their
+fields and :meth:`~ai4hse_desk.protocol.metrics.RunScorer.add_counts` counts them
+into the scorer's own :class:`collections.Counter` objects (``Counter.update`` and
+:func:`itertools.compress` count in C: attempts and correct attempts per question
+and per repetition, statuses), with no Python-level step per question. The scorer
+ends with exactly the counts one ``RunScorer.add`` per attempt would give (a test
+compares them).
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from itertools import compress
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -51,15 +50,14 @@ class RunTally:
             return
         question_ids, repetitions, statuses, stricts, corrects, differs = zip(*events, strict=True)
         self._scorer.add_counts(
-            statuses=Counter(statuses),
-            questions=Counter(question_ids),
-            correct_questions=Counter(compress(question_ids, corrects)),
+            statuses=statuses,
+            question_ids=question_ids,
+            repetitions=repetitions,
+            corrects=corrects,
             keys=keys,
-            repetitions=Counter(repetitions),
-            correct_repetitions=Counter(compress(repetitions, corrects)),
             strict=sum(stricts),
             disagreements=sum(differs),
-            wrong=Counter(self._wrong),
+            wrong=self._wrong,
         )
         events.clear()  # the same lists: ``append`` and ``append_wrong`` stay bound to them
         self._wrong.clear()
