@@ -135,7 +135,7 @@ def run_window(argv: Sequence[str]) -> int:
         from ai4hse_desk.gui.screenshot import screenshot
 
         application(qt_arguments)  # made here, so that Qt reads its own arguments
-        return screenshot(path, args.screenshot, args.view, args.size)
+        return screenshot(path, args.screenshot, args.view, args.size, new_window)
     return _interactive(path, qt_arguments)
 
 
@@ -164,14 +164,20 @@ def fit_to_screen(window: MainWindow) -> None:
         window.move(free.topLeft())
 
 
+def new_window() -> MainWindow:
+    """A new main window, not shown (the window modules are imported here, once a
+    QApplication exists)."""
+    from ai4hse_desk.gui.main_window import MainWindow
+
+    return MainWindow()
+
+
 def start_window(path: Path | None) -> MainWindow:
     """The shown main window; it opens ``path`` (else the last file) once the event
     loop runs. A file that fails shows its reason, plain, and is not remembered."""
     from PySide6.QtCore import QTimer
 
-    from ai4hse_desk.gui.main_window import MainWindow
-
-    window = MainWindow()
+    window = new_window()
     fit_to_screen(window)
     window.show()
     if path is None:

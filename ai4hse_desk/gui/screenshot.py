@@ -32,7 +32,11 @@ from ai4hse_desk.gui.plain_text import Icon, set_message_sink
 from ai4hse_desk.gui.qt_guard import READ_ERRORS, flush_problems, install_excepthook, problem_text
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from PySide6.QtGui import QImage
+
+    from ai4hse_desk.gui.main_window import MainWindow
 
 #: Rounds of event processing before the grab (deferred layouts, queued reports).
 SETTLE_ROUNDS = 5
@@ -63,8 +67,11 @@ def notes_store_refusal(audit: Path, out: Path) -> str | None:
     return None
 
 
-def screenshot(path: Path, out: Path, view: str, size: tuple[int, int]) -> int:
-    """Render the main window on ``path`` (``view`` shown) to ``out``; the exit status."""
+def screenshot(
+    path: Path, out: Path, view: str, size: tuple[int, int], new_window: Callable[[], MainWindow]
+) -> int:
+    """Render a main window (made by ``new_window``, the entry point's) on ``path``
+    (``view`` shown) to ``out``; the exit status."""
     from ai4hse_desk.audit import open_audit
 
     try:  # fail with one line before any window exists
@@ -91,17 +98,17 @@ def screenshot(path: Path, out: Path, view: str, size: tuple[int, int]) -> int:
 
     previous = set_message_sink(sink)
     try:
-        return _render(path, out, view, size, errors)
+        return _render(new_window(), path, out, (view, size), errors)
     finally:
         set_message_sink(previous)
 
 
-def _render(path: Path, out: Path, view: str, size: tuple[int, int], errors: list[str]) -> int:
+def _render(
+    window: MainWindow, path: Path, out: Path, shown: tuple[str, tuple[int, int]], errors: list[str]
+) -> int:
     from PySide6.QtWidgets import QApplication
 
-    from ai4hse_desk.gui.main_window import MainWindow
-
-    window = MainWindow()
+    view, size = shown
     window.scores.failed.connect(errors.append)
     window.keyaudit.failed.connect(errors.append)
     image: QImage | None = None

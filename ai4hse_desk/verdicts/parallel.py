@@ -261,7 +261,9 @@ def rescore_in_parallel(
     done = {str(run["run_id"]) for run in finished}
     objects = [*finished, *run_objects(db, {r: s for r, s in scorers.items() if r not in done})]
     return RescoreResult(
-        runs=order_runs(objects), attempts=sum(_count(run["attempts"]) for run in objects)
+        runs=order_runs(objects),
+        attempts=sum(_count(run["attempts"]) for run in objects),
+        workers=len(jobs),
     )
 
 

@@ -10,7 +10,7 @@ scorers into cli.md's run objects.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ai4hse_desk.audit.errors import AuditError
@@ -32,10 +32,18 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class RescoreResult:
-    """Ordered run objects (cli.md) of one rescore."""
+    """Ordered run objects (cli.md) of one rescore.
+
+    Attributes:
+        runs: the run objects, in cli.md's order.
+        attempts: attempts scored.
+        workers: the worker processes that scored them (0: this process did);
+            not compared, since the figures are the same either way.
+    """
 
     runs: list[dict[str, object]]
     attempts: int
+    workers: int = field(default=0, compare=False)
 
 
 def selected_runs(db: AuditDB, run_ids: Sequence[str] | None) -> dict[str, RunInfo]:
