@@ -15,6 +15,7 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from ai4hse_desk.audit.queries import id_bounds_sql
+from ai4hse_desk.verdicts import machine
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -43,14 +44,12 @@ class SplitRun:
 
     def ranges(self) -> list[tuple[int, int]]:
         """The id ranges one statement each: the whole span, or its two halves."""
-        from ai4hse_desk.verdicts.parallel import usable_cpus  # (multiprocessing: not at start)
-
         if self._bounds is None:
             low, high = self._run(id_bounds_sql("rows"), ())[0]
             self._bounds = (int(low or 0), int(high or 0))
         low, high = self._bounds
         span = SPLIT_SPAN if self._span is None else self._span
-        if high - low < span or usable_cpus() < 2:
+        if high - low < span or machine.usable_cpus() < 2:
             return [(low, high)]
         middle = low + (high - low) // 2
         return [(low, middle), (middle + 1, high)]

@@ -34,7 +34,7 @@ from ai4hse_desk.protocol.outcome import (
     Track,
 )
 from ai4hse_desk.verdicts.checked_scan import checked_batches
-from ai4hse_desk.verdicts.parallel import idle_cores
+from ai4hse_desk.verdicts.machine import idle_cores
 from ai4hse_desk.verdicts.tally import RunTally
 
 if TYPE_CHECKING:
@@ -90,7 +90,7 @@ def verdict_loop(  # noqa: C901 - the per-attempt hot loop stays inline
     exclude_questions: Collection[str] | None,
     check: bool,
 ) -> Iterator[list[VerdictTuple]]:
-    """One list of verdict tuples per batch read (see ``rescore._verdict_batches``)."""
+    """One list of verdict tuples per batch read (see ``run_scores.verdict_batches``)."""
     skipped = frozenset(exclude_questions or ())
     keys = db.answer_keys()
     # question id -> (answer key, number of options): one look-up per attempt.

@@ -94,7 +94,7 @@ def score_share(
         AuditError: a problem in the data; with ``fold``, also a value of this
             slice that breaks the schema (the check's message).
     """
-    from ai4hse_desk.verdicts.rescore import run_objects, score_range
+    from ai4hse_desk.verdicts.run_scores import run_objects, score_range
 
     scorers = score_range(db, runs, run_ids, id_range, check=fold)
     seen = [run_id for run_id, scorer in scorers.items() if scorer.attempts]

@@ -18,7 +18,7 @@ import pytest
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.index import AttemptQuery, ReviewIndex, build_fts, ensure_index, search_split
 from ai4hse_desk.index.search import escape_like, search_terms
-from ai4hse_desk.verdicts import parallel
+from ai4hse_desk.verdicts import machine
 from ai4hse_desk.writer.demo import write_demo
 
 if TYPE_CHECKING:
@@ -124,7 +124,7 @@ def test_a_search_read_in_two_halves_at_once_finds_the_same_attempts(
     """A large index's search reads its two halves of attempt ids on two threads
     (forced here on the small demo): the same attempts, in the same order."""
     monkeypatch.setattr(search_split, "SPLIT_SPAN", 1)
-    monkeypatch.setattr(parallel, "usable_cpus", lambda: 2)
+    monkeypatch.setattr(machine, "usable_cpus", lambda: 2)
     for words in WORDS:
         expected = like_ids(demo, words)
         query = AttemptQuery(text=words, text_mode=mode, text_scope=("responses",))  # type: ignore[arg-type]
@@ -141,8 +141,8 @@ def test_a_small_index_or_one_cpu_reads_a_search_in_one_statement(
         split = search_split.SplitRun(lambda sql, params: conn.execute(sql, params).fetchall())
         assert len(split.ranges()) == 1  # 3,000 attempts: far below SPLIT_SPAN
         monkeypatch.setattr(search_split, "SPLIT_SPAN", 1)
-        assert len(split.ranges()) == (2 if parallel.usable_cpus() >= 2 else 1)
-        monkeypatch.setattr(parallel, "usable_cpus", lambda: 1)
+        assert len(split.ranges()) == (2 if machine.usable_cpus() >= 2 else 1)
+        monkeypatch.setattr(machine, "usable_cpus", lambda: 1)
         assert len(split.ranges()) == 1
         split.close()
 

@@ -10,7 +10,7 @@ import pytest
 from desk_helpers import sha256
 
 from ai4hse_desk.audit import AuditError, open_audit
-from ai4hse_desk.verdicts import parallel
+from ai4hse_desk.verdicts import machine, parallel
 from ai4hse_desk.verdicts.parallel import Beside, default_workers
 from ai4hse_desk.verdicts.rescore import rescore
 
@@ -19,10 +19,9 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 
-
 def _machine(monkeypatch: pytest.MonkeyPatch, cpus: int, load: float) -> None:
-    monkeypatch.setattr(parallel, "usable_cpus", lambda: cpus)
-    monkeypatch.setattr(parallel, "busy_now", lambda: load)
+    monkeypatch.setattr(machine, "usable_cpus", lambda: cpus)
+    monkeypatch.setattr(machine, "busy_now", lambda: load)
 
 
 @pytest.mark.parametrize(
@@ -46,24 +45,24 @@ def test_workers_only_when_cores_are_idle_and_the_file_is_large(
 
 
 def test_unknown_load_means_one_process(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(parallel, "usable_cpus", lambda: 2)
+    monkeypatch.setattr(machine, "usable_cpus", lambda: 2)
 
     def unknown() -> tuple[float, float, float]:
         raise OSError("no load average")
 
-    monkeypatch.setattr(parallel, "busy_now", lambda: None)  # no /proc/stat either
-    monkeypatch.setattr(parallel.os, "getloadavg", unknown)
+    monkeypatch.setattr(machine, "busy_now", lambda: None)  # no /proc/stat either
+    monkeypatch.setattr(machine.os, "getloadavg", unknown)
     assert default_workers(10**6) == 1
 
 
 def test_the_cpus_busy_now_decide_not_the_load_average(monkeypatch: pytest.MonkeyPatch) -> None:
     """A busy minute that has just ended (the load average still says 2) does not keep
     an idle machine on one process; CPUs busy now do."""
-    monkeypatch.setattr(parallel, "usable_cpus", lambda: 2)
-    monkeypatch.setattr(parallel.os, "getloadavg", lambda: (2.0, 2.0, 2.0))
-    monkeypatch.setattr(parallel, "busy_now", lambda: 0.1)
+    monkeypatch.setattr(machine, "usable_cpus", lambda: 2)
+    monkeypatch.setattr(machine.os, "getloadavg", lambda: (2.0, 2.0, 2.0))
+    monkeypatch.setattr(machine, "busy_now", lambda: 0.1)
     assert default_workers(10**6) == 2
-    monkeypatch.setattr(parallel, "busy_now", lambda: 1.2)
+    monkeypatch.setattr(machine, "busy_now", lambda: 1.2)
     assert default_workers(10**6) == 1
 
 
@@ -85,7 +84,7 @@ def test_a_sample_of_the_cpus_sees_this_process_working() -> None:
     worker.start()
     try:
         time.sleep(0.02)
-        busy = parallel.busy_now()
+        busy = machine.busy_now()
     finally:
         stop.set()
         worker.join()
@@ -164,9 +163,9 @@ def test_beside_without_a_job_does_nothing() -> None:
 
 def test_niced_work_leaves_its_cpu_free_for_the_workers() -> None:
     """/proc/stat's nice time is free (a nice-19 process gives way); user time is not."""
-    busy_user = parallel.cpu_times("cpu  900 0 50 50 0 0 0 0 0 0")
-    busy_niced = parallel.cpu_times("cpu  0 900 50 50 0 0 0 0 0 0")
+    busy_user = machine.cpu_times("cpu  900 0 50 50 0 0 0 0 0 0")
+    busy_niced = machine.cpu_times("cpu  0 900 50 50 0 0 0 0 0 0")
     assert busy_user == (50, 1000)
     assert busy_niced == (950, 1000)
-    assert parallel.cpu_times("cpu0 1 2 3 4 5 6 7 8") is None  # one CPU's line, not the sum
-    assert parallel.cpu_times("intr 1 2") is None
+    assert machine.cpu_times("cpu0 1 2 3 4 5 6 7 8") is None  # one CPU's line, not the sum
+    assert machine.cpu_times("intr 1 2") is None
