@@ -52,6 +52,11 @@ class RunInfo:
     status: str  # 'complete' | 'unfinished'
 
 
+#: ``(TP, FP, FN)`` by (selection, key), shared by every scorer (at most this many).
+_PAIR_COUNTS: dict[tuple[Selection, Selection], tuple[int, int, int]] = {}
+_PAIR_COUNTS_MAX = 65_536
+
+
 def _option_counts(selection: Selection, key: Selection) -> tuple[int, int, int]:
     """``(TP, FP, FN)`` of a valid selection against its key (TRUE = positive)."""
     if len(selection) != len(key):
@@ -304,8 +309,9 @@ class RunScorer:
             key = self._keys[question_id]
             tp += correct * key.count(True)
             options += correct * len(key)
-        # Few (selection, key) pairs recur across the questions: each is counted once.
-        counted: dict[tuple[Selection, Selection], tuple[int, int, int]] = {}
+        # Few (selection, key) pairs recur across the questions and runs: each is
+        # counted once (a bounded table shared by every scorer).
+        counted = _PAIR_COUNTS
         for question_id, selections in self._wrong.items():
             key = self._keys[question_id]
             for selection, count in selections.items():
@@ -314,6 +320,8 @@ class RunScorer:
                 pair = (selection, key)
                 option_counts = counted.get(pair)
                 if option_counts is None:
+                    if len(counted) >= _PAIR_COUNTS_MAX:
+                        counted.clear()
                     option_counts = counted[pair] = _option_counts(selection, key)
                 q_tp, q_fp, q_fn = option_counts
                 tp, fp, fn = tp + count * q_tp, fp + count * q_fp, fn + count * q_fn
