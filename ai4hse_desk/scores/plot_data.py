@@ -97,6 +97,21 @@ class PlotData:
     caption: str = ""
 
 
+#: Runs a plot holds before a note stops being centred on its run (slots get too narrow).
+NOTE_CENTRED_RUNS = 12
+
+
+def note_anchor(data: PlotData, x: float) -> float:
+    """The horizontal anchor of the note at ``x`` (0 left, 1 right of its text): centred
+    on its run in a plot of a few runs; in a plot of many (narrow slots) moved along
+    with the run's place, so a note at either end stays inside the plot."""
+    runs = data.group_ticks or data.ticks
+    last = max((position for position, _ in runs), default=0.0)
+    if len(runs) <= NOTE_CENTRED_RUNS or last <= 0:
+        return 0.5
+    return min(max(x / last, 0.0), 1.0)
+
+
 def run_label(run: Mapping[str, Any], runs: Runs) -> str:
     """The model name, or the run id when the track has that model twice."""
     model = str(run["model"])

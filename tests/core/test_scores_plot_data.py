@@ -9,9 +9,11 @@ import pytest
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.index import AttemptQuery
 from ai4hse_desk.scores.plot_data import (
+    NOTE_CENTRED_RUNS,
     consistency_caption,
     disagreements_plot,
     facets,
+    note_anchor,
     repetitions_plot,
     run_label,
     slices_plot,
@@ -124,3 +126,18 @@ def test_run_labels_use_the_run_id_when_a_model_appears_twice() -> None:
         {"model": "n", "run_id": "z"},
     ]
     assert [run_label(run, runs) for run in runs] == ["x", "y", "n"]
+
+
+def _unscored(count: int) -> list[dict[str, Any]]:
+    return [{"run_id": f"r{i:03d}", "model": f"m{i}", "scored": False} for i in range(count)]
+
+
+def test_a_note_stays_inside_a_plot_of_many_runs() -> None:
+    """With many runs (narrow slots) the first run's note starts at its run and the
+    last one's ends there; with a few, each note is centred on its run."""
+    many = repetitions_plot(_unscored(NOTE_CENTRED_RUNS + 8))
+    anchors = [note_anchor(many, x) for x, _, _ in many.notes]
+    assert (anchors[0], anchors[-1]) == (0.0, 1.0)
+    assert anchors == sorted(anchors)
+    few = repetitions_plot(_unscored(3))
+    assert [note_anchor(few, x) for x, _, _ in few.notes] == [0.5, 0.5, 0.5]

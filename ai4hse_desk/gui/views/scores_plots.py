@@ -40,6 +40,7 @@ from ai4hse_desk.scores.plot_data import (
     PlotData,
     disagreements_plot,
     facets,
+    note_anchor,
     repetitions_plot,
     slices_plot,
     statuses_plot,
@@ -229,7 +230,7 @@ class TrackPlots(QWidget):
         note_colour = QColor(foreground)
         note_colour.setAlpha(_NOTE_ALPHA)
         for x_note, y_note, text in data.notes:
-            note = pg.TextItem(text, color=note_colour, anchor=(0.5, 0.5))
+            note = pg.TextItem(text, color=note_colour, anchor=(note_anchor(data, x_note), 0.5))
             note.setPos(x_note, y_note)
             self._add(name, f"note {x_note:g}", note)
         if _Y_AXES[name][1]:
