@@ -125,12 +125,25 @@ def _unknown_questions(conn: sqlite3.Connection, table: str) -> list[str]:
     return [f"{table}: question {_shown(qid)} is not in questions" for (qid,) in rows]
 
 
+#: The groups of options whose positions are not 0 to n-1, each once.
+_BAD_POSITIONS = (
+    "HAVING min(position) != 0 OR max(position) != count(*) - 1 "
+    "OR count(DISTINCT position) != count(*)"
+)
+
+
 def _option_positions(conn: sqlite3.Connection) -> list[str]:
+    # Found first by a GROUP BY that walks the primary key's index in its order (about
+    # half the time of the query below, whose ordered subquery SQLite groups in a
+    # temporary B-tree); only a file with such a question pays for the message's
+    # positions in order.
+    found = f"SELECT 1 FROM options GROUP BY question_id {_BAD_POSITIONS} LIMIT 1"
+    if conn.execute(found).fetchone() is None:
+        return []
     rows = conn.execute(
         "SELECT quote(question_id), group_concat(position, ', ') FROM "
         "(SELECT question_id, position FROM options ORDER BY question_id, position) "
-        "GROUP BY question_id HAVING min(position) != 0 OR max(position) != count(*) - 1 "
-        f"OR count(DISTINCT position) != count(*) LIMIT {SHOWN_PROBLEMS}"
+        f"GROUP BY question_id {_BAD_POSITIONS} LIMIT {SHOWN_PROBLEMS}"
     )
     return [
         f"options: question {_shown(qid)} has positions {{{_shown(positions)}}} "
