@@ -99,18 +99,21 @@ def _line_verdict(content: str) -> tuple[int, Extraction] | None:
     return found
 
 
-def _strict_line(text: str) -> tuple[int, int] | None:
-    """Where the list content of a strict-looking final line starts and ends in a text
-    holding one field: its last non-blank line (or that line after leading whitespace)
-    starts with ``FINAL_ANSWER: [`` and the text's last non-blank character is ``]``;
-    else ``None``. Whether the content is strict is :func:`_line_verdict`'s to say."""
+def _strict_final(text: str, n: int) -> tuple[int, int, Extraction] | None:
+    """For a text holding one field: when its last non-blank line (or that line after
+    leading whitespace) is a strict final answer for ``n`` options, ``(where that line
+    starts, where its last non-blank character ends, the shared verdict without
+    spans)``; else ``None``."""
     body = text.rstrip()  # the same string when nothing trails it (the common case)
     line_start = body.rfind("\n") + 1
     if not body.startswith(_STRICT_HEAD, line_start):
         line_start = len(body) - len(body[line_start:].lstrip())
-    if body.startswith(_STRICT_HEAD, line_start) and body[-1] == "]":
-        return line_start, len(body)
-    return None
+    if not (body.startswith(_STRICT_HEAD, line_start) and body[-1] == "]"):
+        return None
+    found = _line_verdict(body[line_start + _HEAD_LEN : -1])
+    if found is None or found[0] != n:
+        return None
+    return line_start, len(body), found[1]
 
 
 def _extraction(status: Status, spans: tuple[Span, ...], reason: str) -> Extraction:
@@ -135,17 +138,12 @@ def extract_reasoning(
         ``ambiguous`` or ``wrong_length``.
     """
     count = text.count(FIELD)
-    if count == 1:
-        # Fast path for the common reply: the last line is a strict final answer.
-        line = _strict_line(text)
-        if line is not None:
-            line_start, end = line
-            found = _line_verdict(text[line_start + _HEAD_LEN : end - 1])
-            if found is not None and found[0] == n:
-                field = (line_start, line_start + _FIELD_LEN)
-                return Extraction(
-                    Status.VALID, found[1].selection, True, (field, (field[1] + 1, end)), _STRICT
-                )
+    # Fast path for the common reply: the last line is a strict final answer.
+    if count == 1 and (strict := _strict_final(text, n)) is not None:
+        line_start, end, verdict = strict
+        field = (line_start, line_start + _FIELD_LEN)
+        spans = (field, (field[1] + 1, end))
+        return Extraction(Status.VALID, verdict.selection, True, spans, _STRICT)
     return _general(text, n, count)
 
 
@@ -166,13 +164,8 @@ def reasoning_verdict(
     keep their spans.
     """
     count = text.count(FIELD)
-    if count == 1:
-        line = _strict_line(text)
-        if line is not None:
-            line_start, end = line
-            found = _line_verdict(text[line_start + _HEAD_LEN : end - 1])
-            if found is not None and found[0] == n:
-                return found[1]
+    if count == 1 and (strict := _strict_final(text, n)) is not None:
+        return strict[2]
     return _general(text, n, count, lean=True)
 
 
