@@ -117,6 +117,11 @@ class Extraction:
         _SET_SPANS(self, spans)
         _SET_REASON(self, reason)
 
+    def without_spans(self) -> Extraction:
+        """The same verdict (status, selection, strict flag, reason) with no spans, for
+        loops that keep none and share one verdict among many replies."""
+        return Extraction(self.status, self.selection, self.strict_format, (), self.reason)
+
     def is_correct(self, key: Selection) -> bool:
         """True iff the status is ``valid`` and the selection equals ``key``."""
         return self.status is Status.VALID and self.selection == key

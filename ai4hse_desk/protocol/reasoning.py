@@ -217,8 +217,7 @@ def _general(text: str, n: int, count: int, *, lean: bool = False) -> Extraction
     line = (text[line_start:line_end], n)
     found = _FINAL_LINES.get(line)
     if found is None:
-        full = _after_field(text, n, field, line_start, line_end)
-        found = Extraction(full.status, full.selection, full.strict_format, (), full.reason)
+        found = _after_field(text, n, field, line_start, line_end).without_spans()
         if len(line[0]) <= _MEMO_MAX_CONTENT:
             if len(_FINAL_LINES) >= _MEMO_MAX_ENTRIES:
                 _FINAL_LINES.clear()

@@ -127,8 +127,7 @@ def single_choice_verdict(
     key = (n, text[at].upper(), strict is not None)
     found = _VERDICTS.get(key)
     if found is None:
-        full = extract_single_choice(text, n)
-        found = Extraction(full.status, full.selection, full.strict_format, (), full.reason)
+        found = extract_single_choice(text, n).without_spans()
         if len(_VERDICTS) >= _MAX_VERDICTS:
             _VERDICTS.clear()
         _VERDICTS[key] = found
