@@ -13,7 +13,7 @@ place only when complete; a cancelled or failed build leaves nothing behind.
 Layout (bump :data:`INDEX_FORMAT` when it changes):
 
 * ``meta(key, value)``: ``index_format``, ``desk_version``, ``audit_fingerprint``,
-  ``built_at``, ``attempts``;
+  ``built_at``, ``attempts``, ``build_processes`` (1, or 2: :mod:`.build_split`);
 * ``rows``: ``attempt_id`` (rowid), ``ordinal``, ``question_id``, ``run_id``,
   ``model``, ``track``, ``repetition``, ``state``, ``status`` (the desk's),
   ``correct``, ``strict``, ``disagrees`` (0/1), ``recorded_status``, the desk's
@@ -42,17 +42,13 @@ from typing import TYPE_CHECKING
 from ai4hse_desk import __version__
 from ai4hse_desk.index.location import BuildCancelled, index_path, read_meta, staged_file
 from ai4hse_desk.index.query import ReviewIndex
-from ai4hse_desk.index.stored import encode_selection
-from ai4hse_desk.protocol.outcome import STATE_ANSWERED, Status
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Iterator
     from pathlib import Path
 
     from ai4hse_desk.audit import AuditDB
     from ai4hse_desk.progress import Progress
-    from ai4hse_desk.protocol.outcome import Extraction, Selection
-    from ai4hse_desk.verdicts.rescore import VerdictTuple
 
 #: Version of the layout above; an index of another format is rebuilt. (4: only
 #: files whose attempts passed the value check are indexed; 5: the whole verdict,
@@ -105,15 +101,6 @@ INDEXES: dict[str, str] = {
 #: Settings of the connection that writes a new index: a new private file has
 #: nothing to undo, and staged_file syncs it before the rename.
 BUILD_PRAGMAS = ("journal_mode = OFF", "synchronous = OFF")
-_INSERT = "INSERT INTO rows VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-#: Each desk status as plain text, and the attempt state it implies (protocol.md section 2).
-_STATUS_TEXT: dict[Status, str] = {status: status.value for status in Status}
-_STATES: dict[Status, str] = {
-    status: status.value if status in (Status.PENDING, Status.PROVIDER_ERROR) else STATE_ANSWERED
-    for status in Status
-}
-#: Outcome objects whose row columns are remembered (the rest are computed again).
-_OUTCOME_CACHE = 100_000
 
 
 _gc_lock = threading.Lock()
@@ -171,67 +158,40 @@ def _copy_questions(conn: sqlite3.Connection, db: AuditDB) -> dict[str, int]:
     return ordinals
 
 
-def _rows(
-    batches: Iterable[list[VerdictTuple]],
-    runs: dict[str, tuple[str, str, str]],
-    ordinals: dict[str, int],
-    reasons: dict[str, int],
-) -> Iterator[tuple[object, ...]]:
-    """One ``rows`` tuple per verdict, made as ``executemany`` binds it.
-
-    The hot loop of the build: each tuple is bound and freed at once (no batch of
-    them ever lives, so the cyclic garbage collector has nothing to walk), booleans
-    become ints here (the driver binds an int directly, a bool only after an adapter
-    look-up), and the columns an outcome gives are computed once per outcome object
-    (the rescore memo hands the same object to every repeat of a response).
-    """
-    by_outcome: dict[int, tuple[Extraction, str, str, int, str | None, int]] = {}
-    selections: dict[Selection | None, str | None] = {None: None}
-    for batch in batches:
-        for attempt_id, run_id, qid, rep, outcome, correct, recorded, agrees in batch:
-            cols = by_outcome.get(id(outcome))
-            if cols is None or cols[0] is not outcome:
-                status = outcome.status
-                selection = outcome.selection
-                text = selections.get(selection)
-                if text is None and selection is not None:
-                    text = selections[selection] = encode_selection(selection)
-                reason = reasons.get(outcome.reason)
-                if reason is None:
-                    reason = reasons[outcome.reason] = len(reasons) + 1
-                if len(by_outcome) >= _OUTCOME_CACHE:
-                    by_outcome.clear()  # (the entries hold their outcome: no id is reused)
-                cols = by_outcome[id(outcome)] = (
-                    outcome, _STATES[status], _STATUS_TEXT[status],
-                    1 if outcome.strict_format else 0, text, reason,
-                )  # fmt: skip
-            run, model, track = runs[run_id]
-            yield (
-                attempt_id, ordinals[qid], qid, run, model, track, rep, cols[1], cols[2],
-                1 if correct else 0, cols[3], 0 if agrees else 1, recorded, cols[4], cols[5],
-            )  # fmt: skip
-
-
 def _fill_rows(
-    conn: sqlite3.Connection, db: AuditDB, ordinals: dict[str, int], progress: Progress | None
-) -> int:
-    from ai4hse_desk.verdicts.rescore import iter_verdict_batches  # only a build needs it
+    conn: sqlite3.Connection,
+    db: AuditDB,
+    target: Path,
+    ordinals: dict[str, int],
+    progress: Progress | None,
+    split: bool | None,
+) -> tuple[int, int]:
+    """Insert every attempt's row and the reasons; (rows, processes that derived them)."""
+    from ai4hse_desk.index.build_rows import insert_rows  # only a build needs them
+    from ai4hse_desk.index.build_split import insert_split, split_ranges
 
-    runs = {run.run_id: (run.run_id, run.model, run.track.value) for run in db.runs()}
     reasons: dict[str, int] = {}
-    batches = iter_verdict_batches(db, progress=progress)
-    count = conn.executemany(_INSERT, _rows(batches, runs, ordinals, reasons)).rowcount
+    ranges = split_ranges(db, split)
+    if ranges is None:
+        count, processes = insert_rows(conn, db, ordinals, reasons, progress), 1
+    else:
+        count, processes = insert_split(conn, db, target, ranges, ordinals, reasons, progress)
     conn.executemany("INSERT INTO reasons VALUES (?, ?)", [(n, t) for t, n in reasons.items()])
-    return count
+    return count, processes
 
 
-def build_index(db: AuditDB, *, progress: Progress | None = None) -> Path:
+def build_index(
+    db: AuditDB, *, progress: Progress | None = None, split: bool | None = None
+) -> Path:
     """Build (or rebuild) the stage-1 review index of ``db`` and return its path.
 
     Args:
         db: the open audit database; only read.
         progress: called with (attempts done, attempts in total) every few thousand
             attempts and between index creations; returning False cancels.
+        split: derive the upper half of the attempts in a second process
+            (:mod:`.build_split`): ``None`` when the file is large and a core idle,
+            True whenever it can be, False never.
 
     Raises:
         BuildCancelled: ``progress`` returned False (nothing is left on disk).
@@ -254,7 +214,7 @@ def build_index(db: AuditDB, *, progress: Progress | None = None) -> Path:
         try:
             ordinals = _copy_questions(conn, db)
             with _collector_paused():
-                count = _fill_rows(conn, db, ordinals, progress)
+                count, processes = _fill_rows(conn, db, target, ordinals, progress, split)
             for name, columns in INDEXES.items():
                 if progress is not None and not progress(count, count):
                     raise RescoreCancelled
@@ -267,6 +227,7 @@ def build_index(db: AuditDB, *, progress: Progress | None = None) -> Path:
             "audit_fingerprint": fingerprint,
             "built_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
             "attempts": str(count),
+            "build_processes": str(processes),
         }
         conn.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
         conn.execute("ANALYZE")

@@ -69,19 +69,24 @@ def readonly_uri(path: Path) -> str:
     return sqlite_uri(path, mode="ro", immutable="1")
 
 
-def audit_uri(db: AuditDB) -> str:
-    """Read-only ``immutable`` URI of the file ``db`` actually reads.
+def audit_file(db: AuditDB) -> Path:
+    """The file ``db`` actually reads.
 
     For a live record (pending ``-wal``/``-journal``) :mod:`ai4hse_desk.audit.opening`
     reads a private folded snapshot; ``PRAGMA database_list`` on one of ``db``'s
-    own connections names that file, so the index attaches exactly the bytes the
-    fingerprint describes.
+    own connections names that file, so the index attaches (and a build's worker
+    opens) exactly the bytes the fingerprint describes.
     """
     with db.raw_connection() as conn:
         for _seq, name, filename in conn.execute("PRAGMA database_list"):
             if name == "main" and filename:
-                return readonly_uri(Path(filename))
+                return Path(filename)
     raise RuntimeError(f"cannot tell which file {db.path} was opened from")
+
+
+def audit_uri(db: AuditDB) -> str:
+    """Read-only ``immutable`` URI of :func:`audit_file`."""
+    return readonly_uri(audit_file(db))
 
 
 class BuildCancelled(Exception):

@@ -150,7 +150,7 @@ def rescore_in_parallel(
     ranges = [(start, min(high, start + step - 1)) for start in range(low, high + 1, step)]
     db.answer_keys()  # read the answer keys once, before forking, so workers inherit them
     db.labels()  # and the labels the workers' run objects need
-    fold = run_ids is None and _attempt_id_is_rowid(db)
+    fold = run_ids is None and attempt_id_is_rowid(db)
     context = multiprocessing.get_context("fork")
     jobs: list[tuple[multiprocessing.process.BaseProcess, Connection]] = []
     scorers = {run_id: RunScorer(info) for run_id, info in runs.items()}
@@ -227,7 +227,7 @@ def _count(value: object) -> int:
     return value
 
 
-def _attempt_id_is_rowid(db: AuditDB) -> bool:
+def attempt_id_is_rowid(db: AuditDB) -> bool:
     """True if ``attempt_id`` is the rowid (never NULL, always an integer): then the
     workers' slices of the id bounds hold every attempt."""
     from ai4hse_desk.audit.value_check import is_rowid_alias

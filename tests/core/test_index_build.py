@@ -28,7 +28,7 @@ from ai4hse_desk.index import (
 )
 from ai4hse_desk.index import build as build_module
 from ai4hse_desk.index import fts as fts_module
-from ai4hse_desk.verdicts import rescore as rescore_module
+from ai4hse_desk.verdicts import run_scores
 from ai4hse_desk.verdicts.rescore import iter_verdicts
 from ai4hse_desk.writer.demo import write_demo
 
@@ -240,14 +240,14 @@ def test_the_collector_is_paused_while_verdicts_stream_and_left_as_found(
     import gc
 
     seen: list[bool] = []
-    stream = rescore_module.iter_verdict_batches  # the build reads it from there
+    stream = run_scores.verdict_batches  # the build reads it from there
 
     def watched(*args: object, **kwargs: object) -> object:
         for batch in stream(*args, **kwargs):  # type: ignore[arg-type]
             seen.append(gc.isenabled())
             yield batch
 
-    monkeypatch.setattr(rescore_module, "iter_verdict_batches", watched)
+    monkeypatch.setattr(run_scores, "verdict_batches", watched)
     was = gc.isenabled()
     try:
         gc.enable() if enabled else gc.disable()

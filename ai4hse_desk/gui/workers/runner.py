@@ -21,7 +21,7 @@ import time
 from collections import deque
 from typing import TYPE_CHECKING, TypeVar
 
-from PySide6.QtCore import QCoreApplication, QEventLoop, QObject, QThread
+from PySide6.QtCore import QCoreApplication, QEventLoop, QObject, QThread, QTimer
 from PySide6.QtWidgets import QWidget
 
 from ai4hse_desk.gui.workers.frame_gate import FrameGate
@@ -108,6 +108,10 @@ class _Lane:
 def _stop_every_lane() -> None:
     for lane in list(_RUNNING):
         lane.stop()
+
+
+#: How often (ms) :meth:`TaskRunner.wait_idle` wakes to look at its deadline.
+_TICK_MS = 50
 
 
 class TaskRunner(QObject):
@@ -198,16 +202,26 @@ class TaskRunner(QObject):
         self._forget_finished()
 
     def wait_idle(self, timeout_ms: int = 120_000) -> bool:
-        """Spin the event loop until every task was delivered (headless screenshot, tests).
+        """Run the event loop until every task was delivered (headless screenshot, tests).
+
+        Each turn sleeps until an event comes (a task's outcome, or the clock's tick
+        every :data:`_TICK_MS`). ``processEvents`` with a time limit returns at once
+        when nothing is pending: looping on it kept this thread busy, and the GIL it
+        took on every turn made a 1M-attempt index build on a lane 4x slower.
 
         Returns:
             True if idle; False when ``timeout_ms`` passed first.
         """
         deadline = time.monotonic() + timeout_ms / 1000
-        while not self.idle():
-            if time.monotonic() > deadline:
-                return False
-            QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents, 50)
+        tick = QTimer()
+        tick.start(_TICK_MS)  # wakes the wait below to look at the clock
+        try:
+            while not self.idle():
+                if time.monotonic() > deadline:
+                    return False
+                QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents)
+        finally:
+            tick.stop()
         return True
 
 
