@@ -55,7 +55,8 @@ if TYPE_CHECKING:
 #: selection and reason included, is stored.)
 INDEX_FORMAT = 5
 
-_SCHEMA = """
+#: The index file's tables (a build's worker writes its part file with them too).
+INDEX_SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE questions (
     ordinal INTEGER PRIMARY KEY, question_id TEXT NOT NULL UNIQUE, search_text TEXT NOT NULL
@@ -209,7 +210,7 @@ def build_index(
     ):
         for pragma in BUILD_PRAGMAS:
             conn.execute(f"PRAGMA {pragma}")
-        conn.executescript(_SCHEMA)  # (executescript would commit an open transaction)
+        conn.executescript(INDEX_SCHEMA)  # (executescript would commit an open transaction)
         conn.execute("BEGIN")
         try:
             ordinals = _copy_questions(conn, db)

@@ -2,12 +2,12 @@
 
 Started by :mod:`.build_split` with the audit file, the part file and the slice of
 attempt ids (``LOW HIGH``) as arguments. It derives that slice's rows into the part
-file (the index's ``rows`` and ``reasons`` tables, its own rows' values checked in its
-scan) and reports on standard output, one line each: ``done N`` after every batch,
-then one last line, ``ok N`` or ``error MESSAGE`` (a problem in the data, the text as
-the one-process build raises it) or ``crash MESSAGE``, the message JSON-quoted. Its
-parent stops it by ending the process: it writes nothing but the part file, which
-the parent deletes.
+file (made with the index's own tables; only ``rows`` and ``reasons`` are filled, its
+rows' values checked in its scan) and reports on standard output, one line each:
+``done N`` after every batch, then one last line, ``ok N`` or ``error MESSAGE`` (a
+problem in the data, the text as the one-process build raises it) or ``crash MESSAGE``,
+the value JSON-quoted. Its parent stops it by ending the process: it writes nothing but
+the part file, which the parent deletes.
 
 A module of its own, run by name: the parent's ``__main__`` (the desk's window, a
 user's script) is never imported again, as ``multiprocessing``'s spawn would.
@@ -25,18 +25,6 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-#: The part file's tables: what the worker writes, in the index's own layout.
-PART_SCHEMA = """
-CREATE TABLE rows (
-    attempt_id INTEGER PRIMARY KEY, ordinal INTEGER NOT NULL, question_id TEXT NOT NULL,
-    run_id TEXT NOT NULL, model TEXT NOT NULL, track TEXT NOT NULL,
-    repetition INTEGER NOT NULL, state TEXT NOT NULL, status TEXT NOT NULL,
-    correct INTEGER NOT NULL, strict INTEGER NOT NULL, disagrees INTEGER NOT NULL,
-    recorded_status TEXT, selection TEXT, reason_id INTEGER NOT NULL
-);
-CREATE TABLE reasons (reason_id INTEGER PRIMARY KEY, text TEXT NOT NULL);
-"""
-
 
 def _say(kind: str, value: object) -> None:
     sys.stdout.write(f"{kind} {json.dumps(value)}\n")
@@ -46,6 +34,7 @@ def _say(kind: str, value: object) -> None:
 def derive_part(source: Path, part: Path, id_range: tuple[int, int]) -> int:
     """Write the rows of ``id_range`` of ``source`` into the new file ``part``."""
     from ai4hse_desk.audit import open_audit
+    from ai4hse_desk.index.build import INDEX_SCHEMA
     from ai4hse_desk.index.build_rows import insert_rows
 
     def progress(done: int, _total: int) -> bool:
@@ -55,7 +44,7 @@ def derive_part(source: Path, part: Path, id_range: tuple[int, int]) -> int:
     with open_audit(source) as db, closing(sqlite3.connect(part, isolation_level=None)) as conn:
         conn.execute("PRAGMA journal_mode = OFF")
         conn.execute("PRAGMA synchronous = OFF")
-        conn.executescript(PART_SCHEMA)
+        conn.executescript(INDEX_SCHEMA)  # only rows and reasons are filled
         conn.execute("BEGIN")
         ordinals = {question.question_id: question.ordinal for question in db.questions()}
         reasons: dict[str, int] = {}
