@@ -190,7 +190,7 @@ def build_index(
         db: the open audit database; only read.
         progress: called with (attempts done, attempts in total) every few thousand
             attempts and between index creations; returning False cancels.
-        split: derive the upper half of the attempts in a second process
+        split: derive the upper part of the attempts in a second process
             (:mod:`.build_split`): ``None`` when the file is large and a core idle,
             True whenever it can be, False never.
 

@@ -186,13 +186,18 @@ def insert_split(
     from ai4hse_desk.verdicts.verdict_loop import RescoreCancelled
 
     lower, upper = ranges
-    total = db.count_attempts(None) if progress is not None else 0
+    total = [0]  # every attempt of the file: the total this process's scans report
 
     def counted(before: int, worker: _Worker | None = None) -> Progress | None:
         """``progress`` of one part: ``before`` plus its count (and the worker's)."""
         if progress is None:
             return None
-        return lambda done, _total: progress(before + done + (worker.done if worker else 0), total)
+
+        def report(done: int, of: int) -> bool:
+            total[0] = of or total[0]  # (the wait for the worker reports none)
+            return progress(before + done + (worker.done if worker else 0), total[0])
+
+        return report
 
     part = StagedFile(target, allow_sqlite=True)  # a temporary file, never published
     worker: _Worker | None = None
@@ -221,8 +226,6 @@ def insert_split(
             count += _append(conn, part.temp, reasons)
             processes = 2
         else:  # the worker could not run (or crashed): its part is derived here
-            if worker is not None:
-                worker.end()
             count += insert_rows(conn, db, ordinals, reasons, counted(count), upper)
             processes = 1
         db.verify_unchanged()

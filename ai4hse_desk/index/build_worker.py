@@ -34,7 +34,7 @@ def _say(kind: str, value: object) -> None:
 def derive_part(source: Path, part: Path, id_range: tuple[int, int]) -> int:
     """Write the rows of ``id_range`` of ``source`` into the new file ``part``."""
     from ai4hse_desk.audit import open_audit
-    from ai4hse_desk.index.build import INDEX_SCHEMA
+    from ai4hse_desk.index.build import BUILD_PRAGMAS, INDEX_SCHEMA
     from ai4hse_desk.index.build_rows import insert_rows
 
     def progress(done: int, _total: int) -> bool:
@@ -42,8 +42,8 @@ def derive_part(source: Path, part: Path, id_range: tuple[int, int]) -> int:
         return True
 
     with open_audit(source) as db, closing(sqlite3.connect(part, isolation_level=None)) as conn:
-        conn.execute("PRAGMA journal_mode = OFF")
-        conn.execute("PRAGMA synchronous = OFF")
+        for pragma in BUILD_PRAGMAS:
+            conn.execute(f"PRAGMA {pragma}")
         conn.executescript(INDEX_SCHEMA)  # only rows and reasons are filled
         conn.execute("BEGIN")
         ordinals = {question.question_id: question.ordinal for question in db.questions()}
