@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from ai4hse_desk.errors import one_line
 from ai4hse_desk.filewrite import SIDE_SUFFIXES, WriteRefused, check_target, write_atomic
@@ -34,9 +34,35 @@ from ai4hse_desk.gui.qt_guard import READ_ERRORS, flush_problems, install_except
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from PySide6.QtGui import QImage
+    from PySide6.QtGui import QImage, QPixmap
 
-    from ai4hse_desk.gui.main_window import MainWindow
+    from ai4hse_desk.gui.controllers.navigation import Navigator
+    from ai4hse_desk.gui.controllers.views import ViewSwitcher
+    from ai4hse_desk.gui.views.keyaudit import KeyAuditView
+    from ai4hse_desk.gui.views.scores import ScoresView
+    from ai4hse_desk.gui.workers.runner import TaskRunner
+
+
+class ShotWindow(Protocol):
+    """What a render needs of the window the entry point makes (the main window; this
+    module never imports it)."""
+
+    @property
+    def scores(self) -> ScoresView: ...
+    @property
+    def keyaudit(self) -> KeyAuditView: ...
+    @property
+    def navigator(self) -> Navigator: ...
+    @property
+    def switcher(self) -> ViewSwitcher: ...
+    @property
+    def tasks(self) -> TaskRunner: ...
+    def open_path(self, path: str | Path, *, wait: bool = False) -> bool: ...
+    def resize(self, w: int, h: int, /) -> None: ...
+    def show(self) -> None: ...
+    def grab(self) -> QPixmap: ...
+    def close(self) -> bool: ...
+
 
 #: Rounds of event processing before the grab (deferred layouts, queued reports).
 SETTLE_ROUNDS = 5
@@ -68,7 +94,7 @@ def notes_store_refusal(audit: Path, out: Path) -> str | None:
 
 
 def screenshot(
-    path: Path, out: Path, view: str, size: tuple[int, int], new_window: Callable[[], MainWindow]
+    path: Path, out: Path, view: str, size: tuple[int, int], new_window: Callable[[], ShotWindow]
 ) -> int:
     """Render a main window (made by ``new_window``, the entry point's) on ``path``
     (``view`` shown) to ``out``; the exit status."""
@@ -104,7 +130,7 @@ def screenshot(
 
 
 def _render(
-    window: MainWindow, path: Path, out: Path, shown: tuple[str, tuple[int, int]], errors: list[str]
+    window: ShotWindow, path: Path, out: Path, shown: tuple[str, tuple[int, int]], errors: list[str]
 ) -> int:
     from PySide6.QtWidgets import QApplication
 
@@ -149,4 +175,4 @@ def _render(
     return 0
 
 
-__all__ = ["notes_store_refusal", "screenshot"]
+__all__ = ["ShotWindow", "notes_store_refusal", "screenshot"]
