@@ -14,7 +14,7 @@ import sqlite3
 from typing import TYPE_CHECKING
 
 import pytest
-from PySide6.QtCore import QPoint, QRect, QSize
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QSize
 from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QLabel, QScrollArea, QWidget
 
 from ai4hse_desk.audit import open_audit
@@ -234,6 +234,42 @@ def test_grid_values_wrap_or_elide(qtbot: QtBot) -> None:
     assert run_label.toolTip() == run
     assert extracted.wordWrap()
     assert grid.minimumSizeHint().width() < 300
+
+
+class _Paints(QObject):
+    """Counts the paint events the watched widget receives."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+
+    def eventFilter(self, _watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Paint:
+            self.count += 1
+        return False
+
+
+def test_the_full_text_progress_appears_with_the_next_frame_not_at_once(
+    window: MainWindow,
+) -> None:
+    """Showing the build's progress must not draw the window there and then: the bar's
+    value was set once it was shown, and a shown QProgressBar repaints on setValue,
+    which drew the window again right after its first rows (about 25 ms at start-up)."""
+    search = window.attempts.search
+    search.set_fts_state("ready")
+    _settle()
+    paints = _Paints()
+    search.progress.installEventFilter(paints)
+    try:
+        search.set_fts_state("building", 1, 100)
+        assert paints.count == 0  # drawn with the window's next frame
+        assert search.progress.isVisibleTo(window)
+        assert search.progress.value() == 1
+        _settle()
+        assert paints.count >= 1
+    finally:
+        search.progress.removeEventFilter(paints)
+        search.set_fts_state("ready")
 
 
 def test_the_full_text_progress_is_readable_while_it_builds(window: MainWindow) -> None:

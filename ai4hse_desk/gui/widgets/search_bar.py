@@ -152,11 +152,11 @@ class SearchBar(QWidget):
     def set_fts_state(self, state: str, done: int = 0, total: int = 0) -> None:
         """Show the index state: ``none``, ``building`` (with progress), ``ready``, ``stopped``."""
         building = state == "building"
-        self.progress.setVisible(building)
-        self.cancel.setVisible(building)
-        if building:
+        if building:  # set while hidden: a shown bar's setValue repaints it at once
             self.progress.setMaximum(max(total, 1))
             self.progress.setValue(min(done, max(total, 1)))
+        self.progress.setVisible(building)
+        self.cancel.setVisible(building)
         texts = {
             "ready": "full-text search",
             "building": "plain search (slower) until the index is ready",
