@@ -153,6 +153,28 @@ def test_another_fingerprint_gets_another_file(make_audit_db: MakeDb, cache: Pat
             assert (a.total(), b.total()) == (30, 36)
 
 
+@pytest.mark.usefixtures("cache")
+def test_the_progress_runs_on_through_the_index_creations(tmp_path: Path) -> None:
+    """A progress bar fed by the build neither stops nor hides while the indexes are
+    made (it showed done = total for seconds, and hid, before the index was ready):
+    the attempts fill two thirds, each index a step of the last third, and done =
+    total comes once, at the end."""
+    calls: list[tuple[int, int]] = []
+    write_demo(tmp_path / "demo.sqlite", attempts=25_000)
+    with open_audit(tmp_path / "demo.sqlite") as db:
+        attempts = db.count_attempts()
+        build_index(db, progress=lambda done, total: calls.append((done, total)) is None)
+    whole = calls[0][1]
+    assert {total for _, total in calls} == {whole}
+    assert whole == attempts + attempts // 2
+    dones = [done for done, _ in calls]
+    assert dones == sorted(dones)  # never backwards
+    assert [call for call in calls if call[0] == whole] == [(whole, whole)]
+    assert calls[-1] == (whole, whole)
+    index_steps = sorted({done for done in dones if done > attempts})
+    assert len(index_steps) == len(build_module.INDEXES) + 1  # each index, ANALYZE, the end
+
+
 @pytest.mark.parametrize("stage", ["verdicts", "indexes"])
 def test_a_cancelled_build_leaves_nothing(tmp_path: Path, cache: Path, stage: str) -> None:
     """Cancelled while verdicts stream, or after them while the indexes are made."""
@@ -162,18 +184,18 @@ def test_a_cancelled_build_leaves_nothing(tmp_path: Path, cache: Path, stage: st
         calls.append((done, total))
         if stage == "verdicts":
             return False
-        return sum(1 for call in calls if call[0] == call[1]) < 2
+        return sum(1 for call in calls if call[0] > attempts) < 2  # the second index
 
     write_demo(tmp_path / "demo.sqlite", attempts=25_000)
     with open_audit(tmp_path / "demo.sqlite") as db:
+        attempts = db.count_attempts()
         with pytest.raises(BuildCancelled):
             build_index(db, progress=progress)
-        total = db.count_attempts()
         if stage == "verdicts":
             assert len(calls) == 1
-            assert 0 < calls[0][0] < total
+            assert 0 < calls[0][0] < attempts
         else:
-            assert calls[-2:] == [(total, total), (total, total)]
+            assert attempts < calls[-1][0] < calls[-1][1]  # among the index creations
         assert _files(cache) == {}
         assert open_index(db) is None
 

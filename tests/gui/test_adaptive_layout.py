@@ -282,3 +282,20 @@ def test_the_full_text_progress_is_readable_while_it_builds(window: MainWindow) 
     assert bar.isVisible()
     assert bar.width() >= bar.fontMetrics().horizontalAdvance("full-text index 100%")
     search.set_fts_state("ready")
+
+
+def test_the_review_index_progress_and_cancel_keep_their_own_width(window: MainWindow) -> None:
+    """While the review index is built, the status bar's progress shows its whole text
+    and Cancel is a button, not half the screen (it took the message's width)."""
+    bar = window.index_bar
+    bar.show_progress(30, 100)
+    _settle()
+    try:
+        assert bar.isVisible()
+        assert bar.cancel.width() <= bar.cancel.sizeHint().width() + 8
+        text = bar.progress.fontMetrics().horizontalAdvance("review index 100%")
+        assert bar.progress.width() >= text
+        assert bar.width() < window.width() // 2
+    finally:
+        bar.show_progress(100, 100)
+    assert not bar.isVisible()

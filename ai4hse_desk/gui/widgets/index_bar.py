@@ -9,7 +9,7 @@ search bar's.
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QHBoxLayout, QProgressBar, QPushButton, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QProgressBar, QPushButton, QSizePolicy, QWidget
 
 
 class IndexBar(QWidget):
@@ -27,11 +27,20 @@ class IndexBar(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setAccessibleName("Index builds")
+        # As wide as its parts: the status bar gave it the width of the message, and
+        # Cancel grew to half the screen.
+        self.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Preferred)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.progress = QProgressBar()
         self.progress.setMaximumWidth(220)
-        self.progress.setFormat("re-deriving verdicts %p%")
+        self.progress.setFormat("review index %p%")
+        text = self.progress.fontMetrics().horizontalAdvance("review index 100%")
+        self.progress.setMinimumWidth(min(text + 40, 220))  # its text, with the chunk's room
+        self.progress.setToolTip(
+            "Preparing the review index: every attempt re-derived with the protocol, "
+            "then the list's indexes made (the last third)"
+        )
         self.progress.setAccessibleName("Review index progress")
         self.cancel = QPushButton("Cancel")
         self.cancel.setToolTip("Stop preparing the review index (the file is not opened)")
