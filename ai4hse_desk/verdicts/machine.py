@@ -46,22 +46,53 @@ def _cpu_times() -> tuple[int, int] | None:
         return None
 
 
-def busy_now() -> float | None:
+class CpuWatch:
+    """The CPUs watched from its making until :func:`busy_now` reads it, while this
+    process carries on with work it needs either way (the rescore reads the answer keys
+    and labels meanwhile) instead of sleeping through the sample.
+
+    That work is this process's own, and it ends before any worker starts: its CPU
+    time over the watch is not counted as load. Should the work take less than
+    :data:`SAMPLE_SECONDS`, the read waits out the rest.
+    """
+
+    def __init__(self) -> None:
+        self.started = time.monotonic()
+        self.own_cpu = time.process_time()
+        self.first = _cpu_times()
+
+
+def busy_now(watch: CpuWatch | None = None) -> float | None:
     """CPUs busy right now (over :data:`SAMPLE_SECONDS`), or None where it cannot be seen.
 
     The 1-minute load average is a poor guide here: it still counts the work that just
     ended (a benchmark's previous run, the command before), and on 2 CPUs that was
     enough to choose one process when two were 1.6x faster.
+
+    Args:
+        watch: the CPUs busy since ``watch`` was made, less this process's own CPU
+            time since then; ``None`` watches them now (sleeping meanwhile, this
+            process's other threads counted).
     """
-    first = _cpu_times()
+    if watch is None:
+        watch = CpuWatch()
+        own = False
+    else:
+        own = True
+    first = watch.first
     if first is None:
         return None
-    time.sleep(SAMPLE_SECONDS)
+    left = SAMPLE_SECONDS - (time.monotonic() - watch.started)
+    if left > 0:
+        time.sleep(left)
     second = _cpu_times()
     if second is None or second[1] <= first[1]:
         return None
     idle = (second[0] - first[0]) / (second[1] - first[1])
     busy = (1.0 - idle) * (os.cpu_count() or 1)
+    if own:
+        mine = (time.process_time() - watch.own_cpu) / (time.monotonic() - watch.started)
+        busy = max(0.0, busy - mine)
     _sampled[:] = [time.monotonic(), busy]
     return busy
 
@@ -70,12 +101,13 @@ def busy_now() -> float | None:
 _sampled: list[float] = []
 
 
-def idle_cores(*, sample: bool = True) -> float:
+def idle_cores(*, sample: bool = True, watch: CpuWatch | None = None) -> float:
     """Usable CPUs minus those busy now (else minus the 1-minute load average; 0 when
     neither is known). With ``sample=False`` it only reuses a sample of the last 2 s
-    (a small file's choices are not worth the 50 ms a sample waits)."""
+    (a small file's choices are not worth the 50 ms a sample waits); with a ``watch``,
+    the CPUs are those busy since it was made (see :func:`busy_now`)."""
     if sample:
-        busy = busy_now()
+        busy = busy_now() if watch is None else busy_now(watch)
     else:
         fresh = bool(_sampled) and time.monotonic() - _sampled[0] < 2.0
         busy = _sampled[1] if fresh else None

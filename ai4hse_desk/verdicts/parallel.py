@@ -112,11 +112,12 @@ def _worker(
         pipe.close()
 
 
-def default_workers(attempts: int) -> int:
-    """2 for a large database on a machine with idle cores, else 1 (one process)."""
+def default_workers(attempts: int, watch: machine.CpuWatch | None = None) -> int:
+    """2 for a large database on a machine with idle cores, else 1 (one process);
+    ``watch``: the CPUs watched since then (:func:`~.machine.busy_now`)."""
     if attempts < PARALLEL_MIN_ATTEMPTS or machine.usable_cpus() < 2:
         return 1
-    return 2 if machine.idle_cores() >= IDLE_CORES_NEEDED else 1
+    return 2 if machine.idle_cores(watch=watch) >= IDLE_CORES_NEEDED else 1
 
 
 def rescore_in_parallel(
@@ -142,14 +143,17 @@ def rescore_in_parallel(
     from ai4hse_desk.protocol.metrics import RunScorer, order_runs
     from ai4hse_desk.verdicts.run_scores import RescoreResult, run_objects
 
-    plan = _plan(db, workers, min_attempts)
+    # The CPUs are watched while the answer keys and labels are read (the one-process
+    # rescore reads them too; workers inherit them): no sleep through the sample.
+    watch = machine.CpuWatch() if workers is None else None
+    db.answer_keys()
+    db.labels()  # (the run objects need them)
+    plan = _plan(db, workers, min_attempts, watch)
     if plan is None:
         return None
     (low, high), count = plan
     step = (high - low + count) // count
     ranges = [(start, min(high, start + step - 1)) for start in range(low, high + 1, step)]
-    db.answer_keys()  # read the answer keys once, before forking, so workers inherit them
-    db.labels()  # and the labels the workers' run objects need
     fold = run_ids is None and attempt_id_is_rowid(db)
     context = multiprocessing.get_context("fork")
     jobs: list[tuple[multiprocessing.process.BaseProcess, Connection]] = []
@@ -237,14 +241,14 @@ def attempt_id_is_rowid(db: AuditDB) -> bool:
 
 
 def _plan(
-    db: AuditDB, workers: int | None, min_attempts: int | None
+    db: AuditDB, workers: int | None, min_attempts: int | None, watch: machine.CpuWatch | None
 ) -> tuple[tuple[int, int], int] | None:
     """(attempt id bounds, number of workers), or None to stay in one process."""
     bounds = db.attempt_id_bounds()
     if bounds is None:
         return None
     span = bounds[1] - bounds[0] + 1
-    count = default_workers(span) if workers is None else workers
+    count = default_workers(span, watch) if workers is None else workers
     if (
         count < 2
         or "fork" not in multiprocessing.get_all_start_methods()

@@ -77,7 +77,7 @@ RESCORE = r"""
 import sys
 from ai4hse_desk.verdicts import parallel
 if sys.argv[2] != "auto":  # pinned: that many processes, whatever the size
-    parallel.default_workers = lambda attempts: int(sys.argv[2])
+    parallel.default_workers = lambda attempts, watch=None: int(sys.argv[2])
     parallel.PARALLEL_MIN_ATTEMPTS = 1
 from ai4hse_desk.launcher import main
 sys.exit(main(["rescore", sys.argv[1]]))

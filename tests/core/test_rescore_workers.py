@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 def _machine(monkeypatch: pytest.MonkeyPatch, cpus: int, load: float) -> None:
     monkeypatch.setattr(machine, "usable_cpus", lambda: cpus)
-    monkeypatch.setattr(machine, "busy_now", lambda: load)
+    monkeypatch.setattr(machine, "busy_now", lambda *_watch: load)
 
 
 @pytest.mark.parametrize(
@@ -169,3 +169,50 @@ def test_niced_work_leaves_its_cpu_free_for_the_workers() -> None:
     assert busy_niced == (950, 1000)
     assert machine.cpu_times("cpu0 1 2 3 4 5 6 7 8") is None  # one CPU's line, not the sum
     assert machine.cpu_times("intr 1 2") is None
+
+
+def _spin(seconds: float) -> None:
+    import time
+
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        sum(range(1000))
+
+
+@pytest.mark.skipif(
+    os.nice(0) > 0, reason="a niced process's CPU time is nice time, which counts as idle"
+)
+def test_a_watch_sees_other_processes_and_not_this_ones_own_work() -> None:
+    """The rescore reads its keys while the CPUs are watched: its own work then is not
+    load (it stops before the workers start), another process's is."""
+    import subprocess
+    import sys
+
+    other = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        _spin(0.2)  # the other process is running for sure
+        watch = machine.CpuWatch()
+        _spin(0.15)  # this process's own work: a whole CPU while watched
+        busy = machine.busy_now(watch)
+    finally:
+        other.kill()
+        other.wait()
+    assert busy is not None
+    assert busy >= 0.5  # the other process
+    assert busy <= (os.cpu_count() or 1) - 0.5  # not this one's spin
+
+
+def test_a_watch_older_than_the_sample_is_read_without_waiting(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Work that took longer than the sample needs leaves nothing to wait for (the 50 ms
+    sleep the rescore of a large file used to start with); a short one waits the rest."""
+    slept: list[float] = []
+    watch = machine.CpuWatch()
+    _spin(machine.SAMPLE_SECONDS + 0.02)
+    monkeypatch.setattr(machine.time, "sleep", slept.append)
+    assert machine.busy_now(watch) is not None
+    assert slept == []
+    machine.busy_now(machine.CpuWatch())
+    assert len(slept) == 1
+    assert 0 < slept[0] <= machine.SAMPLE_SECONDS
