@@ -168,7 +168,7 @@ def _fill_rows(
     split: bool | None,
 ) -> tuple[int, int]:
     """Insert every attempt's row and the reasons; (rows, processes that derived them)."""
-    from ai4hse_desk.index.build_rows import insert_rows  # only a build needs them
+    from ai4hse_desk.index.build_rows import insert_reasons, insert_rows  # only a build needs them
     from ai4hse_desk.index.build_split import insert_split, split_ranges
 
     reasons: dict[str, int] = {}
@@ -177,7 +177,7 @@ def _fill_rows(
         count, processes = insert_rows(conn, db, ordinals, reasons, progress), 1
     else:
         count, processes = insert_split(conn, db, target, ranges, ordinals, reasons, progress)
-    conn.executemany("INSERT INTO reasons VALUES (?, ?)", [(n, t) for t, n in reasons.items()])
+    insert_reasons(conn, reasons)
     return count, processes
 
 

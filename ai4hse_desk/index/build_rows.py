@@ -100,4 +100,12 @@ def insert_rows(
     return int(conn.executemany(INSERT_ROW, _rows(batches, runs, ordinals, reasons)).rowcount)
 
 
-__all__ = ["INSERT_ROW", "insert_rows"]
+def insert_reasons(conn: sqlite3.Connection, reasons: dict[str, int]) -> None:
+    """Write the ``reasons`` table: each sentence :func:`insert_rows` numbered, by id."""
+    conn.executemany(
+        "INSERT INTO reasons VALUES (?, ?)",
+        sorted((reason_id, text) for text, reason_id in reasons.items()),
+    )
+
+
+__all__ = ["INSERT_ROW", "insert_reasons", "insert_rows"]

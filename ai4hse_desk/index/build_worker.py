@@ -35,7 +35,7 @@ def derive_part(source: Path, part: Path, id_range: tuple[int, int]) -> int:
     """Write the rows of ``id_range`` of ``source`` into the new file ``part``."""
     from ai4hse_desk.audit import open_audit
     from ai4hse_desk.index.build import BUILD_PRAGMAS, INDEX_SCHEMA
-    from ai4hse_desk.index.build_rows import insert_rows
+    from ai4hse_desk.index.build_rows import insert_reasons, insert_rows
 
     def progress(done: int, _total: int) -> bool:
         _say("done", done)
@@ -49,10 +49,7 @@ def derive_part(source: Path, part: Path, id_range: tuple[int, int]) -> int:
         ordinals = {question.question_id: question.ordinal for question in db.questions()}
         reasons: dict[str, int] = {}
         count = insert_rows(conn, db, ordinals, reasons, progress, id_range)
-        conn.executemany(
-            "INSERT INTO reasons VALUES (?, ?)",
-            sorted((reason_id, text) for text, reason_id in reasons.items()),
-        )
+        insert_reasons(conn, reasons)
         conn.execute("COMMIT")
     return count
 
