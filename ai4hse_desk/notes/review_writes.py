@@ -28,14 +28,7 @@ from ai4hse_desk.notes.review_records import (
     verdict_from_row,
     verdict_values,
 )
-from ai4hse_desk.notes.schema import (
-    review_assignments,
-    review_decision_revisions,
-    review_decisions,
-    review_plans,
-    review_verdict_revisions,
-    review_verdicts,
-)
+from ai4hse_desk.notes.schema import REVIEW_TABLES
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -43,9 +36,7 @@ if TYPE_CHECKING:
     from sqlalchemy import ColumnElement, Select
     from sqlalchemy.engine import Connection
 
-_V, _VR = review_verdicts, review_verdict_revisions
-_D, _DR = review_decisions, review_decision_revisions
-_P, _A = review_plans, review_assignments
+_V, _VR, _D, _DR, _P, _A = REVIEW_TABLES
 
 
 def verdicts_query(*where: ColumnElement[bool]) -> Select[Any]:

@@ -172,3 +172,15 @@ review_decision_revisions = Table(
     Column("note", Text, nullable=False),
     Index("ix_review_decision_revisions_decision_at", "decision_id", "at"),
 )
+
+#: The review tables in the short names their readers and writers use:
+#: ``_V, _VR, _D, _DR, _P, _A = REVIEW_TABLES`` (verdicts and their revisions,
+#: decisions and theirs, plans, assignments).
+REVIEW_TABLES = (
+    review_verdicts,
+    review_verdict_revisions,
+    review_decisions,
+    review_decision_revisions,
+    review_plans,
+    review_assignments,
+)
