@@ -1,5 +1,6 @@
 """Plain helpers the core tests share: file digests, folder listings, the CLI in-process,
-hand-made questions, and the public benchmark data (``../shared/data``).
+hand-made questions, the public benchmark data (``../shared/data``), and acronyms a
+demo's responses mis-cased.
 
 The public-data tests skip without the data, except under ``make test``
 (``AI4HSE_REQUIRE_DATA=1``), where a missing folder fails them.
@@ -11,6 +12,8 @@ import contextlib
 import hashlib
 import io
 import os
+import re
+import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -86,3 +89,30 @@ def require_data(folder: Path) -> None:
     if os.environ.get(REQUIRE_DATA_ENV) == "1":
         pytest.fail(f"{REQUIRE_DATA_ENV}=1 but the public data is missing: {folder}")
     pytest.skip(f"no public data at {folder}")
+
+
+def miscased_acronyms(path: Path) -> list[tuple[int, str]]:
+    """(attempt id, word) for each response of the demo file ``path`` that writes an
+    acronym of its questions or options ("PPE", "LOTO") with a lower-case first letter
+    ("pPE") or all in lower case ("ppe"), as the generator once did."""
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        texts = [
+            text
+            for (text,) in conn.execute(
+                "SELECT text FROM questions UNION ALL SELECT text FROM options"
+            )
+        ]
+        acronyms = {word for text in texts for word in re.findall(r"\b[A-Z]{2,}\b", text)}
+        if not acronyms:
+            return []
+        words = "|".join(sorted({re.escape(a[0].lower() + a[1:]) for a in acronyms}))
+        lowered = "|".join(sorted({re.escape(a.lower()) for a in acronyms}))
+        pattern = re.compile(rf"\b(?:{words})\b|\b(?:{lowered})\b")
+        found = []
+        for attempt_id, raw in conn.execute(
+            "SELECT attempt_id, raw_response FROM attempts WHERE raw_response IS NOT NULL"
+        ):
+            match = pattern.search(raw)
+            if match:
+                found.append((int(attempt_id), match.group()))
+        return found

@@ -8,7 +8,7 @@ from contextlib import closing
 from typing import TYPE_CHECKING
 
 import pytest
-from desk_helpers import sha256
+from desk_helpers import miscased_acronyms, sha256
 
 from ai4hse_desk.protocol import Status, derive
 from ai4hse_desk.protocol.compare import disagrees
@@ -213,3 +213,9 @@ def test_a_grown_demo_corpus_has_that_many_distinct_questions(tmp_path: Path) ->
     assert len({q.text for q in questions}) == 250
     assert questions[100].key == questions[0].key
     assert questions[100].text.endswith("(site 1)")
+
+
+def test_acronyms_keep_their_capitals_in_the_responses(demo: DemoSummary) -> None:
+    """An option's "PPE" or "LOTO" quoted in an explanation reads as written, not
+    "pPE is the last line …" (its first letter was lowered) nor "ppe"."""
+    assert miscased_acronyms(demo.path) == []

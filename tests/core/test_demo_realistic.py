@@ -9,7 +9,7 @@ from contextlib import closing
 from typing import TYPE_CHECKING
 
 import pytest
-from desk_helpers import sha256
+from desk_helpers import miscased_acronyms, sha256
 
 from ai4hse_desk.protocol import derive
 from ai4hse_desk.protocol.compare import disagrees
@@ -122,3 +122,9 @@ def test_the_flag_changes_only_the_texts(
     query = "SELECT run_id, question_id, repetition, state FROM attempts ORDER BY attempt_id"
     with closing(sqlite3.connect(plain.path)) as conn:
         assert conn.execute(query).fetchall() == db.execute(query).fetchall()
+
+
+def test_acronyms_keep_their_capitals_in_the_responses(demo: DemoSummary) -> None:
+    """An option's "PPE" or "LOTO" quoted in an explanation reads as written, not
+    "pPE is the last line …" (its first letter was lowered) nor "ppe"."""
+    assert miscased_acronyms(demo.path) == []

@@ -10,7 +10,7 @@ from contextlib import closing
 from typing import TYPE_CHECKING
 
 import pytest
-from desk_helpers import sha256
+from desk_helpers import miscased_acronyms, sha256
 
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.protocol import CUT_OFF_REASONS as CUT_OFF
@@ -102,3 +102,9 @@ def test_same_arguments_same_bytes(demo: DemoSummary, tmp_path: Path) -> None:
 def test_attempts_out_of_range(tmp_path: Path) -> None:
     with pytest.raises(WriterError, match="between 1 and 1,000,000"):
         write_single_choice_demo(tmp_path / "x.sqlite", attempts=0)
+
+
+def test_acronyms_keep_their_capitals_in_the_responses(demo: DemoSummary) -> None:
+    """An option's "PPE" or "LOTO" quoted in an explanation reads as written, not
+    "pPE is the last line …" (its first letter was lowered) nor "ppe"."""
+    assert miscased_acronyms(demo.path) == []

@@ -117,9 +117,8 @@ def sentence(rng: random.Random, index: int | None = None) -> str:
 
 
 def lead_in(text: str, limit: int) -> str:
-    """The option text shortened for a sentence; acronyms keep their capitals."""
-    shortened = short(text, limit)
-    return text[0] + shortened[1:] if text[1:2].isupper() else shortened
+    """The option text shortened for a sentence (:func:`~.replies.short`)."""
+    return short(text, limit)
 
 
 def target_length(rng: random.Random) -> int:

@@ -106,12 +106,21 @@ def truncate(text: str, fraction: float) -> str:
     return text[: max(1, int(len(text) * fraction))]
 
 
+def lower_first(text: str) -> str:
+    """``text`` to follow other words: its first letter lower-cased, unless it opens with
+    an acronym ("PPE is …" stays, it read "pPE is …")."""
+    if text[1:2].isupper() or (text[:1] == "I" and not text[1:2].isalpha()):  # (and "I'll")
+        return text
+    return text[:1].lower() + text[1:]
+
+
 def short(text: str, limit: int = 56) -> str:
-    """The option text, lower-cased and shortened at a word for an explanation line."""
+    """The option text shortened at a word for an explanation line, its first letter
+    lower-cased (an acronym keeps its capitals)."""
     text = text.rstrip(".")
     if len(text) > limit:
         text = text[:limit].rsplit(" ", 1)[0].rstrip(",;:")
-    return text[0].lower() + text[1:]
+    return lower_first(text)
 
 
 _AGREE = ("is correct", "applies", "is right", "holds")

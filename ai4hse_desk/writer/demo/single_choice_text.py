@@ -20,6 +20,7 @@ from itertools import accumulate
 from typing import TYPE_CHECKING
 
 from ai4hse_desk.writer.demo.realistic_text import lead_in, sentence
+from ai4hse_desk.writer.demo.replies import lower_first
 
 if TYPE_CHECKING:
     import random
@@ -144,7 +145,7 @@ def chain_of_thought(choice: int, options: Sequence[str], form: int, rng: random
         x=letter,
         lower=letter.lower(),
         y=LETTERS[len(options) + pick(2)],
-        reason=sentence(rng)[:-1].lower(),
+        reason=lower_first(sentence(rng)[:-1]),  # (its acronyms keep their capitals)
     )
     return f"{body}\n\n{final}" if pick(3) else f"{body} {final}"
 
