@@ -60,6 +60,8 @@ from ai4hse_desk.filewrite import protect
 if TYPE_CHECKING:
     from contextlib import AbstractContextManager
 
+    from ai4hse_desk.progress import Progress
+
 SQLITE_MAGIC = b"SQLite format 3\x00"
 #: Side files whose content SQLite would need to read a consistent state.
 SIDE_FILES: tuple[str, ...] = ("-wal", "-journal")
@@ -299,12 +301,17 @@ class ReadOnlyFile:
         """A pooled read-only driver connection, returned to the pool on exit."""
         return self.pool.connection()
 
-    def fingerprint(self) -> str:
-        """SHA-256 of the bytes read, computed once (see the module docstring)."""
+    def fingerprint(self, progress: Progress | None = None) -> str:
+        """SHA-256 of the bytes read, computed once (see the module docstring).
+
+        Args:
+            progress: (bytes read, file size) while it is computed; returning False
+                stops it (:class:`~.pin.FingerprintCancelled`; none is kept).
+        """
         if self._fingerprint is None:
             assert self._pin is not None  # a snapshot has its digest from the copy
             try:
-                self._fingerprint = self._pin.sha256()
+                self._fingerprint = self._pin.sha256(progress)
             except OSError as exc:
                 raise AuditError(f"cannot read {self.path}: {exc.strerror}", self.path) from None
         return self._fingerprint

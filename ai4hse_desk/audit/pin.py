@@ -38,6 +38,8 @@ from ai4hse_desk.audit.errors import AuditError
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from ai4hse_desk.progress import Progress
+
 #: How long to wait for a writer's lock before giving up (exit 2, "being written").
 LOCK_TIMEOUT_SECONDS: float = 5.0
 #: Bytes per ``pread`` when hashing or copying.
@@ -47,8 +49,21 @@ CHUNK: Final = 1 << 20
 SQLITE_READONLY_ROLLBACK: Final = 776
 
 
+#: Chunks hashed between two progress reports of :meth:`Pin.sha256` (32 MiB).
+REPORT_CHUNKS: Final = 32
+
+
 class HotJournal(Exception):
     """A writer died mid-transaction: the committed state needs the journal rolled back."""
+
+
+class FingerprintCancelled(Exception):
+    """The progress of a fingerprint asked it to stop: no fingerprint was made."""
+
+
+def _report(progress: Progress, done: int, total: int) -> None:
+    if not progress(done, total):
+        raise FingerprintCancelled
 
 
 class _Digest(Protocol):
@@ -127,18 +142,30 @@ class Pin:
             self._lock_conn.close()
             self._lock_conn = None
 
-    def hash_into(self, digest: _Digest) -> int:
-        """Feed every byte of the pinned file into ``digest``; the number of bytes."""
-        offset = 0
+    def hash_into(self, digest: _Digest, progress: Progress | None = None) -> int:
+        """Feed every byte of the pinned file into ``digest``; the number of bytes.
+
+        Args:
+            progress: called with (bytes read, file size) every :data:`REPORT_CHUNKS`
+                chunks and at the end; returning False raises :class:`FingerprintCancelled`.
+        """
+        size = os.fstat(self.fd).st_size
+        offset = chunks = 0
         while chunk := os.pread(self.fd, CHUNK, offset):
             digest.update(chunk)
             offset += len(chunk)
+            chunks += 1
+            if progress is not None and chunks % REPORT_CHUNKS == 0:
+                _report(progress, offset, max(size, offset))
+        if progress is not None:
+            _report(progress, offset, max(size, offset))
         return offset
 
-    def sha256(self) -> str:
-        """Hex SHA-256 of the pinned file's bytes (what ``sha256sum`` prints)."""
+    def sha256(self, progress: Progress | None = None) -> str:
+        """Hex SHA-256 of the pinned file's bytes (what ``sha256sum`` prints);
+        ``progress`` as :meth:`hash_into` takes it."""
         digest = hashlib.sha256()
-        self.hash_into(digest)
+        self.hash_into(digest, progress)
         return digest.hexdigest()
 
     def copy_into(self, target: Path, digest: _Digest) -> int:

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 
     from ai4hse_desk.audit.opening import ReadOnlyFile
     from ai4hse_desk.audit.pool import ConnectionPool
+    from ai4hse_desk.progress import Progress
 
 
 #: Layout of the tuples yielded by :meth:`AuditDB.iter_rescore_rows`.
@@ -109,9 +110,10 @@ class AuditDB:
         """Context manager yielding a read-only sqlite3 connection for hot paths."""
         return self._source.raw_connection()
 
-    def fingerprint(self) -> str:
-        """SHA-256 of the bytes read (computed once; see :mod:`.opening`)."""
-        return self._source.fingerprint()
+    def fingerprint(self, progress: Progress | None = None) -> str:
+        """SHA-256 of the bytes read (computed once, with ``progress`` in bytes while it
+        is; see :mod:`.opening`)."""
+        return self._source.fingerprint(progress)
 
     def summary(self) -> dict[str, object]:
         """Which file this is: the ``audit`` object of cli.md's ``rescore`` JSON.

@@ -120,6 +120,7 @@ class MainWindow(QMainWindow):
             (o.choices_changed, (lst.set_choices,)),
             (o.index_ready, (lst.set_index, self.compare.set_index, self._index_ready,
                              self.switcher.index_ready, self.review_page.set_index)),
+            (o.reading_progress, (self.index_bar.show_reading,)),
             (o.index_progress, (self.index_bar.show_progress,)),
             (o.fts_state, (a.search.set_fts_state, self.index_bar.set_fts_state)),
             (self.index_bar.cancel_requested, (o.cancel_opening,)),

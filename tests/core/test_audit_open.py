@@ -50,6 +50,41 @@ def test_opens_a_good_database(audit_db: Path) -> None:
     assert _state(audit_db.parent) == before
 
 
+def test_the_fingerprint_reports_the_bytes_it_has_read_and_can_be_stopped(
+    audit_db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A large file's sha256 takes a while: it reports (bytes read, file size) as it goes,
+    and stops when asked (nothing kept: the next request computes it whole)."""
+    monkeypatch.setattr(pin, "CHUNK", 4096)
+    monkeypatch.setattr(pin, "REPORT_CHUNKS", 2)
+    size = audit_db.stat().st_size
+    assert size > 16384
+    expected = hashlib.sha256(audit_db.read_bytes()).hexdigest()
+    seen: list[tuple[int, int]] = []
+
+    def stop_at_the_second(done: int, total: int) -> bool:
+        seen.append((done, total))
+        return len(seen) < 2
+
+    def record(done: int, total: int) -> bool:
+        seen.append((done, total))
+        return True
+
+    with open_audit(audit_db) as db:
+        with pytest.raises(pin.FingerprintCancelled):
+            db.fingerprint(progress=stop_at_the_second)
+        assert seen == [(8192, size), (16384, size)]
+        seen.clear()
+        assert db.fingerprint(progress=record) == expected
+        assert [done for done, _ in seen] == sorted(done for done, _ in seen)
+        assert {total for _, total in seen} == {size}
+        assert seen[-1] == (size, size)
+        assert len(seen) == size // 8192 + 1  # every second chunk, then at the end
+        seen.clear()
+        assert db.fingerprint(progress=record) == expected  # computed once
+        assert seen == []
+
+
 def test_verify_runs_quick_check(audit_db: Path) -> None:
     with open_audit(audit_db, verify=True) as db:
         assert db.count_attempts() == 30

@@ -12,11 +12,13 @@ from typing import TYPE_CHECKING
 import pytest
 from PySide6.QtCore import Qt
 
+from ai4hse_desk.audit import pin
 from ai4hse_desk.audit.records import Option, Question
 from ai4hse_desk.gui.controllers.opening import APP_TITLE
 from ai4hse_desk.gui.dialogs.flag import FlagDialog
 from ai4hse_desk.gui.dialogs.note import NoteDialog
 from ai4hse_desk.gui.panels.filters import FilterPanel
+from ai4hse_desk.gui.widgets.index_bar import BUILDING, READING
 from ai4hse_desk.gui.workers import index_loader
 from ai4hse_desk.index.location import BuildCancelled
 
@@ -219,6 +221,69 @@ def test_the_first_index_build_can_be_cancelled(
     assert window.open_path(pristine, wait=True)  # and the file opens again at once after
     assert window.opening.session is not None
     assert window.model.matching > 0
+
+
+def test_a_large_files_fingerprint_shows_its_reading_and_can_be_cancelled(
+    window: MainWindow, pristine: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Reading a large file for its sha256 (which names its cached index) takes seconds
+    for gigabytes: the status bar says so with its progress and a Cancel, before any
+    index is looked for; cancelled, the file is not opened."""
+    gate = threading.Event()
+    real = pin._report
+
+    def slow(progress: Callable[[int, int], bool], done: int, total: int) -> None:
+        while not gate.is_set():
+            if not progress(done, total):
+                raise pin.FingerprintCancelled
+            time.sleep(0.005)
+        real(progress, done, total)
+
+    monkeypatch.setattr(pin, "CHUNK", 64 * 1024)
+    monkeypatch.setattr(pin, "REPORT_CHUNKS", 1)
+    monkeypatch.setattr(pin, "_report", slow)
+    bar = window.index_bar
+    assert window.open_path(pristine)
+    qtbot.waitUntil(lambda: bar.cancel.isVisible(), timeout=5000)
+    assert bar.progress.format() == READING[0]
+    assert 0 < bar.progress.value() < bar.progress.maximum()
+    bar.cancel.click()
+    qtbot.waitUntil(lambda: window.opening.session is None, timeout=5000)
+    assert window.tasks.wait_idle()
+    assert not bar.isVisible()
+    assert window.windowTitle() == APP_TITLE
+    assert "cancelled" in window.statusBar().currentMessage()
+    gate.set()
+    read: list[tuple[int, int]] = []
+    window.opening.reading_progress.connect(lambda done, total: read.append((done, total)))
+    assert window.open_path(pristine, wait=True)
+    assert window.model.matching > 0
+    size = pristine.stat().st_size
+    assert read[-1] == (size, size)  # read whole, then the index
+    assert not bar.progress.isVisible()
+    assert not bar.cancel.isVisible()
+
+
+def test_a_small_file_read_at_once_shows_no_reading_and_the_bar_says_which_phase(
+    window: MainWindow,
+) -> None:
+    """A file read in one go (most files) never flashes the bar; a long read stays at
+    100 % until the index build's own progress takes the bar over, with its own text."""
+    bar = window.index_bar
+    bar.hide()
+    bar.show_reading(100, 100)
+    assert not bar.isVisible()
+    bar.show_reading(40, 100)
+    assert bar.isVisible()
+    assert bar.progress.format() == READING[0]
+    bar.show_reading(100, 100)
+    assert bar.isVisible()
+    assert bar.cancel.isVisible()
+    bar.show_progress(5, 100)
+    assert bar.progress.format() == BUILDING[0]
+    assert bar.progress.value() == 5
+    bar.show_progress(100, 100)
+    assert not bar.isVisible()
 
 
 def test_a_cancelled_full_text_build_can_be_restarted(

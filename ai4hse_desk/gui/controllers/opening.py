@@ -73,6 +73,7 @@ class OpeningController(QObject):
             holder of the old session drops it now: it is closed right after.
         choices_changed: the :class:`FilterChoices` of the new session.
         index_ready: the session's :class:`~ai4hse_desk.index.ReviewIndex`.
+        reading_progress: (bytes read, file size) of the file's fingerprint.
         index_progress: (done, total) of the index build.
         fts_state: the full-text index's state (see :class:`~.IndexLoader`).
         title_changed: the window title.
@@ -83,6 +84,7 @@ class OpeningController(QObject):
     session_changed = Signal(object)
     choices_changed = Signal(object)
     index_ready = Signal(object)
+    reading_progress = Signal(int, int)
     index_progress = Signal(int, int)
     fts_state = Signal(str, int, int)
     title_changed = Signal(str)
@@ -105,6 +107,7 @@ class OpeningController(QObject):
         self._unreadable: str | None = None  # why the open file cannot be read, if it cannot
         self.loader = IndexLoader(tasks, self)
         self.loader.index_ready.connect(self._index_ready)
+        self.loader.reading_progress.connect(self.reading_progress)
         self.loader.index_progress.connect(self.index_progress)
         self.loader.fts_state.connect(self.fts_state)
         self.loader.failed.connect(self._index_failed)

@@ -1,6 +1,7 @@
 """The status bar's part of the index builds (hidden while there is nothing to show).
 
-While the review index is built: its progress and a Cancel (the file is then not
+While a large file's fingerprint is read (its sha256 names its cached indexes), and
+while its review index is built: the progress and a Cancel (the file is then not
 opened). Once a full-text build was stopped (cancelled, or it failed): a button
 that starts it again. The full-text build's own progress and Cancel are the
 search bar's.
@@ -10,6 +11,17 @@ from __future__ import annotations
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QProgressBar, QPushButton, QSizePolicy, QWidget
+
+#: What the bar shows, and its tooltip, while the file is read and while its index is built.
+READING = (
+    "reading the file %p%",
+    "Reading the whole file once for its sha256, the fingerprint its review index is kept under",
+)
+BUILDING = (
+    "review index %p%",
+    "Preparing the review index: every attempt re-derived with the protocol, "
+    "then the list's indexes made (the last third)",
+)
 
 
 class IndexBar(QWidget):
@@ -34,13 +46,12 @@ class IndexBar(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         self.progress = QProgressBar()
         self.progress.setMaximumWidth(220)
-        self.progress.setFormat("review index %p%")
-        text = self.progress.fontMetrics().horizontalAdvance("review index 100%")
-        self.progress.setMinimumWidth(min(text + 40, 220))  # its text, with the chunk's room
-        self.progress.setToolTip(
-            "Preparing the review index: every attempt re-derived with the protocol, "
-            "then the list's indexes made (the last third)"
+        metrics = self.progress.fontMetrics()
+        text = max(
+            metrics.horizontalAdvance(shown.replace("%p", "100"))
+            for shown, _ in (READING, BUILDING)
         )
+        self.progress.setMinimumWidth(min(text + 40, 220))  # its text, with the chunk's room
         self.progress.setAccessibleName("Review index progress")
         self.cancel = QPushButton("Cancel")
         self.cancel.setToolTip("Stop preparing the review index (the file is not opened)")
@@ -55,15 +66,26 @@ class IndexBar(QWidget):
             widget.hide()
         self.hide()
 
+    def show_reading(self, done: int, total: int) -> None:
+        """Show how much of the file its fingerprint has read. A file read at once shows
+        nothing; one that took a while stays at 100 % until its index follows."""
+        if done >= total and not self.isVisible():
+            return
+        self._show(READING, done, total, shown=True)
+
     def show_progress(self, done: int, total: int) -> None:
         """Show how far the review index build is; hidden once done."""
+        self._show(BUILDING, done, total, shown=done < total)
+
+    def _show(self, what: tuple[str, str], done: int, total: int, *, shown: bool) -> None:
+        self.progress.setFormat(what[0])
+        self.progress.setToolTip(what[1])
         self.progress.setMaximum(max(total, 1))
         self.progress.setValue(min(done, max(total, 1)))
-        building = done < total
-        self.progress.setVisible(building)
-        self.cancel.setVisible(building)
+        self.progress.setVisible(shown)
+        self.cancel.setVisible(shown)
         self.restart_fts.hide()
-        self.setVisible(building)
+        self.setVisible(shown)
 
     def set_fts_state(self, state: str, _done: int = 0, _total: int = 0) -> None:
         """The full-text index's state: the restart button only while it is ``stopped``."""

@@ -1,9 +1,11 @@
 """Prepares the review index of an opened audit database, off the GUI thread.
 
-Stage 1 (the desk's verdicts) is found in the cache or built with progress,
-cancellable (the file is then not opened); stage 2 (the full-text index) is then
-built, cancellable and restartable, while plain searching already works. Both
-run on the ``"index"`` lane of the window's :class:`~.runner.TaskRunner`.
+First the file's fingerprint (its sha256, which names its cached indexes) is read,
+with progress in bytes; then stage 1 (the desk's verdicts) is found in the cache or
+built with progress; both cancellable (the file is then not opened). Stage 2 (the
+full-text index) is then built, cancellable and restartable, while plain searching
+already works. All run on the ``"index"`` lane of the window's
+:class:`~.runner.TaskRunner`.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ if TYPE_CHECKING:
     from ai4hse_desk.progress import Progress
 
 LANE = "index"
+FINGERPRINT = "fingerprint"
 REVIEW_INDEX = "review index"
 FULL_TEXT = "full-text index"
 
@@ -29,6 +32,7 @@ class IndexLoader(QObject):
     """Finds or builds the review index and the full-text index of one database.
 
     Signals:
+        reading_progress: (bytes read, file size) of the fingerprint.
         index_progress: (done, total) of stage 1.
         index_ready: the :class:`~ai4hse_desk.index.ReviewIndex` (the receiver owns it).
         index_cancelled: stage 1 was cancelled (:meth:`cancel_index`): there is no index.
@@ -37,6 +41,7 @@ class IndexLoader(QObject):
         fts_failed: why stage 2 failed (one line): plain search keeps working.
     """
 
+    reading_progress = Signal(int, int)
     index_progress = Signal(int, int)
     index_ready = Signal(object)
     index_cancelled = Signal()
@@ -59,6 +64,19 @@ class IndexLoader(QObject):
         """
         self.stop()
         generation = self._generation
+
+        def read(progress: Progress) -> str:
+            return db.fingerprint(progress=progress)  # (at once when it is known)
+
+        task = self._tasks.run(QueryOp(read, lane=LANE, name=FINGERPRINT))
+        task.progress.connect(self.reading_progress)
+        task.failed.connect(lambda message: self._failed(message, generation))
+        task.cancelled.connect(lambda: self._index_cancelled(generation))
+        task.succeeded.connect(lambda _sha256: self._load_index(db, generation, full_text))
+
+    def _load_index(self, db: AuditDB, generation: int, full_text: bool) -> None:
+        if generation != self._generation:
+            return
 
         def build(progress: Progress) -> ReviewIndex:
             return ensure_index(db, progress=progress)
@@ -127,7 +145,9 @@ class IndexLoader(QObject):
 
     def cancel_index(self) -> bool:
         """Stop building the review index (``index_cancelled`` follows); False if none runs."""
-        found = [task for task in self._tasks.pending(LANE) if task.name == REVIEW_INDEX]
+        found = [
+            task for task in self._tasks.pending(LANE) if task.name in (FINGERPRINT, REVIEW_INDEX)
+        ]
         for task in found:
             task.cancel()
         return bool(found)
