@@ -1,10 +1,10 @@
 """Prepares the review index of an opened audit database, off the GUI thread.
 
 First the file's fingerprint (its sha256, which names its cached indexes) is read,
-with progress in bytes; then stage 1 (the desk's verdicts) is found in the cache or
-built with progress; both cancellable (the file is then not opened). Stage 2 (the
-full-text index) is then built, cancellable and restartable, while plain searching
-already works. All run on the ``"index"`` lane of the window's
+with progress in bytes; then, in the same task, stage 1 (the desk's verdicts) is found
+in the cache or built with progress; both cancellable (the file is then not opened).
+Stage 2 (the full-text index) is then built, cancellable and restartable, while plain
+searching already works. All run on the ``"index"`` lane of the window's
 :class:`~.runner.TaskRunner`.
 """
 
@@ -23,7 +23,6 @@ if TYPE_CHECKING:
     from ai4hse_desk.progress import Progress
 
 LANE = "index"
-FINGERPRINT = "fingerprint"
 REVIEW_INDEX = "review index"
 FULL_TEXT = "full-text index"
 
@@ -43,6 +42,7 @@ class IndexLoader(QObject):
 
     reading_progress = Signal(int, int)
     index_progress = Signal(int, int)
+    _reading = Signal(int, int, int)  # (load, done, total), from the worker thread
     index_ready = Signal(object)
     index_cancelled = Signal()
     fts_state = Signal(str, int, int)
@@ -55,6 +55,11 @@ class IndexLoader(QObject):
         self._generation = 0
         #: The database whose index is ready (a full-text build can then restart).
         self._db: AuditDB | None = None
+        self._reading.connect(self._read_so_far)
+
+    def _read_so_far(self, generation: int, done: int, total: int) -> None:
+        if generation == self._generation:
+            self.reading_progress.emit(done, total)
 
     def load(self, db: AuditDB, *, full_text: bool = True) -> None:
         """Start preparing ``db``'s index (a load before it is forgotten).
@@ -65,23 +70,17 @@ class IndexLoader(QObject):
         self.stop()
         generation = self._generation
 
-        def read(progress: Progress) -> str:
-            return db.fingerprint(progress=progress)  # (at once when it is known)
-
-        task = self._tasks.run(QueryOp(read, lane=LANE, name=FINGERPRINT))
-        task.progress.connect(self.reading_progress)
-        task.failed.connect(lambda message: self._failed(message, generation))
-        task.cancelled.connect(lambda: self._index_cancelled(generation))
-        task.succeeded.connect(lambda _sha256: self._load_index(db, generation, full_text))
-
-    def _load_index(self, db: AuditDB, generation: int, full_text: bool) -> None:
-        if generation != self._generation:
-            return
-
         def build(progress: Progress) -> ReviewIndex:
+            def reading(done: int, total: int) -> bool:
+                self._reading.emit(generation, done, total)  # (queued to the GUI thread)
+                return not task.is_cancelled
+
+            db.fingerprint(progress=reading)  # (at once when it is known)
             return ensure_index(db, progress=progress)
 
-        task = self._tasks.run(QueryOp(build, lane=LANE, name=REVIEW_INDEX))
+        # One task, so nothing waits for a turn of the event loop between the two steps.
+        task: QueryOp[ReviewIndex] = QueryOp(build, lane=LANE, name=REVIEW_INDEX)
+        self._tasks.run(task)
         task.progress.connect(self.index_progress)
         task.failed.connect(lambda message: self._failed(message, generation))
         task.cancelled.connect(lambda: self._index_cancelled(generation))
@@ -145,9 +144,7 @@ class IndexLoader(QObject):
 
     def cancel_index(self) -> bool:
         """Stop building the review index (``index_cancelled`` follows); False if none runs."""
-        found = [
-            task for task in self._tasks.pending(LANE) if task.name in (FINGERPRINT, REVIEW_INDEX)
-        ]
+        found = [task for task in self._tasks.pending(LANE) if task.name == REVIEW_INDEX]
         for task in found:
             task.cancel()
         return bool(found)
