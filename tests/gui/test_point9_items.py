@@ -202,6 +202,16 @@ def slow_build(real: Callable[..., object], gate: threading.Event) -> Callable[.
     return build
 
 
+def _cancel_opening(window: MainWindow, qtbot: QtBot) -> None:
+    """Click the status bar's Cancel: the window goes back to empty, and says so."""
+    window.index_bar.cancel.click()
+    qtbot.waitUntil(lambda: window.opening.session is None, timeout=5000)
+    assert window.tasks.wait_idle()
+    assert not window.index_bar.isVisible()
+    assert window.windowTitle() == APP_TITLE
+    assert "cancelled" in window.statusBar().currentMessage()
+
+
 def test_the_first_index_build_can_be_cancelled(
     window: MainWindow, pristine: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -211,12 +221,7 @@ def test_the_first_index_build_can_be_cancelled(
     assert window.open_path(pristine)
     qtbot.waitUntil(lambda: bar.cancel.isVisible(), timeout=5000)
     assert bar.progress.isVisible()
-    bar.cancel.click()
-    qtbot.waitUntil(lambda: window.opening.session is None, timeout=5000)
-    assert window.tasks.wait_idle()
-    assert not bar.isVisible()
-    assert window.windowTitle() == APP_TITLE
-    assert "cancelled" in window.statusBar().currentMessage()
+    _cancel_opening(window, qtbot)
     gate.set()
     assert window.open_path(pristine, wait=True)  # and the file opens again at once after
     assert window.opening.session is not None
@@ -247,12 +252,7 @@ def test_a_large_files_fingerprint_shows_its_reading_and_can_be_cancelled(
     qtbot.waitUntil(lambda: bar.cancel.isVisible(), timeout=5000)
     assert bar.progress.format() == READING[0]
     assert 0 < bar.progress.value() < bar.progress.maximum()
-    bar.cancel.click()
-    qtbot.waitUntil(lambda: window.opening.session is None, timeout=5000)
-    assert window.tasks.wait_idle()
-    assert not bar.isVisible()
-    assert window.windowTitle() == APP_TITLE
-    assert "cancelled" in window.statusBar().currentMessage()
+    _cancel_opening(window, qtbot)
     gate.set()
     read: list[tuple[int, int]] = []
     window.opening.reading_progress.connect(lambda done, total: read.append((done, total)))
