@@ -99,12 +99,19 @@ def split_qt_arguments(argv: Sequence[str]) -> tuple[list[str], list[str]]:
     return desk, qt
 
 
+#: The demo's content revision, in its file name beside the desk version: raised when
+#: the demo writer changes what it writes, so a demo cached before is not opened again
+#: (2: an option's acronym quoted in an explanation keeps its capitals).
+DEMO_REVISION = 2
+
+
 def demo_database() -> Path:
-    """The demo database in the user cache dir, written once per desk version."""
+    """The demo database in the user cache dir, written once per desk version and
+    :data:`DEMO_REVISION`."""
     from ai4hse_desk import __version__
     from ai4hse_desk.index import cache_dir
 
-    path = cache_dir() / f"demo-{__version__}.sqlite"
+    path = cache_dir() / f"demo-{__version__}-r{DEMO_REVISION}.sqlite"
     if not path.exists():
         from ai4hse_desk.writer.demo import write_demo  # only the first start writes it
 

@@ -219,3 +219,25 @@ def test_acronyms_keep_their_capitals_in_the_responses(demo: DemoSummary) -> Non
     """An option's "PPE" or "LOTO" quoted in an explanation reads as written, not
     "pPE is the last line …" (its first letter was lowered) nor "ppe"."""
     assert miscased_acronyms(demo.path) == []
+
+
+def test_a_demo_cached_before_the_writer_changed_is_not_opened_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--demo`` writes its database once into the user cache; one written by an
+    earlier demo writer (the same desk version: "pPE" in its explanations) is left
+    alone and a current one is written beside it, then reused."""
+    from ai4hse_desk import __version__
+    from ai4hse_desk.gui.app import demo_database
+
+    monkeypatch.setenv("AI4HSE_DESK_CACHE_DIR", str(tmp_path))
+    earlier = tmp_path / f"demo-{__version__}.sqlite"
+    earlier.write_bytes(b"a demo of an earlier writer")
+    path = demo_database()
+    assert path.parent == tmp_path
+    assert path != earlier
+    assert earlier.read_bytes() == b"a demo of an earlier writer"
+    assert miscased_acronyms(path) == []
+    written = path.stat().st_mtime_ns
+    assert demo_database() == path
+    assert path.stat().st_mtime_ns == written  # written once
