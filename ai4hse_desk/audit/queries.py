@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from types import MappingProxyType, TracebackType
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from ai4hse_desk.audit.errors import AuditError, file_problems_as_audit_errors
 from ai4hse_desk.audit.records import (
@@ -30,6 +30,7 @@ from ai4hse_desk.audit.records import (
     build_labels,
     build_questions,
 )
+from ai4hse_desk.audit.rescore_scan import ATTEMPT_ID_BOUNDS, RescoreRow, rescore_batches
 from ai4hse_desk.audit.value_check import OnceCheck, check_attempts, lenient_text
 from ai4hse_desk.protocol.outcome import TRACK_ORDER, Selection, Track
 
@@ -43,29 +44,6 @@ if TYPE_CHECKING:
     from ai4hse_desk.audit.pool import ConnectionPool
     from ai4hse_desk.progress import Progress
 
-
-#: Layout of the tuples yielded by :meth:`AuditDB.iter_rescore_rows`.
-RESCORE_COLUMNS: tuple[str, ...] = (
-    "attempt_id", "run_id", "question_id", "repetition", "state", "raw_response",
-    "finish_reason", "parse_status", "extracted", "strict_format", "correct",
-)  # fmt: skip
-#: One row of :data:`RESCORE_COLUMNS`, exactly as the sqlite3 driver returns it.
-RescoreRow = tuple[
-    int, str, str, int, str, str | None, str | None, str | None, str | None, int | None, int | None
-]
-
-
-def id_bounds_sql(table: str) -> str:
-    """The smallest and largest ``attempt_id`` of ``table`` as two rowid seeks.
-
-    One ``SELECT min(…), max(…)`` is not that: SQLite seeks for a lone min or max
-    only, and scanned a whole index for both (0.16 s on 1,000,000 attempts).
-    """
-    return f"SELECT (SELECT min(attempt_id) FROM {table}), (SELECT max(attempt_id) FROM {table})"
-
-
-#: The audit file's attempt-id bounds, which a rescore splits its work by.
-ATTEMPT_ID_BOUNDS = id_bounds_sql("attempts")
 
 _ATTEMPT_JOIN = (
     "FROM attempts AS a JOIN runs AS r ON r.run_id = a.run_id "
@@ -360,43 +338,4 @@ class AuditDB:
         Raises:
             AuditError: a value breaks the schema, or the file changed while read.
         """
-        if batch < 1:
-            raise ValueError(f"batch must be positive, not {batch}")
-        sql = f"SELECT {', '.join(RESCORE_COLUMNS)} FROM attempts"
-        params: tuple[str | int, ...] = ()
-        conditions: list[str] = []
-        if run_ids is not None:
-            wanted = [run_ids] if isinstance(run_ids, str) else list(run_ids)
-            conditions.append("+run_id IN (SELECT value FROM json_each(?))")
-            params = (json.dumps(wanted),)
-        if id_range is not None:
-            conditions.append("attempt_id BETWEEN ? AND ?")
-            params = (*params, int(id_range[0]), int(id_range[1]))
-        if conditions:
-            sql += " WHERE " + " AND ".join(conditions)
-        sql += " ORDER BY attempt_id"
-        if check:
-            self.start_attempts_check()
-        with file_problems_as_audit_errors(self.path), self.raw_connection() as conn:
-            cursor = conn.cursor()
-            try:
-                cursor.execute(sql, params)
-                previous = cursor.fetchmany(batch)
-                while previous:
-                    rows = cursor.fetchmany(batch)
-                    if not rows and check:
-                        self.check_attempts()
-                        self.verify_unchanged()
-                    yield cast("list[RescoreRow]", previous)
-                    previous = rows
-                if check:  # no attempts at all
-                    self.check_attempts()
-                    self.verify_unchanged()
-            except AuditError:
-                raise
-            except Exception:
-                if check:
-                    self.check_attempts()  # a bad value explains the failure
-                raise
-            finally:
-                cursor.close()
+        return rescore_batches(self, run_ids, batch, id_range, check=check)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING, Any
 
-from ai4hse_desk.audit.queries import id_bounds_sql
+from ai4hse_desk.audit.rescore_scan import id_bounds_sql
 from ai4hse_desk.verdicts import machine
 
 if TYPE_CHECKING:

@@ -29,14 +29,15 @@ import itertools
 from typing import TYPE_CHECKING, cast
 
 from ai4hse_desk.audit.errors import AuditError, file_problems_as_audit_errors
-from ai4hse_desk.audit.queries import RESCORE_COLUMNS
+from ai4hse_desk.audit.rescore_scan import RESCORE_COLUMNS
 from ai4hse_desk.audit.value_check import attempt_rules_sql, check_attempt_links, lenient_text
 
 if TYPE_CHECKING:
     import sqlite3
     from collections.abc import Iterator
 
-    from ai4hse_desk.audit.queries import AuditDB, RescoreRow
+    from ai4hse_desk.audit.queries import AuditDB
+    from ai4hse_desk.audit.rescore_scan import RescoreRow
 
 _names = itertools.count()
 

@@ -72,7 +72,7 @@ def test_the_split_bounds_are_two_seeks_not_a_scan(demo_db: Path) -> None:
     import sqlite3
     from contextlib import closing
 
-    from ai4hse_desk.audit.queries import ATTEMPT_ID_BOUNDS
+    from ai4hse_desk.audit.rescore_scan import ATTEMPT_ID_BOUNDS
     from ai4hse_desk.index.search_split import SplitRun
 
     with closing(sqlite3.connect(demo_db)) as conn:
