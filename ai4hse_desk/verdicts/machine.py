@@ -74,11 +74,8 @@ def busy_now(watch: CpuWatch | None = None) -> float | None:
             time since then; ``None`` watches them now (sleeping meanwhile, this
             process's other threads counted).
     """
-    if watch is None:
-        watch = CpuWatch()
-        own = False
-    else:
-        own = True
+    own = watch is not None
+    watch = watch or CpuWatch()
     first = watch.first
     if first is None:
         return None
@@ -107,7 +104,7 @@ def idle_cores(*, sample: bool = True, watch: CpuWatch | None = None) -> float:
     (a small file's choices are not worth the 50 ms a sample waits); with a ``watch``,
     the CPUs are those busy since it was made (see :func:`busy_now`)."""
     if sample:
-        busy = busy_now() if watch is None else busy_now(watch)
+        busy = busy_now(watch)
     else:
         fresh = bool(_sampled) and time.monotonic() - _sampled[0] < 2.0
         busy = _sampled[1] if fresh else None

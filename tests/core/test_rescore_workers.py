@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 def _machine(monkeypatch: pytest.MonkeyPatch, cpus: int, load: float) -> None:
     monkeypatch.setattr(machine, "usable_cpus", lambda: cpus)
-    monkeypatch.setattr(machine, "busy_now", lambda *_watch: load)
+    monkeypatch.setattr(machine, "busy_now", lambda _watch=None: load)
 
 
 @pytest.mark.parametrize(
@@ -50,7 +50,7 @@ def test_unknown_load_means_one_process(monkeypatch: pytest.MonkeyPatch) -> None
     def unknown() -> tuple[float, float, float]:
         raise OSError("no load average")
 
-    monkeypatch.setattr(machine, "busy_now", lambda: None)  # no /proc/stat either
+    monkeypatch.setattr(machine, "busy_now", lambda _watch=None: None)  # no /proc/stat either
     monkeypatch.setattr(machine.os, "getloadavg", unknown)
     assert default_workers(10**6) == 1
 
@@ -60,9 +60,9 @@ def test_the_cpus_busy_now_decide_not_the_load_average(monkeypatch: pytest.Monke
     an idle machine on one process; CPUs busy now do."""
     monkeypatch.setattr(machine, "usable_cpus", lambda: 2)
     monkeypatch.setattr(machine.os, "getloadavg", lambda: (2.0, 2.0, 2.0))
-    monkeypatch.setattr(machine, "busy_now", lambda: 0.1)
+    monkeypatch.setattr(machine, "busy_now", lambda _watch=None: 0.1)
     assert default_workers(10**6) == 2
-    monkeypatch.setattr(machine, "busy_now", lambda: 1.2)
+    monkeypatch.setattr(machine, "busy_now", lambda _watch=None: 1.2)
     assert default_workers(10**6) == 1
 
 
