@@ -185,24 +185,47 @@ class _BuildProgress:
     """One (done, total) over a build's two phases, so a progress bar neither stops
     nor hides while the indexes are made: the scan's attempts fill the first two
     thirds, the index creations (and ANALYZE) the last, one step each (on 1M
-    attempts they take about 5 s of a 14-16 s build)."""
+    attempts they take about 5 s of a 14-16 s build). Without a ``progress`` it
+    reports nothing and never cancels."""
 
-    def __init__(self, progress: Progress) -> None:
+    def __init__(self, progress: Progress | None, steps: int) -> None:
         self._progress = progress
+        self._steps = steps
         self._rows = 0
+
+    @property
+    def scan(self) -> Progress | None:
+        """The progress of the scan (``None`` without one: the scan then counts nothing)."""
+        return None if self._progress is None else self._scanning
 
     def _whole(self, rows: int) -> int:
         return rows + rows // 2  # the index phase: a third of the whole
 
-    def rows(self, done: int, total: int) -> bool:
-        """The scan: ``done`` of ``total`` attempts derived."""
+    def _scanning(self, done: int, total: int) -> bool:
+        assert self._progress is not None
         self._rows = total
         return self._progress(done, self._whole(total))
 
-    def step(self, done: int, steps: int) -> bool:
-        """The index phase: ``done`` of ``steps`` made (``steps`` of ``steps``: the end)."""
+    def _report(self, made: int) -> bool:
+        if self._progress is None:
+            return True
         whole = self._whole(self._rows)
-        return self._progress(self._rows + (whole - self._rows) * done // steps, whole)
+        return self._progress(self._rows + (whole - self._rows) * made // self._steps, whole)
+
+    def scanned(self, rows: int) -> None:
+        """Every attempt's row is written (``rows`` of them; also for none)."""
+        if self._progress is not None and not self._scanning(rows, rows):
+            raise BuildCancelled
+
+    def step(self, made: int) -> None:
+        """``made`` of the index phase's steps are done (:class:`BuildCancelled` if the
+        progress says stop)."""
+        if not self._report(made):
+            raise BuildCancelled
+
+    def finished(self) -> None:
+        """The index is in place: the whole is done (a progress bar may hide now)."""
+        self._report(self._steps)
 
 
 def build_index(
@@ -237,22 +260,17 @@ def build_index(
             conn.execute(f"PRAGMA {pragma}")
         conn.executescript(INDEX_SCHEMA)  # (executescript would commit an open transaction)
         conn.execute("BEGIN")
-        phases = None if progress is None else _BuildProgress(progress)
-        steps = len(INDEXES) + 1  # each index, then ANALYZE
+        phases = _BuildProgress(progress, steps=len(INDEXES) + 1)  # each index, then ANALYZE
         try:
             ordinals = _copy_questions(conn, db)
             with _collector_paused():
-                rows = None if phases is None else phases.rows
-                count, processes = _fill_rows(conn, db, target, ordinals, rows, split)
-            if phases is not None and not phases.rows(count, count):  # also for no attempts
-                raise RescoreCancelled
+                count, processes = _fill_rows(conn, db, target, ordinals, phases.scan, split)
+            phases.scanned(count)
             for made, (name, columns) in enumerate(INDEXES.items()):
-                if phases is not None and not phases.step(made, steps):
-                    raise RescoreCancelled
+                phases.step(made)
                 conn.execute(f"CREATE INDEX {name} ON {columns}")
-            if phases is not None and not phases.step(steps - 1, steps):
-                raise RescoreCancelled
-        except RescoreCancelled:
+            phases.step(len(INDEXES))
+        except RescoreCancelled:  # the scan's; the steps raise BuildCancelled themselves
             raise BuildCancelled from None  # staged_file deletes the temporary file
         meta = {
             "index_format": str(INDEX_FORMAT),
@@ -265,8 +283,7 @@ def build_index(
         conn.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
         conn.execute("ANALYZE")
         conn.execute("COMMIT")
-    if phases is not None:
-        phases.step(steps, steps)  # done: a progress bar may hide now
+    phases.finished()
     return target
 
 
