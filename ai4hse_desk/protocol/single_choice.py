@@ -24,10 +24,15 @@ Desk readings where the text is silent:
 Spans: the chosen letter; for the ``answer is`` form, first the whole phrase
 from ``answer`` to the letter, then the letter.
 
-How it is found, at C speed: the strict form is one anchored match; for the
-phrase, matches of the pattern cannot overlap (a match ends at a letter that
-no letter follows, and ``answer`` starts with six), so the last match is the
-one with the greatest start. The rule looks for ``answer is`` from the end of
+How it is found, at C speed: the strict form is one anchored match, tried only
+where it can match (a text of at most four characters, or one that starts or
+ends with whitespace); for the phrase, matches of the pattern cannot overlap (a
+match ends at a letter that no letter follows, and ``answer`` starts with six),
+so the last match is the one with the greatest start. Most replies end with
+the phrase in lower case: the last exact ``answer is`` (one ``str.rfind``) is
+tried with the pattern, and its match is the last one when no spelling of the
+phrase follows it (nothing to look at when fewer than nine characters do).
+Otherwise the rule looks for ``answer is`` in any case from the end of
 the text, in a tail window first (widened only when the tail has no match):
 the window is encoded to ASCII with ``?`` for every other character (one byte
 per character, so offsets stay put) and lower-cased as bytes, which changes
@@ -46,6 +51,9 @@ from ai4hse_desk.protocol.outcome import CURRENT_PROTOCOL_VERSION, Extraction, S
 #: The strict form with the whitespace around it (``\s`` is what :meth:`str.isspace` accepts).
 _STRICT = re.compile(r"\s*+(?:\(([A-Za-z])\)\.?|([A-Za-z])\.?)\s*+")
 _ANSWER_IS = re.compile(r"[Aa][Nn][Ss][Ww][Ee][Rr] [Ii][Ss][ *(]*+([A-Z])(?![^\W\d_])")
+#: Longest strict form without its whitespace: ``(B).``.
+_STRICT_CORE = 4
+_ANY_PHRASE = re.compile(r"[Aa][Nn][Ss][Ww][Ee][Rr] [Ii][Ss]")
 _PHRASE = b"answer is"
 _REACH = len(_PHRASE) - 1
 #: First tail window (characters); each further window is four times wider.
@@ -141,10 +149,22 @@ _MAX_VERDICTS = 4096
 
 def _located(text: str) -> tuple[re.Match[str] | None, re.Match[str] | None]:
     """(the strict form's match, else None; the last ``answer is`` match, else None)."""
-    strict = _STRICT.fullmatch(text)
-    if strict is not None:
-        return strict, None
-    # The first tail window inline (the common case); _last_answer_is for the rest.
+    # The strict form is at most four characters between whitespace, so a longer text
+    # can only take it if it starts or ends with whitespace.
+    if len(text) <= _STRICT_CORE or text[0].isspace() or text[-1].isspace():
+        strict = _STRICT.fullmatch(text)
+        if strict is not None:
+            return strict, None
+    # The common case: the last exact "answer is" names a letter and no spelling of the
+    # phrase follows the match (a later match could only start after its end).
+    at = text.rfind("answer is")
+    if at >= 0:
+        last = _ANSWER_IS.match(text, at)
+        if last is not None:
+            end = last.end()
+            if len(text) - end < len(_PHRASE) or _ANY_PHRASE.search(text, end) is None:
+                return None, last
+    # The first tail window inline; _last_answer_is for the rest.
     start = len(text) - _TAIL
     if start < 0:
         start = 0

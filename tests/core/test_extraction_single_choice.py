@@ -29,6 +29,10 @@ CASES = [
     case("parenthesised-period", "(d).", VALID, "d", True),
     case("padded", "  C \n", VALID, "C", True),
     case("first-option", "A", VALID, "A", True),
+    case("long-leading-space", "      B", VALID, "B", True),
+    case("long-trailing-space", "(B).     ", VALID, "B", True),
+    case("unicode-spaces", "\u2003(c).\u00a0\u3000", VALID, "c", True),
+    case("letter-then-two-periods", "(B)..", MISSING, "", False),
     # 'answer is' + optional spaces, '*' or '(' + one letter not followed by a letter
     case("answer-is-parenthesised", "The answer is (C).", VALID, "C", False),
     case("answer-is-bold", "the answer is **C**", VALID, "C", False),
@@ -39,6 +43,10 @@ CASES = [
          VALID, "B", False),
     case("later-phrase-without-letter", "So the answer is C. Why the answer is not obvious: ...",
          VALID, "C", False),
+    case("later-phrase-in-capitals", "the answer is A. On reflection, THE ANSWER IS B.", VALID,
+         "B", False),
+    case("later-phrase-capitalised", "I think the answer is A. Answer is C", VALID, "C", False),
+    case("later-phrase-mixed-case", "the answer is A; ANSWER is (D)", VALID, "D", False),
     case("letter-then-digit", "The answer is C2", VALID, "C", False),
     case("two-letters-in-parentheses", "(B) or (C)", MISSING, "", False),
     # desk rule: a lower-case letter counts, so an English article names option A
@@ -105,3 +113,15 @@ def test_cut_off_and_states() -> None:
     assert derive("single_choice", None, 4, state="provider_error").status is (
         Status.PROVIDER_ERROR
     )
+
+
+@pytest.mark.parametrize(("response", "status", "letter", "strict"), CASES)
+def test_the_rescore_rule_gives_the_same_verdict_without_spans(
+    response: str, status: Status, letter: str, strict: bool
+) -> None:
+    from ai4hse_desk.protocol.single_choice import extract_single_choice, single_choice_verdict
+
+    lean = single_choice_verdict(response, 4)
+    assert lean == extract_single_choice(response, 4).without_spans()
+    assert (lean.status, lean.strict_format) == (status, strict)
+    assert lean.reason.endswith(letter.upper()) or status is not VALID
