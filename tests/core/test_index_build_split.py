@@ -130,6 +130,29 @@ def test_a_bad_value_in_the_workers_part_is_the_one_process_error(
     assert _ended(workers)
 
 
+@pytest.mark.parametrize("bad_value", [False, True])
+def test_a_problem_beyond_single_rows_is_the_one_process_error(
+    make_audit_db: Callable[..., Path], cache: Path, bad_value: bool
+) -> None:
+    """The checks beyond single rows run beside the lower part's scan; a repetition past
+    its run's is refused with the one-process message, and a bad value, which one pass
+    meets first, is still the one named (here the worker's)."""
+    db_path = make_audit_db()
+    with sqlite3.connect(db_path) as conn:
+        low, high = conn.execute("SELECT min(attempt_id), max(attempt_id) FROM attempts").fetchone()
+        conn.execute("UPDATE attempts SET repetition = 99 WHERE attempt_id = ?", (low + 1,))
+        if bad_value:  # in the worker's part
+            conn.execute("UPDATE attempts SET correct = 5 WHERE attempt_id = ?", (high,))
+    with open_audit(db_path) as db:
+        with pytest.raises(AuditError) as serial:
+            build_index(db, split=False)
+        with pytest.raises(AuditError) as split:
+            build_index(db, split=True)
+    assert str(split.value) == str(serial.value)
+    assert ("correct is 5" if bad_value else "repetition 99") in str(split.value)
+    assert list(cache.iterdir()) == []
+
+
 def test_an_unknown_question_in_the_workers_part_is_named(
     make_audit_db: Callable[..., Path], cache: Path
 ) -> None:
