@@ -32,19 +32,17 @@ from those states, every other status from ``answered``).
 
 from __future__ import annotations
 
-import gc
 import sqlite3
-import threading
-from contextlib import closing, contextmanager
+from contextlib import closing
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from ai4hse_desk import __version__
 from ai4hse_desk.index.location import BuildCancelled, index_path, read_meta, staged_file
 from ai4hse_desk.index.query import ReviewIndex
+from ai4hse_desk.verdicts.collector import collector_paused
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
     from pathlib import Path
 
     from ai4hse_desk.audit import AuditDB
@@ -102,34 +100,6 @@ INDEXES: dict[str, str] = {
 #: Settings of the connection that writes a new index: a new private file has
 #: nothing to undo, and staged_file syncs it before the rename.
 BUILD_PRAGMAS = ("journal_mode = OFF", "synchronous = OFF")
-
-
-_gc_lock = threading.Lock()
-_gc_pauses = [0, False]  # builds running now, whether the collector was on before the first
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while the verdicts stream in.
-
-    The stream allocates millions of acyclic objects (rows, tuples, outcomes) while
-    the rescore memo holds many more: each automatic collection walks all of them,
-    about a sixth of the build's CPU time on the 1M demo, and frees nothing (reference
-    counting frees these objects). Other threads' cycles are collected when the last
-    build running ends; the collector is left as it was found.
-    """
-    with _gc_lock:
-        if _gc_pauses[0] == 0:
-            _gc_pauses[1] = gc.isenabled()
-            gc.disable()
-        _gc_pauses[0] += 1
-    try:
-        yield
-    finally:
-        with _gc_lock:
-            _gc_pauses[0] -= 1
-            if _gc_pauses[0] == 0 and _gc_pauses[1]:
-                gc.enable()
 
 
 def is_current(meta: dict[str, str] | None, fingerprint: str) -> bool:
@@ -263,7 +233,7 @@ def build_index(
         phases = _BuildProgress(progress, steps=len(INDEXES) + 1)  # each index, then ANALYZE
         try:
             ordinals = _copy_questions(conn, db)
-            with _collector_paused():
+            with collector_paused():
                 count, processes = _fill_rows(conn, db, target, ordinals, phases.scan, split)
             phases.scanned(count)
             for made, (name, columns) in enumerate(INDEXES.items()):

@@ -55,11 +55,13 @@ if TYPE_CHECKING:
 
 #: Smallest file (span of attempt ids) whose build is split when the machine decides.
 SPLIT_MIN_ATTEMPTS = 300_000
-#: The worker's share of the attempt ids (the upper part). It starts later (a new
-#: interpreter and the audit file opened again: 0.16 s) and derived its half more slowly
-#: (6.1 s against this process's 5.0 s for 500,000 realistic attempts, both at once on
-#: the 2-CPU machine), so it is given less than half.
-WORKER_SHARE = 0.45
+#: The worker's share of the attempt ids (the upper part). It starts 0.16 s later (a new
+#: interpreter, the audit file opened again). It derived more slowly while it ran with
+#: the cyclic garbage collector on (6.1 s against this process's 5.0 s for 500,000
+#: realistic attempts, both at once on the 2-CPU machine: 0.45 then); with the collector
+#: paused in both, as :mod:`~ai4hse_desk.verdicts.collector` does, 450,000 attempts took
+#: it 3.0 s and this process 550,000 3.9 s (it ended 0.9 s before this one): half each.
+WORKER_SHARE = 0.5
 #: How often (seconds) this process looks at its worker while it waits for it.
 _POLL_SECONDS = 0.1
 _APPEND = """

@@ -82,6 +82,7 @@ def rescore(
     sha256) runs on a thread during the scan and is waited for before the
     result is returned; what it raises is raised here.
     """
+    from ai4hse_desk.verdicts.collector import collector_paused
     from ai4hse_desk.verdicts.parallel import Beside, rescore_in_parallel
 
     runs = selected_runs(db, run_ids)
@@ -98,10 +99,11 @@ def rescore(
         batches = verdict_batches(
             db, runs, run_ids, scorers, collect, progress, exclude_questions=exclude_questions
         )
-        for batch in batches:
-            if on_attempt is not None:
-                for verdict in batch:
-                    on_attempt(AttemptVerdict(*verdict))
+        with collector_paused():
+            for batch in batches:
+                if on_attempt is not None:
+                    for verdict in batch:
+                        on_attempt(AttemptVerdict(*verdict))
     except BaseException:
         side.join(quiet=True)
         raise

@@ -1,0 +1,129 @@
+"""The cyclic garbage collector is paused while verdicts stream in, and left as found."""
+
+from __future__ import annotations
+
+import gc
+import threading
+from typing import TYPE_CHECKING
+
+import pytest
+
+from ai4hse_desk.audit import open_audit
+from ai4hse_desk.verdicts import run_scores, worker_share
+from ai4hse_desk.verdicts.collector import collector_paused
+from ai4hse_desk.verdicts.parallel import rescore_in_parallel
+from ai4hse_desk.verdicts.rescore import rescore, selected_runs
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+
+
+@pytest.fixture(params=[True, False], ids=["collector-on", "collector-off"])
+def collector(request: pytest.FixtureRequest) -> Iterator[bool]:
+    """The collector switched on or off before the test, restored after it."""
+    was = gc.isenabled()
+    on = bool(request.param)
+    gc.enable() if on else gc.disable()
+    try:
+        yield on
+    finally:
+        gc.enable() if was else gc.disable()
+
+
+def test_pauses_from_two_threads_end_with_the_last(collector: bool) -> None:
+    first_in, second_in, first_out = threading.Event(), threading.Event(), threading.Event()
+    seen: list[bool] = []
+
+    def first() -> None:
+        with collector_paused():
+            first_in.set()
+            second_in.wait(5)
+        first_out.set()
+
+    thread = threading.Thread(target=first)
+    thread.start()
+    first_in.wait(5)
+    with collector_paused():
+        second_in.set()
+        first_out.wait(5)
+        seen.append(gc.isenabled())  # the first pause has ended, this one has not
+    thread.join()
+    assert seen == [False]
+    assert gc.isenabled() is collector
+
+
+def test_a_pause_ends_with_an_error_too(collector: bool) -> None:
+    inside: list[bool] = []
+
+    def fail() -> None:
+        with collector_paused():
+            inside.append(gc.isenabled())
+            raise RuntimeError("boom")
+
+    with pytest.raises(RuntimeError, match="boom"):
+        fail()
+    assert inside == [False]
+    assert gc.isenabled() is collector
+
+
+def test_a_one_process_rescore_streams_with_the_collector_paused(
+    demo_db: Path, monkeypatch: pytest.MonkeyPatch, collector: bool
+) -> None:
+    seen: list[bool] = []
+    stream = run_scores.verdict_batches
+
+    def watched(*args: object, **kwargs: object) -> object:
+        for batch in stream(*args, **kwargs):  # type: ignore[arg-type]
+            seen.append(gc.isenabled())
+            yield batch
+
+    monkeypatch.setattr("ai4hse_desk.verdicts.rescore.verdict_batches", watched)
+    with open_audit(demo_db) as db:
+        assert rescore(db, workers=1).attempts == 2400
+    assert seen
+    assert not any(seen)
+    assert gc.isenabled() is collector
+
+
+def test_a_rescore_worker_scores_its_share_with_the_collector_paused(
+    demo_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    log = tmp_path / "collector.log"
+    original = worker_share.score_share
+
+    def score_share(*args, **kwargs):  # type: ignore[no-untyped-def]
+        with log.open("a", encoding="utf-8") as out:  # (a forked worker: logged to a file)
+            out.write(f"{gc.isenabled()}\n")
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(worker_share, "score_share", score_share)
+    was = gc.isenabled()
+    gc.enable()
+    try:
+        with open_audit(demo_db) as db:
+            serial = rescore(db, workers=1)
+            split = rescore_in_parallel(db, selected_runs(db, None), None, 2, min_attempts=1)
+        assert gc.isenabled()  # the parent's collector is untouched
+    finally:
+        gc.enable() if was else gc.disable()
+    assert split == serial
+    assert log.read_text(encoding="utf-8").split() == ["False", "False"]
+
+
+def test_the_index_worker_derives_its_part_with_the_collector_paused(
+    demo_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, collector: bool
+) -> None:
+    from ai4hse_desk.index import build_rows, build_worker
+
+    seen: list[bool] = []
+    original = build_rows.insert_rows
+
+    def insert_rows(*args, **kwargs):  # type: ignore[no-untyped-def]
+        seen.append(gc.isenabled())
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(build_rows, "insert_rows", insert_rows)
+    assert build_worker.derive_part(demo_db, tmp_path / "part.sqlite", (1201, 2400)) == 1200
+    assert seen == [False]
+    assert gc.isenabled() is collector
