@@ -226,8 +226,9 @@ class RunScorer:
         self._rep_attempts.update(repetitions)
         self._rep_correct.update(compress(repetitions, corrects))
         known = self._keys
-        for question_id in set(question_ids).difference(known):  # each question once per run
-            known[question_id] = keys[question_id]
+        if len(known) < len(keys):  # (once every question is known, none can be new)
+            for question_id in set(question_ids).difference(known):  # each once per run
+                known[question_id] = keys[question_id]
         self._strict += strict
         self._disagreements += disagreements
         self._add_wrong(Counter(wrong).items())

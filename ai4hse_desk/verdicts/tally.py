@@ -48,7 +48,9 @@ class RunTally:
         events = self._events
         if not events:
             return
-        question_ids, repetitions, statuses, stricts, corrects, differs = zip(*events, strict=True)
+        # (every event is a 6-tuple made by the loop: strict=True would only add a look
+        # at each of the batch's tuples after the last field)
+        question_ids, repetitions, statuses, stricts, corrects, differs = zip(*events, strict=False)
         self._scorer.add_counts(
             statuses=statuses,
             question_ids=question_ids,
