@@ -19,7 +19,8 @@ Layout (bump :data:`INDEX_FORMAT` when it changes):
   ``correct``, ``strict``, ``disagrees`` (0/1), ``recorded_status``, the desk's
   ``selection`` (``"TFTF"``, NULL when none) and ``reason_id``: everything a view
   needs from the re-derivation (:mod:`.stored`), so nothing derives it again;
-* ``reasons(reason_id, text)``: each distinct reason sentence once;
+* ``reasons(reason_id, text)``: each distinct reason sentence once, its id a
+  function of the sentence (:class:`~.build_rows.ReasonIds`);
 * indexes: :data:`INDEXES`;
 * ``questions(ordinal, question_id, search_text)``: question text and option
   texts, one per line (searched with ``LIKE``: at most a few thousand rows);
@@ -51,7 +52,7 @@ if TYPE_CHECKING:
 #: Version of the layout above; an index of another format is rebuilt. (4: only
 #: files whose attempts passed the value check are indexed; 5: the whole verdict,
 #: selection and reason included, is stored.)
-INDEX_FORMAT = 5
+INDEX_FORMAT = 6
 
 #: The index file's tables (a build's worker writes its part file with them too).
 INDEX_SCHEMA = """
@@ -138,10 +139,14 @@ def _fill_rows(
     split: bool | None,
 ) -> tuple[int, int]:
     """Insert every attempt's row and the reasons; (rows, processes that derived them)."""
-    from ai4hse_desk.index.build_rows import insert_reasons, insert_rows  # only a build needs them
+    from ai4hse_desk.index.build_rows import (  # only a build needs them
+        ReasonIds,
+        insert_reasons,
+        insert_rows,
+    )
     from ai4hse_desk.index.build_split import insert_split, split_ranges
 
-    reasons: dict[str, int] = {}
+    reasons = ReasonIds()
     ranges = split_ranges(db, split)
     if ranges is None:
         count, processes = insert_rows(conn, db, ordinals, reasons, progress), 1

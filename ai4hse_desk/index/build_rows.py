@@ -3,13 +3,15 @@
 :func:`insert_rows` streams the verdicts of the whole file, or of one slice of
 attempt ids, into the ``rows`` table of an index file being built (the one-process
 build of :mod:`.build`, and both halves of the two-process build of
-:mod:`.build_split`). Reason sentences get their ``reason_id`` in the order they
-first appear, so the ids of two halves, numbered in turn (the lower ids first),
-are the ids one pass over the file gives.
+:mod:`.build_split`). Each reason sentence's ``reason_id`` is a function of the
+sentence alone (:class:`ReasonIds`), so the two processes of a split build number
+every sentence as one pass over the file does, and the worker's rows are appended as
+they are.
 """
 
 from __future__ import annotations
 
+from hashlib import blake2b
 from typing import TYPE_CHECKING
 
 from ai4hse_desk.index.stored import encode_selection
@@ -33,13 +35,47 @@ _STATES: dict[Status, str] = {
 }
 #: Outcome objects whose row columns are remembered (the rest are computed again).
 _OUTCOME_CACHE = 100_000
+_ID_BITS = 63  # (SQLite's INTEGER PRIMARY KEY is a signed 64-bit integer)
+
+
+class ReasonIds(dict[str, int]):
+    """Reason sentence → its ``reason_id``: 63 bits of the sentence's BLAKE2b digest,
+    or on a collision with another sentence's (about one in 10^13 files of a few
+    thousand sentences) the next free id. Ids are given by :meth:`add` (and
+    :meth:`adopt`) only, never by setting an item."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._taken: set[int] = set()
+
+    def add(self, text: str) -> int:
+        """The id of a sentence not numbered yet (recorded)."""
+        digest = blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+        wanted = int.from_bytes(digest, "big") >> (64 - _ID_BITS)
+        while wanted in self._taken:
+            wanted = (wanted + 1) % (1 << _ID_BITS)
+        self._taken.add(wanted)
+        dict.__setitem__(self, text, wanted)
+        return wanted
+
+    def adopt(self, text: str, reason_id: int) -> bool:
+        """Take another process's ``reason_id`` for ``text``; False (nothing recorded)
+        when this numbering gives the sentence another id, or the id to another."""
+        known = self.get(text)
+        if known is not None:
+            return known == reason_id
+        if reason_id in self._taken:
+            return False
+        self._taken.add(reason_id)
+        dict.__setitem__(self, text, reason_id)
+        return True
 
 
 def _rows(
     batches: Iterable[list[VerdictTuple]],
     runs: dict[str, tuple[str, str, str]],
     ordinals: dict[str, int],
-    reasons: dict[str, int],
+    reasons: ReasonIds,
 ) -> Iterator[tuple[object, ...]]:
     """One ``rows`` tuple per verdict, made as ``executemany`` binds it.
 
@@ -62,7 +98,7 @@ def _rows(
                     text = selections[selection] = encode_selection(selection)
                 reason = reasons.get(outcome.reason)
                 if reason is None:
-                    reason = reasons[outcome.reason] = len(reasons) + 1
+                    reason = reasons.add(outcome.reason)
                 if len(by_outcome) >= _OUTCOME_CACHE:
                     by_outcome.clear()  # (the entries hold their outcome: no id is reused)
                 cols = by_outcome[id(outcome)] = (
@@ -80,7 +116,7 @@ def insert_rows(
     conn: sqlite3.Connection,
     db: AuditDB,
     ordinals: dict[str, int],
-    reasons: dict[str, int],
+    reasons: ReasonIds,
     progress: Progress | None,
     id_range: tuple[int, int] | None = None,
 ) -> int:
@@ -100,7 +136,7 @@ def insert_rows(
     return int(conn.executemany(INSERT_ROW, _rows(batches, runs, ordinals, reasons)).rowcount)
 
 
-def insert_reasons(conn: sqlite3.Connection, reasons: dict[str, int]) -> None:
+def insert_reasons(conn: sqlite3.Connection, reasons: ReasonIds) -> None:
     """Write the ``reasons`` table: each sentence :func:`insert_rows` numbered, by id."""
     conn.executemany(
         "INSERT INTO reasons VALUES (?, ?)",
@@ -108,4 +144,4 @@ def insert_reasons(conn: sqlite3.Connection, reasons: dict[str, int]) -> None:
     )
 
 
-__all__ = ["INSERT_ROW", "insert_reasons", "insert_rows"]
+__all__ = ["INSERT_ROW", "ReasonIds", "insert_reasons", "insert_rows"]

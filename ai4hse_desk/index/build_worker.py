@@ -35,7 +35,7 @@ def derive_part(source: Path, part: Path, id_range: tuple[int, int]) -> int:
     """Write the rows of ``id_range`` of ``source`` into the new file ``part``."""
     from ai4hse_desk.audit import open_audit
     from ai4hse_desk.index.build import BUILD_PRAGMAS, INDEX_SCHEMA
-    from ai4hse_desk.index.build_rows import insert_reasons, insert_rows
+    from ai4hse_desk.index.build_rows import ReasonIds, insert_reasons, insert_rows
     from ai4hse_desk.verdicts.collector import collector_paused
 
     def progress(done: int, _total: int) -> bool:
@@ -48,7 +48,7 @@ def derive_part(source: Path, part: Path, id_range: tuple[int, int]) -> int:
         conn.executescript(INDEX_SCHEMA)  # only rows and reasons are filled
         conn.execute("BEGIN")
         ordinals = {question.question_id: question.ordinal for question in db.questions()}
-        reasons: dict[str, int] = {}
+        reasons = ReasonIds()
         with collector_paused():  # as the build's own part is derived
             count = insert_rows(conn, db, ordinals, reasons, progress, id_range)
         insert_reasons(conn, reasons)

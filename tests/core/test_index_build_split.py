@@ -15,6 +15,7 @@ import pytest
 from ai4hse_desk.audit import AuditError, open_audit
 from ai4hse_desk.index import BuildCancelled, build_index, open_index
 from ai4hse_desk.index import build_split as split_module
+from ai4hse_desk.index.build_rows import ReasonIds
 from ai4hse_desk.index.build_split import SPLIT_MIN_ATTEMPTS, WORKER_SHARE, split_ranges
 from ai4hse_desk.verdicts import machine
 
@@ -81,6 +82,67 @@ def test_two_processes_build_the_one_process_index(
     assert seen[-1] == (total, total)
     assert _hidden(cache) == []  # the worker's part file is gone
     assert _ended(workers)
+
+
+@pytest.mark.usefixtures("cache")
+def test_the_workers_rows_are_copied_as_they_are_when_its_reason_ids_agree(
+    demo_db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    appended: list[str] = []
+    original = split_module._append
+
+    def spy(conn: sqlite3.Connection, part: Path, reasons: ReasonIds) -> int:
+        conn.set_trace_callback(appended.append)
+        try:
+            return original(conn, part, reasons)
+        finally:
+            conn.set_trace_callback(None)
+
+    monkeypatch.setattr(split_module, "_append", spy)
+    with open_audit(demo_db) as db:
+        build_index(db, split=True)
+    assert split_module._APPEND_AS_IS in appended
+    assert not any("reason_map" in statement for statement in appended)
+
+
+@pytest.mark.usefixtures("cache")
+def test_a_collision_of_reason_ids_renumbers_the_workers_rows(
+    demo_db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Should this process give one of the worker's sentences another id (two sentences'
+    ids collided in one of them), the worker's rows are renumbered: every row keeps its
+    sentence, and the ids stay unique."""
+    with open_audit(demo_db) as db:
+        serial = _joined(build_index(db, split=False))
+        monkeypatch.setattr(ReasonIds, "adopt", lambda *_: False)
+        path = build_index(db, split=True)
+        assert _processes(path) == "2"
+    assert _joined(path) == serial
+    with closing(sqlite3.connect(path)) as conn:
+        texts = [text for (text,) in conn.execute("SELECT text FROM reasons")]
+    assert len(texts) == len(set(texts))
+
+
+def _joined(path: Path) -> list[tuple[object, ...]]:
+    """Each row's attempt id and reason sentence."""
+    with closing(sqlite3.connect(path)) as conn:
+        return conn.execute(
+            "SELECT attempt_id, x.text FROM rows JOIN reasons AS x USING (reason_id) "
+            "ORDER BY attempt_id"
+        ).fetchall()
+
+
+def test_a_reason_id_is_a_function_of_its_sentence_and_collisions_take_the_next() -> None:
+    first, second = ReasonIds(), ReasonIds()
+    a, b = first.add("sentence A"), first.add("sentence B")
+    assert (second.add("sentence B"), second.add("sentence A")) == (b, a)  # any order
+    assert 0 <= a < 2**63
+    assert second.adopt("sentence A", a)
+    assert not second.adopt("sentence A", a + 1)  # it has another id here
+    assert not second.adopt("sentence C", b)  # the id is another sentence's
+    crowded = ReasonIds()
+    assert crowded.adopt("not C", ReasonIds().add("sentence C"))
+    assert crowded.add("sentence C") == (ReasonIds().add("sentence C") + 1) % 2**63
 
 
 def test_the_worker_takes_the_upper_share_of_the_ids(demo_db: Path) -> None:
