@@ -41,7 +41,6 @@ from typing import TYPE_CHECKING
 from ai4hse_desk import __version__
 from ai4hse_desk.index.location import BuildCancelled, index_path, read_meta, staged_file
 from ai4hse_desk.index.query import ReviewIndex
-from ai4hse_desk.verdicts.collector import collector_paused
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -238,8 +237,7 @@ def build_index(
         phases = _BuildProgress(progress, steps=len(INDEXES) + 1)  # each index, then ANALYZE
         try:
             ordinals = _copy_questions(conn, db)
-            with collector_paused():
-                count, processes = _fill_rows(conn, db, target, ordinals, phases.scan, split)
+            count, processes = _fill_rows(conn, db, target, ordinals, phases.scan, split)
             phases.scanned(count)
             for made, (name, columns) in enumerate(INDEXES.items()):
                 phases.step(made)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from ai4hse_desk.index.stored import encode_selection
 from ai4hse_desk.protocol.outcome import STATE_ANSWERED, Status
+from ai4hse_desk.verdicts.collector import collector_paused
 
 if TYPE_CHECKING:
     import sqlite3
@@ -54,8 +55,7 @@ class ReasonIds(dict[str, int]):
         wanted = int.from_bytes(digest, "big") >> (64 - _ID_BITS)
         while wanted in self._taken:
             wanted = (wanted + 1) % (1 << _ID_BITS)
-        self._taken.add(wanted)
-        dict.__setitem__(self, text, wanted)
+        self._record(text, wanted)
         return wanted
 
     def adopt(self, text: str, reason_id: int) -> bool:
@@ -66,9 +66,12 @@ class ReasonIds(dict[str, int]):
             return known == reason_id
         if reason_id in self._taken:
             return False
+        self._record(text, reason_id)
+        return True
+
+    def _record(self, text: str, reason_id: int) -> None:
         self._taken.add(reason_id)
         dict.__setitem__(self, text, reason_id)
-        return True
 
 
 def _rows(
@@ -133,7 +136,8 @@ def insert_rows(
     batches = verdict_batches(
         db, selected_runs(db, None), None, None, True, progress, id_range, check=True
     )
-    return int(conn.executemany(INSERT_ROW, _rows(batches, runs, ordinals, reasons)).rowcount)
+    with collector_paused():  # (see ai4hse_desk.verdicts.collector)
+        return int(conn.executemany(INSERT_ROW, _rows(batches, runs, ordinals, reasons)).rowcount)
 
 
 def insert_reasons(conn: sqlite3.Connection, reasons: ReasonIds) -> None:

@@ -36,7 +36,6 @@ def derive_part(source: Path, part: Path, id_range: tuple[int, int]) -> int:
     from ai4hse_desk.audit import open_audit
     from ai4hse_desk.index.build import BUILD_PRAGMAS, INDEX_SCHEMA
     from ai4hse_desk.index.build_rows import ReasonIds, insert_reasons, insert_rows
-    from ai4hse_desk.verdicts.collector import collector_paused
 
     def progress(done: int, _total: int) -> bool:
         _say("done", done)
@@ -49,8 +48,7 @@ def derive_part(source: Path, part: Path, id_range: tuple[int, int]) -> int:
         conn.execute("BEGIN")
         ordinals = {question.question_id: question.ordinal for question in db.questions()}
         reasons = ReasonIds()
-        with collector_paused():  # as the build's own part is derived
-            count = insert_rows(conn, db, ordinals, reasons, progress, id_range)
+        count = insert_rows(conn, db, ordinals, reasons, progress, id_range)
         insert_reasons(conn, reasons)
         conn.execute("COMMIT")
     return count

@@ -1,6 +1,8 @@
 """Pausing Python's cyclic garbage collector while verdicts stream in.
 
-A rescore, a review-index build and the other loops over every attempt allocate
+The consumers of the verdict stream that run it to its end pause it: the one-process
+:func:`~.rescore.rescore`, :func:`~.run_scores.score_range` (each rescore worker's
+share) and the review index's ``insert_rows`` (both parts of a build). They allocate
 millions of acyclic objects (rows, tuples, outcomes, tallies) while the rescore memo
 and the scorers hold many more: each automatic collection walks all of them, and
 frees nothing (reference counting frees these objects). Measured with the collector
@@ -9,8 +11,8 @@ attempts) to 13 % (the realistic 1M file) of a rescore worker's CPU time.
 
 :func:`collector_paused` is safe to nest and to use from several threads at once
 (the window builds and rescores on worker threads): the collector is paused while
-any pause is open, and left as it was found when the last one ends, which also
-collects any cycle another thread made meanwhile.
+any pause is open, and left as it was found when the last one ends (cycles another
+thread made meanwhile wait for the collector's next run).
 """
 
 from __future__ import annotations

@@ -99,14 +99,11 @@ def _worker(
     fold: bool,
     pipe: Connection,
 ) -> None:
-    from ai4hse_desk.verdicts.collector import collector_paused
     from ai4hse_desk.verdicts.worker_share import score_share
 
     db.pool.dispose(close=False)  # never touch the parent's connections
     try:
-        with collector_paused():
-            share = score_share(db, runs, run_ids, id_range, fold=fold)
-        pipe.send(("ok", share))
+        pipe.send(("ok", score_share(db, runs, run_ids, id_range, fold=fold)))
     except AuditError as exc:
         pipe.send(("error", str(exc)))
     except Exception as exc:  # noqa: BLE001 - any crash goes to the parent, never a worker traceback

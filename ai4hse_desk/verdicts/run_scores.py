@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from ai4hse_desk.audit.errors import AuditError
 from ai4hse_desk.protocol.metrics import RunInfo, RunScorer, order_runs
+from ai4hse_desk.verdicts.collector import collector_paused
 from ai4hse_desk.verdicts.verdict_loop import RescoreCancelled, verdict_loop
 
 if TYPE_CHECKING:
@@ -106,8 +107,9 @@ def score_range(
     rows are the caller's (:func:`~.checked_scan.check_links`).
     """
     scorers = {run_id: RunScorer(info) for run_id, info in runs.items()}
-    for _ in verdict_batches(db, runs, run_ids, scorers, False, None, id_range, check=check):
-        pass
+    with collector_paused():  # (see .collector)
+        for _ in verdict_batches(db, runs, run_ids, scorers, False, None, id_range, check=check):
+            pass
     return scorers
 
 

@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING
 import pytest
 
 from ai4hse_desk.audit import open_audit
-from ai4hse_desk.verdicts import run_scores, worker_share
+from ai4hse_desk.verdicts import run_scores
 from ai4hse_desk.verdicts.collector import collector_paused
 from ai4hse_desk.verdicts.parallel import rescore_in_parallel
 from ai4hse_desk.verdicts.rescore import rescore, selected_runs
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
     from pathlib import Path
 
 
@@ -29,6 +29,18 @@ def collector(request: pytest.FixtureRequest) -> Iterator[bool]:
         yield on
     finally:
         gc.enable() if was else gc.disable()
+
+
+def _watched(note: Callable[[], object]) -> Callable[..., Iterator[object]]:
+    """The verdict stream, ``note()`` called as each batch comes."""
+    stream = run_scores.verdict_batches
+
+    def watched(*args: object, **kwargs: object) -> Iterator[object]:
+        for batch in stream(*args, **kwargs):  # type: ignore[arg-type]
+            note()
+            yield batch
+
+    return watched
 
 
 def test_pauses_from_two_threads_end_with_the_last(collector: bool) -> None:
@@ -71,14 +83,10 @@ def test_a_one_process_rescore_streams_with_the_collector_paused(
     demo_db: Path, monkeypatch: pytest.MonkeyPatch, collector: bool
 ) -> None:
     seen: list[bool] = []
-    stream = run_scores.verdict_batches
-
-    def watched(*args: object, **kwargs: object) -> object:
-        for batch in stream(*args, **kwargs):  # type: ignore[arg-type]
-            seen.append(gc.isenabled())
-            yield batch
-
-    monkeypatch.setattr("ai4hse_desk.verdicts.rescore.verdict_batches", watched)
+    monkeypatch.setattr(
+        "ai4hse_desk.verdicts.rescore.verdict_batches",
+        _watched(lambda: seen.append(gc.isenabled())),
+    )
     with open_audit(demo_db) as db:
         assert rescore(db, workers=1).attempts == 2400
     assert seen
@@ -90,14 +98,12 @@ def test_a_rescore_worker_scores_its_share_with_the_collector_paused(
     demo_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     log = tmp_path / "collector.log"
-    original = worker_share.score_share
 
-    def score_share(*args, **kwargs):  # type: ignore[no-untyped-def]
+    def note() -> None:
         with log.open("a", encoding="utf-8") as out:  # (a forked worker: logged to a file)
             out.write(f"{gc.isenabled()}\n")
-        return original(*args, **kwargs)
 
-    monkeypatch.setattr(worker_share, "score_share", score_share)
+    monkeypatch.setattr(run_scores, "verdict_batches", _watched(note))  # score_range's stream
     was = gc.isenabled()
     gc.enable()
     try:
@@ -114,16 +120,13 @@ def test_a_rescore_worker_scores_its_share_with_the_collector_paused(
 def test_the_index_worker_derives_its_part_with_the_collector_paused(
     demo_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, collector: bool
 ) -> None:
-    from ai4hse_desk.index import build_rows, build_worker
+    from ai4hse_desk.index import build_worker
 
     seen: list[bool] = []
-    original = build_rows.insert_rows
-
-    def insert_rows(*args, **kwargs):  # type: ignore[no-untyped-def]
-        seen.append(gc.isenabled())
-        return original(*args, **kwargs)
-
-    monkeypatch.setattr(build_rows, "insert_rows", insert_rows)
+    # insert_rows's stream (it reads verdict_batches from run_scores when called)
+    monkeypatch.setattr(
+        run_scores, "verdict_batches", _watched(lambda: seen.append(gc.isenabled()))
+    )
     assert build_worker.derive_part(demo_db, tmp_path / "part.sqlite", (1201, 2400)) == 1200
     assert seen == [False]
     assert gc.isenabled() is collector
