@@ -173,6 +173,18 @@ def test_the_machine_decides_for_a_large_file_only_with_an_idle_core(
     assert SPLIT_MIN_ATTEMPTS >= 100_000  # the real threshold: a small file never splits
 
 
+def _refusals(db_path: Path) -> tuple[str, str]:
+    """The messages of the one-process build and of the split build, both refused (and
+    no index left)."""
+    with open_audit(db_path) as db:
+        with pytest.raises(AuditError) as serial:
+            build_index(db, split=False)
+        with pytest.raises(AuditError) as split:
+            build_index(db, split=True)
+        assert open_index(db) is None
+    return str(serial.value), str(split.value)
+
+
 def test_a_bad_value_in_the_workers_part_is_the_one_process_error(
     make_audit_db: Callable[..., Path], cache: Path, workers: list[split_module._Worker]
 ) -> None:
@@ -180,14 +192,9 @@ def test_a_bad_value_in_the_workers_part_is_the_one_process_error(
     with sqlite3.connect(db_path) as conn:
         high = int(conn.execute("SELECT max(attempt_id) FROM attempts").fetchone()[0])
         conn.execute("UPDATE attempts SET repetition = -3 WHERE attempt_id = ?", (high,))
-    with open_audit(db_path) as db:
-        with pytest.raises(AuditError) as serial:
-            build_index(db, split=False)
-        with pytest.raises(AuditError) as split:
-            build_index(db, split=True)
-        assert open_index(db) is None
-    assert str(split.value) == str(serial.value)
-    assert "repetition" in str(split.value)
+    serial, split = _refusals(db_path)
+    assert split == serial
+    assert "repetition" in split
     assert list(cache.iterdir()) == []
     assert _ended(workers)
 
@@ -205,13 +212,9 @@ def test_a_problem_beyond_single_rows_is_the_one_process_error(
         conn.execute("UPDATE attempts SET repetition = 99 WHERE attempt_id = ?", (low + 1,))
         if bad_value:  # in the worker's part
             conn.execute("UPDATE attempts SET correct = 5 WHERE attempt_id = ?", (high,))
-    with open_audit(db_path) as db:
-        with pytest.raises(AuditError) as serial:
-            build_index(db, split=False)
-        with pytest.raises(AuditError) as split:
-            build_index(db, split=True)
-    assert str(split.value) == str(serial.value)
-    assert ("correct is 5" if bad_value else "repetition 99") in str(split.value)
+    serial, split = _refusals(db_path)
+    assert split == serial
+    assert ("correct is 5" if bad_value else "repetition 99") in split
     assert list(cache.iterdir()) == []
 
 
