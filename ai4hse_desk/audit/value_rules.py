@@ -15,8 +15,7 @@ per table that finds the first bad rows in a single scan.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from ai4hse_desk.protocol.outcome import Track
 
@@ -29,8 +28,7 @@ STATES: Final = ("answered", "provider_error", "pending")
 RUN_STATUSES: Final = ("complete", "unfinished")
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
+class Rule(NamedTuple):
     """One column's rule: ``holds`` is true (never NULL) for every allowed value."""
 
     column: str

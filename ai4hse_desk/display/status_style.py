@@ -30,9 +30,8 @@ window decides which variant its palette needs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Final
+from typing import Final, NamedTuple
 
 from ai4hse_desk.protocol.outcome import Status
 
@@ -65,8 +64,7 @@ _BLACK = "#000000"
 CORRECT: Final = "correct"
 
 
-@dataclass(frozen=True, slots=True)
-class Shade:
+class Shade(NamedTuple):
     """One entry of the status palette.
 
     Attributes:

@@ -56,7 +56,13 @@ import functools
 import re
 from typing import TYPE_CHECKING, Any, Final
 
-from ai4hse_desk.display.stand_ins import LABELLED_RANGES, STAND_INS, VS_FIRST, VS_LAST, WRAP_MARK
+from ai4hse_desk.display.stand_ins import (
+    LABELLED_RANGES,
+    VS_FIRST,
+    VS_LAST,
+    WRAP_MARK,
+    stand_in_table,
+)
 from ai4hse_desk.display.visible_text import VisibleText, frozen_ints, utf16_offset
 
 if TYPE_CHECKING:
@@ -68,7 +74,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_SHOWN",
-    "STAND_INS",
     "WRAP_MARK",
     "VisibleText",
     "display_text",
@@ -94,8 +99,9 @@ def _lookup_tables() -> tuple[
     """
     import numpy as np
 
-    codepoints = np.fromiter(STAND_INS, dtype=np.int64, count=len(STAND_INS))
-    stand_ins = list(STAND_INS.values())
+    special = stand_in_table()
+    codepoints = np.fromiter(special, dtype=np.int64, count=len(special))
+    stand_ins = list(special.values())
     widest = max(map(len, stand_ins))
     kind = np.full(0x110000, _ORDINARY, dtype=np.uint8)
     kind[codepoints] = _ALWAYS
@@ -250,7 +256,7 @@ def _vectorised(raw: str, max_line: int | None) -> VisibleText:
     wrap_marks = place(wrap_after) + content[wrap_after]
     out[wrap_marks], out[wrap_marks + 1] = ord(WRAP_MARK), 0x0A
     single[wrap_marks] = single[wrap_marks + 1] = False
-    narrow = visible & (content == 1)  # one-character stand-ins (none in STAND_INS today)
+    narrow = visible & (content == 1)  # one-character stand-ins (none in the table today)
     mapped = cps.copy()
     mapped[narrow] = glyphs[label[narrow], 0]
     out[single] = mapped[content == 1]
@@ -291,7 +297,7 @@ _SELECTORS: Final = re.compile(f"[{chr(VS_FIRST)}-{chr(VS_LAST)}]")
 @functools.cache
 def _always_shown() -> dict[int, str]:
     """The stand-ins of every special character but the variation selectors."""
-    return {cp: shown for cp, shown in STAND_INS.items() if not VS_FIRST <= cp <= VS_LAST}
+    return {cp: shown for cp, shown in stand_in_table().items() if not VS_FIRST <= cp <= VS_LAST}
 
 
 def visible_text_of(text: str) -> str:

@@ -16,9 +16,8 @@ from __future__ import annotations
 import os
 import stat
 import threading
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import Final, NamedTuple
 
 #: Names SQLite gives the side files of a database ``X``: ``X-wal``, ``X-journal``, ``X-shm``.
 SIDE_SUFFIXES: Final = ("-wal", "-journal", "-shm")
@@ -48,8 +47,7 @@ def is_sqlite_file(path: str | os.PathLike[str]) -> bool:
         os.close(fd)
 
 
-@dataclass(frozen=True, slots=True)
-class _Protected:
+class _Protected(NamedTuple):
     real: str
     role: str
     identity: tuple[int, int] | None

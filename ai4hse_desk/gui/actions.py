@@ -9,21 +9,21 @@ controllers then only enable, check or trigger, by key.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-from PySide6.QtGui import QAction, QKeySequence
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
 
+    from PySide6.QtGui import QAction, QKeySequence
     from PySide6.QtWidgets import QMainWindow, QMenu
 
-Shortcut = str | QKeySequence.StandardKey
+    Shortcut = str | QKeySequence.StandardKey
+
+# The entries are named tuples, not dataclasses: a window's start makes its menu bar
+# before its first rows, and a frozen dataclass costs ten times as much to define.
 
 
-@dataclass(frozen=True)
-class ActionSpec:
+class ActionSpec(NamedTuple):
     """One menu entry.
 
     Attributes:
@@ -48,8 +48,7 @@ class ActionSpec:
     separator: bool = False
 
 
-@dataclass(frozen=True)
-class Placed:
+class Placed(NamedTuple):
     """An action made elsewhere (a dock's toggle, a view's export), placed in a menu.
 
     Attributes:
@@ -65,8 +64,7 @@ class Placed:
     separator: bool = False
 
 
-@dataclass(frozen=True)
-class SubMenu:
+class SubMenu(NamedTuple):
     """A submenu (``"&File/Open &recent"``), made at this place of its parent menu."""
 
     path: str
@@ -86,6 +84,8 @@ class ActionRegistry:
 
     def register(self, entries: Iterable[Entry]) -> None:
         """Create, connect and place every entry, in order (keys must be new)."""
+        from PySide6.QtGui import QKeySequence
+
         for entry in entries:
             if isinstance(entry, SubMenu):
                 parent, _, child = entry.path.rpartition("/")
@@ -107,6 +107,8 @@ class ActionRegistry:
             self._place(entry.key, entry.menu, action, separator, on_window)
 
     def _make(self, spec: ActionSpec) -> QAction:
+        from PySide6.QtGui import QAction
+
         action = QAction(spec.text, self._window)
         action.setObjectName(spec.key)
         action.setCheckable(spec.checkable)

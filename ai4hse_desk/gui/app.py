@@ -13,8 +13,11 @@ from __future__ import annotations
 
 import os
 import sys
+from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from ai4hse_desk.verdicts.collector import collector_paused
 
 if TYPE_CHECKING:
     import argparse
@@ -121,7 +124,22 @@ def demo_database() -> Path:
 
 
 def run_window(argv: Sequence[str]) -> int:
-    """Open the window (or render a screenshot); return the exit status."""
+    """Open the window (or render a screenshot); return the exit status.
+
+    Python's cyclic garbage collector is paused while the window starts, until it is
+    whole (its first rows drawn, then the rest built): the start makes the thousands
+    of modules, classes and Qt wrappers it keeps, and each collection would only walk
+    them (about 7 ms of a start).
+    """
+    starting = ExitStack()
+    starting.enter_context(collector_paused())
+    try:
+        return _run_window(argv, starting)
+    finally:
+        starting.close()
+
+
+def _run_window(argv: Sequence[str], starting: ExitStack) -> int:
     own, qt_arguments = split_qt_arguments(argv)
     args = _parser().parse_args(own)
     if args.demo and args.audit_db is not None:
@@ -143,7 +161,7 @@ def run_window(argv: Sequence[str]) -> int:
 
         application(qt_arguments)  # made here, so that Qt reads its own arguments
         return screenshot(path, args.screenshot, args.view, args.size, new_window)
-    return _interactive(path, qt_arguments)
+    return _interactive(path, qt_arguments, starting)
 
 
 def _refused(out: Path) -> str | None:
@@ -171,39 +189,46 @@ def fit_to_screen(window: MainWindow) -> None:
         window.move(free.topLeft())
 
 
-def new_window() -> MainWindow:
+def new_window(*, rest_after_first_rows: bool = False) -> MainWindow:
     """A new main window, not shown (the window modules are imported here, once a
-    QApplication exists)."""
+    QApplication exists); see :class:`~ai4hse_desk.gui.main_window.MainWindow`."""
     from ai4hse_desk.gui.main_window import MainWindow
 
-    return MainWindow()
+    return MainWindow(rest_after_first_rows=rest_after_first_rows)
 
 
 def start_window(path: Path | None) -> MainWindow:
-    """The shown main window; it opens ``path`` (else the last file) once the event
-    loop runs. A file that fails shows its reason, plain, and is not remembered."""
-    from PySide6.QtCore import QTimer
+    """The shown main window, opening ``path`` (else the last file). A file that fails
+    shows its reason, plain, and is not remembered.
 
-    window = new_window()
+    The window draws the file's first rows before it builds the rest of itself (the
+    selected attempt's panels, the other pages, the menus' entries).
+    """
+    window = new_window(rest_after_first_rows=True)
     fit_to_screen(window)
     window.show()
     if path is None:
         last = window.settings.value("last_file")
         if isinstance(last, str) and Path(last).is_file():
             path = Path(last)
-    if path is not None:
-        chosen = path
-        QTimer.singleShot(0, lambda: window.open_path(chosen))
+    if path is None:
+        window.list_settled()  # no rows to wait for
+        return window
+    # Opened before the window's first frame: a small file's cached rows are in it.
+    if not window.open_path(path):
+        window.list_settled()  # it failed (and said why): no rows to wait for
     return window
 
 
-def _interactive(path: Path | None, qt_arguments: Sequence[str] = ()) -> int:
-    from ai4hse_desk.gui.application import application
+def _interactive(path: Path | None, qt_arguments: Sequence[str], starting: ExitStack) -> int:
+    from ai4hse_desk.gui.application import application, give_icon
     from ai4hse_desk.gui.qt_guard import install_excepthook
 
-    app = application(qt_arguments)
+    app = application(qt_arguments, icon=False)
     install_excepthook()
     window = start_window(path)
+    window.rest_built.connect(give_icon)
+    window.rest_built.connect(starting.close)  # the start is over
     status = app.exec()
     del window
     return status

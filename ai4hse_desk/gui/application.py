@@ -15,7 +15,6 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 
-from ai4hse_desk.gui.app_icon import app_icon
 from ai4hse_desk.gui.settings import APPLICATION, ORGANISATION
 
 if TYPE_CHECKING:
@@ -35,9 +34,15 @@ def quiet_platform_messages() -> None:
     qInstallMessageHandler(handler)
 
 
-def application(qt_arguments: Sequence[str] = ()) -> QCoreApplication:
-    """The one QApplication (made on first use, with the desk's names and icon;
-    ``qt_arguments``: Qt's standard ones, e.g. ``["-style", "Fusion"]``, read then)."""
+def application(qt_arguments: Sequence[str] = (), *, icon: bool = True) -> QCoreApplication:
+    """The one QApplication (made on first use, with the desk's names and icon).
+
+    Args:
+        qt_arguments: Qt's standard arguments, e.g. ``["-style", "Fusion"]``, read then.
+        icon: give it the desk's icon now; a starting window gives it with the rest of
+            itself (:func:`give_icon`), after its first rows (reading the icon's nine
+            sizes and Qt's icon classes take about 4 ms).
+    """
     existing = QApplication.instance()
     if existing is not None:
         return existing
@@ -50,8 +55,16 @@ def application(qt_arguments: Sequence[str] = ()) -> QCoreApplication:
     app.setApplicationName(APPLICATION)
     app.setApplicationDisplayName(APPLICATION)
     app.setDesktopFileName(DESKTOP_FILE)
-    app.setWindowIcon(app_icon())
+    if icon:
+        give_icon()
     return app
 
 
-__all__ = ["application", "quiet_platform_messages"]
+def give_icon() -> None:
+    """Give the application the desk's icon (windows shown already take it too)."""
+    from ai4hse_desk.gui.app_icon import app_icon
+
+    QGuiApplication.setWindowIcon(app_icon())
+
+
+__all__ = ["application", "give_icon", "quiet_platform_messages"]

@@ -2,100 +2,191 @@
 
 Nothing here computes or reads a file: the controllers do, and talk through signals
 (:mod:`ai4hse_desk.gui.controllers`); the actions are in :mod:`ai4hse_desk.gui.window_actions`.
+
+The window is built in two parts. The first is what the attempt list needs: the list
+with its search bar and counts, the filters dock, the status bar, the menu bar's
+menus, and the controllers that open a file and keep the list on its query. The rest
+(the selected attempt's panels, the compare grid, the scores, key-audit and review
+pages, the notes, the menus' actions) is :meth:`MainWindow.build_rest`. A window made
+for a start (``rest_after_first_rows=True``) draws its first rows before it builds the
+rest, once the frame that holds them is drawn (:mod:`.controllers.first_rows`); every other window
+is whole when made. Built late, the rest is handed what the first part already holds:
+the open file, its review index, the list's first row selected.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QByteArray, Qt
+from PySide6.QtCore import QByteArray, Qt, Signal, SignalInstance
 from PySide6.QtWidgets import QMainWindow, QTabWidget, QWidget
 
 from ai4hse_desk.gui import window_actions as menus
 from ai4hse_desk.gui.actions import ActionRegistry
 from ai4hse_desk.gui.controllers.attempt_list import AttemptList
-from ai4hse_desk.gui.controllers.compare import CompareController
-from ai4hse_desk.gui.controllers.navigation import Navigator
-from ai4hse_desk.gui.controllers.notes import NotesController
-from ai4hse_desk.gui.controllers.notes_changes import NoteChanges
-from ai4hse_desk.gui.controllers.notes_export import NotesExportController
+from ai4hse_desk.gui.controllers.first_rows import FirstRows
 from ai4hse_desk.gui.controllers.opening import APP_TITLE, EMPTY_MESSAGE, OpeningController
-from ai4hse_desk.gui.controllers.review_report import ReviewReportController
-from ai4hse_desk.gui.controllers.reviewer import ReviewerIdentity
-from ai4hse_desk.gui.controllers.selection import AttemptSelection
-from ai4hse_desk.gui.controllers.views import ViewSwitcher
-from ai4hse_desk.gui.dialogs.about import show_about
 from ai4hse_desk.gui.models.attempt_table import AttemptTableModel
 from ai4hse_desk.gui.qt_guard import guarded
 from ai4hse_desk.gui.settings import app_settings
 from ai4hse_desk.gui.views.attempts import AttemptsView
 from ai4hse_desk.gui.views.filters_dock import FiltersDock
-from ai4hse_desk.gui.views.keyaudit import KeyAuditView
-from ai4hse_desk.gui.views.notes_list import NotesDock
 from ai4hse_desk.gui.views.review_page import ReviewPage
-from ai4hse_desk.gui.views.scores import ScoresView
 from ai4hse_desk.gui.widgets.file_drop import FileDrop
 from ai4hse_desk.gui.widgets.index_bar import IndexBar
 from ai4hse_desk.gui.widgets.recent_menu import fill_recent_menu
 from ai4hse_desk.gui.workers.runner import TaskRunner
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
     from pathlib import Path
 
     from PySide6.QtGui import QCloseEvent
 
     from ai4hse_desk.gui.controllers.review import ReviewController
     from ai4hse_desk.gui.views.review import ReviewView
+    from ai4hse_desk.index import ReviewIndex
+
+#: The pages of the window, in order (the Scores and Key audit pages are stand-ins until
+#: the rest of the window is built).
+PAGES = ("Attempts", "Scores", "Key audit", "Review")
 
 
 class MainWindow(QMainWindow):
-    """The desk's main window: the attempts, scores, key-audit and review pages, two docks."""
+    """The desk's main window: the attempts, scores, key-audit and review pages, two docks.
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    Signals:
+        rest_built: the rest of the window has been built (:meth:`build_rest`).
+    """
+
+    rest_built = Signal()
+
+    def __init__(self, parent: QWidget | None = None, *, rest_after_first_rows: bool = False):
+        """Build the window (the list's part first).
+
+        Args:
+            rest_after_first_rows: build the rest once the first rows of the file
+                opened next are drawn (a start); else at once.
+        """
         super().__init__(parent)
         self.settings = app_settings()
         self.tasks = TaskRunner(self)
         self.setWindowTitle(APP_TITLE)
-        self._build_views()
-        self._build_controllers()
-        self._wire()
-        self.menu_actions = ActionRegistry(self, menus.MENUS)
-        self.menu_actions.register(menus.window_actions(self._parts()))
-        menus.keep_in_step(self.menu_actions, self.attempt_list, self.notes)
-        self._fill_recent(self.opening.recent_files())
-        self.attempts.restore_layout(self.settings)
-        if isinstance(geometry := self.settings.value("geometry"), QByteArray):
-            self.restoreGeometry(geometry)
-        self.notes.set_session(None)  # the notes panel says what it waits for
-        FileDrop(self, self.opening.open_path)
+        self.is_built = False
+        self._build_list_part()
+        self._first_rows: FirstRows | None = None
+        if rest_after_first_rows:
+            self._first_rows = FirstRows(self, self.opening, self.tasks, self.build_rest)
+        else:
+            self.build_rest()
 
-    def _build_views(self) -> None:
+    # -- the list's part ----------------------------------------------------------------
+
+    def _build_list_part(self) -> None:
         self.model = AttemptTableModel(self)
         self.attempts = AttemptsView(self.model)
-        self.scores = ScoresView(self.tasks)
-        self.keyaudit = KeyAuditView(self.tasks)
         self.review_page = ReviewPage()  # the view itself is made on first show
         self.views = QTabWidget()
         self.views.setAccessibleName("Views")
-        pages = ((self.attempts, "Attempts"), (self.scores, "Scores"), (self.keyaudit, "Key audit"))
-        for page, title in (*pages, (self.review_page, "Review")):
-            self.views.addTab(page, title)
+        pages: dict[str, QWidget] = {"Attempts": self.attempts, "Review": self.review_page}
+        for title in PAGES:
+            self.views.addTab(pages.get(title) or QWidget(), title)
         self.setCentralWidget(self.views)
         self.filters_dock = FiltersDock(self)
         self.filters = self.filters_dock.panel
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.filters_dock)
-        self.notes_dock = NotesDock(self)
-        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.notes_dock)
-        self.notes_dock.hide()
         self.index_bar = IndexBar()
         self.statusBar().addPermanentWidget(self.index_bar)
         self.statusBar().showMessage(EMPTY_MESSAGE)
+        self.menu_actions = ActionRegistry(self, menus.MENUS)  # their entries come later
+        a, tasks = self.attempts, self.tasks
+        self.opening = o = OpeningController(self.settings, tasks, self)
+        self.attempt_list = lst = AttemptList(self.filters, a.search, self.model, tasks, self)
+        status = self.statusBar().showMessage
+        connections = (
+            (o.session_changed, (lst.set_session, lambda _s: self.index_bar.hide())),
+            (o.choices_changed, (lst.set_choices,)),
+            (o.index_ready, (lst.set_index, self._index_ready)),
+            (o.reading_progress, (self.index_bar.show_reading,)),
+            (o.index_progress, (self.index_bar.show_progress,)),
+            (o.fts_state, (a.search.set_fts_state, self.index_bar.set_fts_state)),
+            (self.index_bar.cancel_requested, (o.cancel_opening,)),
+            (self.index_bar.restart_fts_requested, (o.loader.restart_fts,)),
+            (o.title_changed, (self.setWindowTitle,)),
+            (o.recent_changed, (self._fill_recent,)),
+            (self.model.read_failed, (o.unreadable,)),
+            (lst.counts_changed, (a.counts.setText,)),
+            (a.search.cancel_requested, (o.loader.cancel_fts,)),
+            (o.message, (status,)),
+            (lst.message, (status,)),
+        )  # fmt: skip
+        _connect(connections)
+        self.attempts.restore_layout(self.settings)
+        if isinstance(geometry := self.settings.value("geometry"), QByteArray):
+            self.restoreGeometry(geometry)
+        FileDrop(self, self.opening.open_path)
+
+    def _index_ready(self, _index: object) -> None:
+        self.index_bar.hide()
+        self.attempts.fit_columns()  # reads the first rows, before the notes are looked for
+        if self.is_built:
+            self.notes.index_ready()
+
+    def _fill_recent(self, files: list[str]) -> None:
+        if self.is_built:  # File ▸ Open recent is made with the rest
+            fill_recent_menu(self.menu_actions.menu(menus.RECENT), files, self.opening.open_path)
+
+    def list_settled(self) -> None:
+        """No rows are coming (no file to open, or it failed): build the rest once the
+        next frame is drawn, if it is still to be built."""
+        if self._first_rows is not None:
+            self._first_rows.settle()
+
+    # -- the rest -------------------------------------------------------------------------
+
+    def build_rest(self) -> None:
+        """Build the rest of the window (once), handing it the file already open."""
+        if self.is_built:
+            return
+        from ai4hse_desk.gui.views.keyaudit import KeyAuditView
+        from ai4hse_desk.gui.views.notes_list import NotesDock
+        from ai4hse_desk.gui.views.scores import ScoresView
+
+        self.attempts.build_detail(self.settings)
+        self.scores = ScoresView(self.tasks)
+        self.keyaudit = KeyAuditView(self.tasks)
+        for page, widget in ((1, self.scores), (2, self.keyaudit)):
+            stand_in = self.views.widget(page)
+            self.views.removeTab(page)
+            self.views.insertTab(page, widget, PAGES[page])
+            if stand_in is not None:
+                stand_in.deleteLater()
+        self.notes_dock = NotesDock(self)
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.notes_dock)
+        self.notes_dock.hide()
+        self._build_controllers()
+        self._wire()
+        self.menu_actions.register(menus.window_actions(self._parts()))
+        menus.keep_in_step(self.menu_actions, self.attempt_list, self.notes)
+        self.is_built = True
+        self._fill_recent(self.opening.recent_files())
+        self.notes.set_session(None)  # the notes panel says what it waits for
+        self._hand_over(self.opening.session)
+        self.rest_built.emit()
 
     def _build_controllers(self) -> None:
+        from ai4hse_desk.gui.controllers.compare import CompareController
+        from ai4hse_desk.gui.controllers.navigation import Navigator
+        from ai4hse_desk.gui.controllers.notes import NotesController
+        from ai4hse_desk.gui.controllers.notes_changes import NoteChanges
+        from ai4hse_desk.gui.controllers.notes_export import NotesExportController
+        from ai4hse_desk.gui.controllers.review_report import ReviewReportController
+        from ai4hse_desk.gui.controllers.reviewer import ReviewerIdentity
+        from ai4hse_desk.gui.controllers.selection import AttemptSelection
+        from ai4hse_desk.gui.controllers.views import ViewSwitcher
+
         a, tasks = self.attempts, self.tasks
-        self.opening = OpeningController(self.settings, tasks, self)
         self.selection = AttemptSelection(self)
-        self.attempt_list = AttemptList(self.filters, a.search, self.model, tasks, self)
         self.navigator = Navigator(a.table, self.model, self.selection, self.attempt_list, self)
         self.compare = CompareController(a.compare, a.tabs, self, tasks=tasks)
         self.switcher = ViewSwitcher(
@@ -114,27 +205,13 @@ class MainWindow(QMainWindow):
                                     self.attempt_list, self.navigator, self.notes)  # fmt: skip
         status = self.statusBar().showMessage
         connections = (
-            (o.session_changed, (lst.set_session, self.compare.set_session, s.set_session,
-                                 nav.set_session, self.switcher.set_session, notes.set_session,
-                                 self.review_page.set_session, lambda _s: self.index_bar.hide())),
-            (o.choices_changed, (lst.set_choices,)),
-            (o.index_ready, (lst.set_index, self.compare.set_index, self._index_ready,
-                             self.switcher.index_ready, self.review_page.set_index)),
-            (o.reading_progress, (self.index_bar.show_reading,)),
-            (o.index_progress, (self.index_bar.show_progress,)),
-            (o.fts_state, (a.search.set_fts_state, self.index_bar.set_fts_state)),
-            (self.index_bar.cancel_requested, (o.cancel_opening,)),
-            (self.index_bar.restart_fts_requested, (o.loader.restart_fts,)),
-            (o.title_changed, (self.setWindowTitle,)),
-            (o.recent_changed, (self._fill_recent,)),
-            (self.model.read_failed, (o.unreadable,)),
+            (o.session_changed, self._session_slots()),
+            (o.index_ready, self._index_slots()),
             (s.changed, (a.question_panel.set_detail, a.verdict_panel.set_detail,
                          a.response_view.show_detail, self.compare.show_detail,
                          notes.show_detail, lambda _detail: a.keep_question_readable())),
             (s.cleared, (a.clear_detail, lambda: notes.show_detail(None))),
             (s.unreadable, (o.unreadable,)),
-            (lst.counts_changed, (a.counts.setText,)),
-            (a.search.cancel_requested, (o.loader.cancel_fts,)),
             (a.compare.attempt_activated, (nav.show_attempt,)),
             (a.search.highlight_changed, (a.response_view.set_search_terms,)),
             (notes.flags_changed, (self.model.set_flagged, self.keyaudit.model.set_flagged,
@@ -144,20 +221,48 @@ class MainWindow(QMainWindow):
             (self.notes_dock.list.attempt_activated, (nav.jump_to_attempt,)),
             (self.switcher.flag_requested, (self.changes.flag_question,)),
             (self.changes.explore_requested, (self.switcher.explore_without,)),
-            *((src.message, (status,)) for src in (o, lst, nav, notes, self.changes,
+            *((src.message, (status,)) for src in (nav, notes, self.changes,
               self.review_page, self.review_report, self.notes_export)),
         )  # fmt: skip
-        for signal, slots in connections:
-            for slot in slots:
-                signal.connect(slot)
+        _connect(connections)
+
+    def _session_slots(self) -> tuple[Callable[[Any], object], ...]:
+        """What the rest does when another file is open (or none), in order."""
+        return (self.compare.set_session, self.selection.set_session,
+                self.navigator.set_session, self.switcher.set_session,
+                self.notes.set_session, self.review_page.set_session)  # fmt: skip
+
+    def _index_slots(self) -> tuple[Callable[[Any], object], ...]:
+        """What the rest does when the open file's review index is ready, in order."""
+        return (self.compare.set_index, self.switcher.index_ready, self.review_page.set_index)
+
+    def _hand_over(self, session: object) -> None:
+        """Give the rest, built after the list's part, what the list's part holds: the
+        open file, its review index, and the list's first row selected, as if it had
+        been there when they came."""
+        if session is None:
+            return
+        for slot in self._session_slots():
+            slot(session)
+        index: ReviewIndex | None = self.model.review_index
+        if index is None:  # still being prepared: index_ready reaches the rest itself
+            return
+        self.navigator.follow_list()  # the first row, as after the list's reset
+        for slot in self._index_slots():
+            slot(index)
+        self.notes.index_ready()
 
     def _parts(self) -> menus.WindowParts:
+        from ai4hse_desk.gui.dialogs.about import show_about
+
         return menus.WindowParts(
             self.opening, self.navigator, self.attempt_list, self.switcher, self.changes,
             self.attempts.search, self.filters, self.filters_dock.toggleViewAction(),
             self.notes_dock.toggleViewAction(), self.scores.action_map, self.close,
             lambda: show_about(self), self.review_report.ask, self.notes_export.ask,
         )  # fmt: skip
+
+    # -- the window -----------------------------------------------------------------------
 
     @property
     def review(self) -> ReviewView:  # the Review view, made on first use
@@ -170,14 +275,6 @@ class MainWindow(QMainWindow):
     def open_path(self, path: str | Path, *, wait: bool = False) -> bool:
         """Open an audit database (see :meth:`OpeningController.open_path`)."""
         return self.opening.open_path(path, wait=wait)
-
-    def _index_ready(self, _index: object) -> None:
-        self.index_bar.hide()
-        self.attempts.fit_columns()  # reads the first rows, before the notes are looked for
-        self.notes.index_ready()
-
-    def _fill_recent(self, files: list[str]) -> None:
-        fill_recent_menu(self.menu_actions.menu(menus.RECENT), files, self.opening.open_path)
 
     def save_layout(self) -> None:
         """Persist splitter sizes, column widths and the window geometry."""
@@ -194,8 +291,17 @@ class MainWindow(QMainWindow):
         """Save the layout, end every background task, close the store and the file."""
         self.save_layout()
         self.tasks.shutdown()
-        self.notes.close()
+        if self.is_built:
+            self.notes.close()
         self.opening.close()
 
 
-__all__ = ["MainWindow"]
+def _connect(
+    connections: Iterable[tuple[SignalInstance, Iterable[Callable[..., object]]]],
+) -> None:
+    for signal, slots in connections:
+        for slot in slots:
+            signal.connect(slot)
+
+
+__all__ = ["PAGES", "MainWindow"]

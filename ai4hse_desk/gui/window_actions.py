@@ -8,15 +8,14 @@ menus. Handlers are the controllers' methods; the window passes them in.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-from PySide6.QtGui import QAction, QKeySequence
+from typing import TYPE_CHECKING, NamedTuple
 
 from ai4hse_desk.gui.actions import ActionRegistry, ActionSpec, Entry, Placed, SubMenu
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
+
+    from PySide6.QtGui import QAction
 
     from ai4hse_desk.gui.controllers.attempt_list import AttemptList
     from ai4hse_desk.gui.controllers.navigation import Navigator
@@ -43,8 +42,7 @@ REVIEW_TIP = (
 )
 
 
-@dataclass(frozen=True)
-class WindowParts:
+class WindowParts(NamedTuple):
     """What the window's actions act on."""
 
     opening: OpeningController
@@ -65,6 +63,8 @@ class WindowParts:
 
 def window_actions(p: WindowParts) -> tuple[Entry, ...]:
     """The main window's menus, in order."""
+    from PySide6.QtGui import QKeySequence
+
     nav, view, notes = "&Navigate", "&View", "&Notes"
     n, c = p.navigator, p.changes
     return (

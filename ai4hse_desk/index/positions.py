@@ -24,8 +24,7 @@ position once found stays true for the listing.
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ai4hse_desk.index.query import QueryInterrupted
 
@@ -49,8 +48,7 @@ ALL_KEYS = 100_000
 _REPORT_EVERY = 64
 
 
-@dataclass(frozen=True, slots=True)
-class Listing:
+class Listing(NamedTuple):
     """One order of one query's attempts."""
 
     query: AttemptQuery
@@ -63,8 +61,7 @@ def _report(progress: Progress | None, done: int, total: int) -> None:
         raise QueryInterrupted("the row positions are no longer wanted")
 
 
-@dataclass(frozen=True, slots=True)
-class PageEnds:
+class PageEnds(NamedTuple):
     """Where the pages of one listing begin, as :func:`page_ends` found them.
 
     Attributes:

@@ -79,8 +79,10 @@ def start_window(path):
     watcher = Drawn(window)
     if WATCH == "rows":
         window.attempts.table.viewport().installEventFilter(watcher)
-    else:
-        window.attempts.response_view.text_edit().viewport().installEventFilter(watcher)
+    else:  # the response's panel is made with the rest of the window, after the rows
+        def watch_response():
+            window.attempts.response_view.text_edit().viewport().installEventFilter(watcher)
+        window.rest_built.connect(watch_response)
     return window
 gui_app.start_window = start_window
 from ai4hse_desk.launcher import main

@@ -8,13 +8,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ai4hse_desk.display.stand_ins import stand_in_table
 from ai4hse_desk.display.text_sanitize import (
-    STAND_INS,
     WRAP_MARK,
     VisibleText,
     make_visible,
     utf16_offset,
 )
+
+STAND_INS = stand_in_table()
 
 WIDEST = max(map(len, STAND_INS.values()))
 #: Characters that must never reach the display (variation selectors excepted:

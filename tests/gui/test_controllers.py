@@ -204,6 +204,8 @@ def test_a_failed_index_build_leaves_the_empty_window(
         raise OSError("no space left on device")
 
     built = index_loader.ensure_index
+    # The copy has the same bytes, hence the index already made: none is found this time.
+    monkeypatch.setattr(index_loader, "open_index", lambda _db: None)
     monkeypatch.setattr(index_loader, "ensure_index", refuse)
     assert window.open_path(other, wait=True)  # the file opens; its index does not
     (shown,) = message_boxes.critical()

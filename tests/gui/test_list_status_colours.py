@@ -26,9 +26,9 @@ def test_each_status_in_the_list_has_its_own_colour_and_word(qtbot: QtBot, prist
     for row in range(min(model.rowCount(), 2400)):
         index = model.index(row, COL_STATUS)
         text = model.data(index, Qt.ItemDataRole.DisplayRole)
-        brush = model.data(index, Qt.ItemDataRole.BackgroundRole)
-        if text and text != "…" and brush is not None:
-            seen.setdefault(str(text), brush.color().name())
+        colour = model.data(index, Qt.ItemDataRole.BackgroundRole)
+        if text and text != "…" and colour is not None:
+            seen.setdefault(str(text), colour.name())
     assert {"Valid ✓", "Valid ✗", "Multiple", "Malformed", "Missing", "Wrong length"} <= set(seen)
     assert len(set(seen.values())) == len(seen), seen  # one colour per status word
     win.close()

@@ -23,7 +23,6 @@ from PySide6.QtCore import QObject, Signal
 
 from ai4hse_desk.display.status_style import status_label
 from ai4hse_desk.gui.controllers.go_to import GoTo
-from ai4hse_desk.gui.dialogs.go_to import GoToDialog
 from ai4hse_desk.gui.models.attempt_table import AttemptTableModel, FirstPage, first_page
 from ai4hse_desk.gui.workers.task import QueryOp, Task
 from ai4hse_desk.index import PARSE_ERROR_STATUSES, AttemptQuery, ReviewIndex
@@ -204,6 +203,8 @@ class AttemptList(QObject):
         if self._model.review_index is None:
             self.message.emit("Open an audit database first.")
             return
+        from ai4hse_desk.gui.dialogs.go_to import GoToDialog  # made on first use
+
         text = GoToDialog.ask(self._search.window(), self._model.rowCount())
         if text is not None:
             self.go_to(text)

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
-from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.gui.qt_guard import READ_ERRORS, problem_text
 from ai4hse_desk.index import AttemptQuery
 
@@ -59,7 +58,8 @@ class GoTo(QObject):
     def go_to(self, text: str) -> bool:
         """Go to what ``text`` names; False (and a one-line ``message``) when there is
         nothing to go to."""
-        from ai4hse_desk.gui.dialogs.go_to import parse_go_to  # its dialog: on first use
+        # Its dialog's module, and the text helpers it shares: on first use, not at start.
+        from ai4hse_desk.gui.dialogs.go_to import parse_go_to
 
         target = parse_go_to(text)
         if target is None or self._model.review_index is None:
@@ -132,6 +132,8 @@ class GoTo(QObject):
         else:
             question_id = index.find_question(str(target.value))
             if question_id is None:
+                from ai4hse_desk.display.text_sanitize import display_text
+
                 shown = display_text(str(target.value), 60)
                 self.message.emit(f"There is no question {shown} in this file (nor such a row).")
                 return None

@@ -51,7 +51,7 @@ class Navigator(QObject):
         self._list = attempt_list
         self._session: AuditSession | None = None
         table.selectionModel().currentRowChanged.connect(self._row_changed)
-        model.modelReset.connect(self._model_reset)
+        model.modelReset.connect(self.follow_list)
         attempt_list.search_submitted.connect(self.focus_list)
 
     def set_session(self, session: AuditSession | None) -> None:
@@ -96,9 +96,10 @@ class Navigator(QObject):
         if attempt_id is not None and attempt_id != self._selection.attempt_id:
             self._selection.show(attempt_id)
 
-    def _model_reset(self) -> None:
-        """Keep the attempt shown selected if it is still listed, else the first row;
-        an empty list shows nothing."""
+    def follow_list(self) -> None:
+        """After the list's reset (or once, for a window whose detail is made after its
+        first rows): keep the attempt shown selected if it is still listed, else the
+        first row; an empty list shows nothing."""
         if not self._model.rowCount():
             self._selection.clear()  # the detail empties and its actions turn off
             return

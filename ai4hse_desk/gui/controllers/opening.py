@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QSettings, Signal
-from PySide6.QtWidgets import QFileDialog, QWidget
 
 from ai4hse_desk.gui.plain_text import Icon, plain_message, title_text
 from ai4hse_desk.gui.qt_guard import READ_ERRORS, forget_problems, problem_text, report_problem
@@ -29,6 +28,8 @@ from ai4hse_desk.index.session import AuditSession
 
 if TYPE_CHECKING:
     from pathlib import Path
+
+    from PySide6.QtWidgets import QWidget
 
     from ai4hse_desk.gui.workers.runner import TaskRunner
     from ai4hse_desk.index import ReviewIndex
@@ -125,6 +126,8 @@ class OpeningController(QObject):
 
     def choose_file(self) -> None:
         """File ▸ Open."""
+        from PySide6.QtWidgets import QFileDialog  # (its types: not at start)
+
         path, _ = QFileDialog.getOpenFileName(
             self._dialogs,
             "Open audit database",

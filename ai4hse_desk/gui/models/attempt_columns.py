@@ -7,8 +7,7 @@ only known statuses, as a tooltip may render as rich text. A row not read yet
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ai4hse_desk.display.status_style import outcome_label
 from ai4hse_desk.display.text_sanitize import display_text
@@ -27,8 +26,7 @@ def _tick(value: bool) -> str:
     return "✓" if value else "✗"
 
 
-@dataclass(frozen=True)
-class AttemptColumn:
+class AttemptColumn(NamedTuple):
     """One column of the attempt list.
 
     Attributes:

@@ -22,9 +22,8 @@ and is reported once through ``read_failed``, never raised into Qt.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from PySide6.QtCore import (
     QAbstractTableModel,
@@ -34,7 +33,7 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QColor
 
 from ai4hse_desk.gui.models.attempt_columns import (
     COL_STATUS,
@@ -63,8 +62,7 @@ _ROLES = frozenset(map(int, (_R.DisplayRole, _R.BackgroundRole, _R.ForegroundRol
 _DISPLAY, _TOOLTIP = int(_R.DisplayRole), int(_R.ToolTipRole)
 
 
-@dataclass(frozen=True)
-class FirstPage:
+class FirstPage(NamedTuple):
     """What a model shows first for a query in one order: the count and the first keys."""
 
     query: AttemptQuery
@@ -298,10 +296,10 @@ class AttemptTableModel(QAbstractTableModel):
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             return COLUMNS[column].text(item)
-        if role == Qt.ItemDataRole.BackgroundRole and column == COL_STATUS:
-            return QBrush(QColor(status_colours_now(item.status, item.correct)[0]))
+        if role == Qt.ItemDataRole.BackgroundRole and column == COL_STATUS:  # colours, not brushes
+            return QColor(status_colours_now(item.status, item.correct)[0])
         if role == Qt.ItemDataRole.ForegroundRole and column == COL_STATUS:
-            return QBrush(QColor(status_colours_now(item.status, item.correct)[1]))
+            return QColor(status_colours_now(item.status, item.correct)[1])
         if role == Qt.ItemDataRole.ToolTipRole:
             return cell_tip(column, item)
         if role == Qt.ItemDataRole.TextAlignmentRole and COLUMNS[column].centred:

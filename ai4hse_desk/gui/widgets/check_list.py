@@ -35,7 +35,8 @@ class QtCheckList(QListWidget):
         self.blockSignals(True)
         self.clear()
         for label, value in values:
-            item = QListWidgetItem(display_text(label), self)
+            item = QListWidgetItem(self)  # (with its text, PySide would make QIcon's types)
+            item.setText(display_text(label))
             item.setData(Qt.ItemDataRole.UserRole, value)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Unchecked)

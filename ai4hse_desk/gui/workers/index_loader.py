@@ -3,6 +3,9 @@
 First the file's fingerprint (its sha256, which names its cached indexes) is read,
 with progress in bytes; then, in the same task, stage 1 (the desk's verdicts) is found
 in the cache or built with progress; both cancellable (the file is then not opened).
+A file of at most :data:`QUICK_BYTES` is read here instead, on the GUI thread (a few
+milliseconds), and its cached stage 1, when there is one, is ready before ``load``
+returns: the window's next frame already holds its rows.
 Stage 2 (the full-text index) is then built, cancellable and restartable, while plain
 searching already works. All run on the ``"index"`` lane of the window's
 :class:`~.runner.TaskRunner`.
@@ -15,7 +18,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 
 from ai4hse_desk.gui.workers.task import QueryOp
-from ai4hse_desk.index import ReviewIndex, build_fts, ensure_index, fts_ready
+from ai4hse_desk.index import ReviewIndex, build_fts, ensure_index, fts_ready, open_index
 
 if TYPE_CHECKING:
     from ai4hse_desk.audit import AuditDB
@@ -25,6 +28,9 @@ if TYPE_CHECKING:
 LANE = "index"
 REVIEW_INDEX = "review index"
 FULL_TEXT = "full-text index"
+#: Largest file whose fingerprint and cached review index are read on the GUI thread
+#: (its sha256 takes well under a frame); a larger one is read by a task, with progress.
+QUICK_BYTES = 8 * 1024 * 1024
 
 
 class IndexLoader(QObject):
@@ -69,6 +75,10 @@ class IndexLoader(QObject):
         """
         self.stop()
         generation = self._generation
+        cached = self._cached_at_once(db)
+        if cached is not None:
+            self._built(cached, db, generation, full_text)
+            return
 
         def build(progress: Progress) -> ReviewIndex:
             def reading(done: int, total: int) -> bool:
@@ -85,6 +95,17 @@ class IndexLoader(QObject):
         task.failed.connect(lambda message: self._failed(message, generation))
         task.cancelled.connect(lambda: self._index_cancelled(generation))
         task.succeeded.connect(lambda index: self._built(index, db, generation, full_text))
+
+    @staticmethod
+    def _cached_at_once(db: AuditDB) -> ReviewIndex | None:
+        """A small file's cached review index, read here; ``None`` for a large file, one
+        with no current index, or any problem (the task then meets it and says why)."""
+        try:
+            if db.path.stat().st_size > QUICK_BYTES:
+                return None
+            return open_index(db)
+        except Exception:  # noqa: BLE001 - reported by the task, which reads it again
+            return None
 
     def _failed(self, message: str, generation: int) -> None:
         if generation == self._generation:
@@ -166,4 +187,4 @@ class IndexLoader(QObject):
         self._tasks.cancel(LANE)
 
 
-__all__ = ["IndexLoader"]
+__all__ = ["QUICK_BYTES", "IndexLoader"]
