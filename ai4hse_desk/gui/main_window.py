@@ -289,6 +289,8 @@ class MainWindow(QMainWindow):
     @guarded(None, "The window did not close cleanly")
     def _shut_down(self) -> None:
         """Save the layout, end every background task, close the store and the file."""
+        if self._first_rows is not None:
+            self._first_rows.cancel()  # a window closing builds nothing more
         self.save_layout()
         self.tasks.shutdown()
         if self.is_built:

@@ -53,3 +53,17 @@ def test_labels_and_lists_do_not_load_numpy() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["False", "True"]
+
+
+def test_the_stand_in_table_is_made_only_when_a_text_needs_it() -> None:
+    """Its 6,400 entries take milliseconds: plain ids and labels never need them."""
+    code = (
+        "from ai4hse_desk.display.stand_ins import stand_in_table\n"
+        "from ai4hse_desk.display.text_sanitize import display_text\n"
+        "assert display_text('Q001 gpt-x run-1') == 'Q001 gpt-x run-1'\n"
+        "print(stand_in_table.cache_info().currsize)\n"
+        "assert display_text('a\\u202eb') == 'a⟨RLO⟩b'\n"
+        "print(stand_in_table.cache_info().currsize)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["0", "1"]

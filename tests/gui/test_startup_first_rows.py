@@ -7,6 +7,7 @@ the window carry on until every task is delivered and records them again. SQLAlc
 notes store's location and store modules, and the Review page's view, controller
 and store reads must not be among the first; the store must have been looked for
 by the end (deferred, not dropped), and the Review page is made when first shown.
+The cyclic collector stays paused and the icon unread until the window is whole.
 """
 
 from __future__ import annotations
@@ -130,3 +131,66 @@ def test_the_first_rows_show_before_sqlalchemy_the_notes_store_and_the_review_pa
     assert not first & set(DEFERRED)
     assert not first & set(REVIEW)
     assert "ai4hse_desk.notes.location" in idle  # the store was looked for afterwards
+
+
+_PHASES = """
+import gc, json, os, sys
+import ai4hse_desk.gui.app as gui_app
+target = sys.argv.pop(1)
+seen = {}
+opened = gui_app.start_window
+def start_window(path):
+    window = opened(path)
+    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtGui import QGuiApplication
+    def phase():
+        return {"collecting": gc.isenabled(), "icon": not QGuiApplication.windowIcon().isNull(),
+                "whole": window.is_built, "rows": window.model.rowCount()}
+    class Rows(QObject):
+        def eventFilter(self, _watched, event):
+            if event.type() == QEvent.Type.Paint and window.model.rowCount() and "rows" not in seen:
+                seen["rows"] = phase()
+            return False
+    rows = Rows(window)
+    window.attempts.table.viewport().installEventFilter(rows)
+    def whole():
+        from PySide6.QtCore import QTimer
+        def record():  # the slots connected after this one (the icon, the collector) ran
+            seen["whole"] = phase()
+            with open(target, "w") as out:
+                json.dump(seen, out)
+            os._exit(0)
+        QTimer.singleShot(0, record)
+    window.rest_built.connect(whole)
+    return window
+gui_app.start_window = start_window
+from ai4hse_desk.launcher import main
+main(sys.argv[1:])
+os._exit(3)
+"""
+
+
+def test_a_start_pauses_the_collector_and_gives_the_icon_until_the_window_is_whole(
+    small_demo: Path, tmp_path: Path
+) -> None:
+    """The first rows are drawn with the cyclic collector paused and before the icon is
+    read; once the rest is built, the collector runs again and the window has its icon."""
+    record = tmp_path / "phases.json"
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "AI4HSE_DESK_CACHE_DIR": str(tmp_path / "cache"),
+        "AI4HSE_DESK_CONFIG_DIR": str(tmp_path / "config"),
+    }
+    for _ in range(2):  # the second start finds the index cached
+        done = subprocess.run(
+            [sys.executable, "-c", _PHASES, str(record), str(small_demo)],
+            capture_output=True, text=True, env=env, timeout=120, check=False,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr[-2000:]
+    phases = json.loads(record.read_text())
+    rows = phases["rows"].pop("rows")
+    assert rows > 0
+    assert phases["whole"].pop("rows") == rows
+    assert phases["rows"] == {"collecting": False, "icon": False, "whole": False}
+    assert phases["whole"] == {"collecting": True, "icon": True, "whole": True}

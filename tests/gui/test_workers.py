@@ -11,10 +11,16 @@ import pytest
 from gui_fixtures import HOSTILE, ThreadWatch
 from PySide6.QtCore import QThread
 
+from ai4hse_desk.audit import open_audit
+from ai4hse_desk.gui.workers import index_loader
+from ai4hse_desk.gui.workers.index_loader import IndexLoader
 from ai4hse_desk.gui.workers.runner import TaskRunner
 from ai4hse_desk.gui.workers.task import CollectionOp, QueryOp
+from ai4hse_desk.index import ensure_index
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from pytestqt.qtbot import QtBot
 
     from ai4hse_desk.progress import Progress
@@ -221,3 +227,48 @@ def test_waiting_for_the_lanes_leaves_the_cpu_to_them(tasks: TaskRunner) -> None
     assert tasks.wait_idle()
     busy = time.thread_time() - start
     assert busy < 0.1, f"the waiting thread ran {busy:.2f} s of 0.4 s"
+
+
+# -- the review index of a small file: read at once --------------------------------------
+
+
+def _loader_with(tasks: TaskRunner) -> tuple[IndexLoader, list[object]]:
+    loader = IndexLoader(tasks)
+    ready: list[object] = []
+    loader.index_ready.connect(ready.append)
+    return loader, ready
+
+
+def test_a_small_files_cached_index_is_ready_before_load_returns(
+    tasks: TaskRunner, pristine: Path
+) -> None:
+    """So the window's first frame already holds its rows."""
+    with open_audit(pristine) as db:
+        ensure_index(db).close()
+    loader, ready = _loader_with(tasks)
+    with open_audit(pristine) as db:
+        loader.load(db, full_text=False)
+        assert len(ready) == 1  # no turn of the event loop
+        assert tasks.idle()
+        ready[0].close()  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("cached", [True, False], ids=["large-cached", "small-uncached"])
+def test_a_large_file_or_one_without_an_index_is_read_by_a_task(
+    qtbot: QtBot,
+    tasks: TaskRunner,
+    pristine: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    cached: bool,
+) -> None:
+    if cached:
+        with open_audit(pristine) as db:
+            ensure_index(db).close()
+        monkeypatch.setattr(index_loader, "QUICK_BYTES", pristine.stat().st_size - 1)
+    loader, ready = _loader_with(tasks)
+    with open_audit(pristine) as db:
+        loader.load(db, full_text=False)
+        assert ready == []
+        qtbot.waitUntil(lambda: len(ready) == 1, timeout=30_000)
+        assert tasks.wait_idle()
+        ready[0].close()  # type: ignore[attr-defined]

@@ -52,6 +52,7 @@ class FirstRows(QObject):
         self._tasks = tasks
         self._build = build
         self._settled = False
+        self._cancelled = False
         opening.index_ready.connect(self.settle)
         opening.index_progress.connect(self.settle)
         opening.session_changed.connect(self._session_changed)
@@ -72,7 +73,15 @@ class FirstRows(QObject):
         self._settled = True
         self._latest.stop()
         self._disconnect()
-        self._tasks.after_paint(self._build)
+        self._tasks.after_paint(self._build_unless_cancelled)
+
+    def cancel(self) -> None:
+        """The window is closing: build nothing (a build held for the frame is dropped)."""
+        if not self._settled:
+            self._settled = True
+            self._latest.stop()
+            self._disconnect()
+        self._cancelled = True
 
     def _session_changed(self, session: object) -> None:
         if session is None:  # the opening failed or was cancelled: no rows will come
@@ -82,6 +91,10 @@ class FirstRows(QObject):
         if not self._settled:
             self._settled = True
             self._disconnect()
+            self._build()
+
+    def _build_unless_cancelled(self) -> None:
+        if not self._cancelled:
             self._build()
 
     def _disconnect(self) -> None:

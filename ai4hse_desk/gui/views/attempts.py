@@ -123,6 +123,9 @@ class AttemptsView(QSplitter):
         self.counts.setTextFormat(Qt.TextFormat.PlainText)
         self.counts.setAccessibleName("Counts")
         self.counts.setWordWrap(True)
+        # Two lines from the start: the per-status part, counted in the background, makes
+        # the line longer a moment after the list is drawn, and the list must not move.
+        self.counts.setMinimumHeight(2 * self.counts.fontMetrics().lineSpacing())
         top = QWidget()
         top_layout = QVBoxLayout(top)
         top_layout.setContentsMargins(4, 4, 4, 0)
