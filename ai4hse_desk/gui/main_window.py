@@ -92,8 +92,7 @@ class MainWindow(QMainWindow):
         for title in PAGES:
             self.views.addTab(pages.get(title) or QWidget(), title)
         self.setCentralWidget(self.views)
-        self.filters_dock = FiltersDock(self)
-        self.filters = self.filters_dock.panel
+        self.filters_dock = FiltersDock(self)  # its panel comes with the rest
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.filters_dock)
         self.index_bar = IndexBar()
         self.statusBar().addPermanentWidget(self.index_bar)
@@ -101,7 +100,7 @@ class MainWindow(QMainWindow):
         self.menu_actions = ActionRegistry(self, menus.MENUS)  # their entries come later
         a, tasks = self.attempts, self.tasks
         self.opening = o = OpeningController(self.settings, tasks, self)
-        self.attempt_list = lst = AttemptList(self.filters, a.search, self.model, tasks, self)
+        self.attempt_list = lst = AttemptList(None, a.search, self.model, tasks, self)
         status = self.statusBar().showMessage
         connections = (
             (o.session_changed, (lst.set_session, lambda _s: self.index_bar.hide())),
@@ -152,6 +151,8 @@ class MainWindow(QMainWindow):
         from ai4hse_desk.gui.views.notes_list import NotesDock
         from ai4hse_desk.gui.views.scores import ScoresView
 
+        self.filters = self.filters_dock.make_panel()
+        self.attempt_list.attach_filters(self.filters)
         self.attempts.build_detail(self.settings)
         self.scores = ScoresView(self.tasks)
         self.keyaudit = KeyAuditView(self.tasks)

@@ -237,3 +237,33 @@ def test_the_first_fit_gives_the_widths_qt_gives(window: MainWindow, pristine: P
     table.resizeColumnsToContents()
     header = table.horizontalHeader()
     assert ours == [header.sectionSize(c) for c in range(header.count())]
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (1600, 1000)])
+def test_the_filter_panel_fits_the_dock_it_comes_into(
+    qtbot: QtBot, pristine: Path, size: tuple[int, int]
+) -> None:
+    """The dock keeps the width it had before its panel came: wide enough for it."""
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.resize(*size)
+    window.show()
+    assert window.open_path(pristine, wait=True)
+    qtbot.waitExposed(window)
+    panel = window.filters
+    assert panel.sizeHint().width() <= panel.width()
+    assert not panel.horizontalScrollBar().isVisible()
+
+
+def test_a_search_typed_before_the_filters_come_is_kept(qtbot: QtBot, pristine: Path) -> None:
+    _cache_index(pristine)
+    window = start_window(pristine)
+    qtbot.addWidget(window)
+    assert not window.is_built
+    everything = window.model.matching
+    window.attempts.search.set_text_now("FALSE, FALSE, FALSE")
+    qtbot.waitUntil(lambda: window.is_built, timeout=10_000)
+    assert window.filters.query().text == "FALSE, FALSE, FALSE"
+    assert window.tasks.wait_idle()
+    assert window.model.query.text == "FALSE, FALSE, FALSE"
+    assert 0 < window.model.matching < everything

@@ -68,14 +68,22 @@ class AttemptList(QObject):
 
     def __init__(
         self,
-        filters: FilterPanel,
+        filters: FilterPanel | None,
         search: SearchBar,
         model: AttemptTableModel,
         tasks: TaskRunner,
         parent: QObject | None = None,
     ) -> None:
+        """Keep ``model`` on the query of ``filters`` and ``search``.
+
+        Args:
+            filters: the filter panel, or ``None`` until :meth:`attach_filters` (a
+                starting window draws its list before it makes the panel): until then
+                the list shows every attempt of the file, and its choices are kept.
+        """
         super().__init__(parent)
-        self._filters = filters
+        self._filters: FilterPanel | None = None
+        self._choices: FilterChoices | None = None  # kept for a panel attached later
         self._search = search
         self._model = model
         self._tasks = tasks
@@ -86,25 +94,53 @@ class AttemptList(QObject):
         self._going.row_chosen.connect(self.row_chosen)
         self._going.message.connect(self.message)
         self._select: Callable[[int], object] | None = None
-        filters.query_changed.connect(self._query_changed)
-        search.text_changed.connect(filters.set_text)
+        search.text_changed.connect(self._search_text)
         search.scope_changed.connect(self._scope_changed)
         search.submitted.connect(self.search_submitted)
         model.modelReset.connect(self._update_counts)
         model.modelReset.connect(self._find_positions)
+        if filters is not None:
+            self.attach_filters(filters)
 
-    # -- what the list shows ------------------------------------------------------------
+    def attach_filters(self, filters: FilterPanel) -> None:
+        """The filter panel, made now: it offers the open file's values (kept since it
+        opened) and takes over the search box's text, if any was typed meanwhile."""
+        self._filters = filters
+        filters.query_changed.connect(self._query_changed)
+        if self._choices is not None:
+            self._offer(filters, self._choices)
+        if self._search.text():
+            filters.set_text(self._search.text())
 
-    def set_choices(self, choices: FilterChoices) -> None:
-        """Offer the values of the file now open (every filter and the search cleared)."""
-        self._filters.set_choices(
+    def _panel(self) -> FilterPanel:
+        """The filter panel (what asks for it comes with the rest of the window)."""
+        if self._filters is None:
+            raise RuntimeError("the filter panel is not made yet")
+        return self._filters
+
+    @staticmethod
+    def _offer(filters: FilterPanel, choices: FilterChoices) -> None:
+        filters.set_choices(
             runs=choices.runs,
             models=choices.models,
             tracks=choices.tracks,
             repetitions=choices.repetitions,
             facets=choices.facets,
         )
+
+    def _search_text(self, text: str) -> None:
+        if self._filters is not None:  # (else the panel takes it when attached)
+            self._filters.set_text(text)
+
+    # -- what the list shows ------------------------------------------------------------
+
+    def set_choices(self, choices: FilterChoices) -> None:
+        """Offer the values of the file now open (every filter and the search cleared)."""
+        self._choices = choices
         self._search.clear_quietly()
+        if self._filters is None:
+            return
+        self._offer(self._filters, choices)
         self._filters.set_text(None)
         self._filters.set_flagged_only(None)
 
@@ -120,16 +156,16 @@ class AttemptList(QObject):
     def clear_all(self) -> None:
         """Esc: clear the search box and every filter."""
         self._search.clear_quietly()
-        self._filters.set_text(None)
-        self._filters.clear()
+        self._panel().set_text(None)
+        self._panel().clear()
 
     def apply_query(self, query: AttemptQuery) -> None:
         """Show exactly ``query``'s attempts (a click on a plotted bar); the search box empties."""
         self._search.clear_quietly()
-        self._filters.apply_query(query)
+        self._panel().apply_query(query)
 
     def _scope_changed(self, _scope: object) -> None:
-        if (query := self._filters.query()).text:
+        if self._filters is not None and (query := self._filters.query()).text:
             self._query_changed(query)
 
     def _query_changed(self, query: AttemptQuery) -> None:
@@ -229,13 +265,13 @@ class AttemptList(QObject):
         """The questions with an open flag now; a flagged-only list follows them."""
         self._flagged = question_ids
         wanted = tuple(sorted(question_ids))
-        current = self._filters.query().flagged_question_ids
+        current = self._panel().query().flagged_question_ids
         if current is not None and current != wanted:
-            self._filters.set_flagged_only(wanted)
+            self._panel().set_flagged_only(wanted)
 
     def set_flagged_only(self, on: bool) -> None:
         """View ▸ Flagged questions only (questions with an open flag)."""
-        self._filters.set_flagged_only(sorted(self._flagged) if on else None)
+        self._panel().set_flagged_only(sorted(self._flagged) if on else None)
         if on and not self._flagged:
             self.message.emit("No question has an open flag.")
 
