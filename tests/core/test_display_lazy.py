@@ -41,29 +41,35 @@ def test_display_text_cuts_what_make_visible_shows(text: str, limit: int) -> Non
     assert shown.startswith(make_visible(text[:limit]).text)
 
 
-def test_labels_and_lists_do_not_load_numpy() -> None:
-    code = (
-        "import sys\n"
-        "from ai4hse_desk.display.text_sanitize import display_text\n"
-        "assert display_text('a\\u202eb\\x00c\\n') == 'a⟨RLO⟩b⟨NUL⟩c\\n'\n"
-        "print('numpy' in sys.modules)\n"
-        "from ai4hse_desk.display.text_sanitize import make_visible\n"
-        "make_visible('x\\u200b')\n"
-        "print('numpy' in sys.modules)\n"
+def _printed(*lines: str) -> list[str]:
+    """What a fresh interpreter prints running ``lines`` (nothing imported before)."""
+    done = subprocess.run(
+        [sys.executable, "-c", "\n".join(lines)], capture_output=True, text=True, check=True
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.split() == ["False", "True"]
+    return done.stdout.split()
+
+
+def test_labels_and_lists_do_not_load_numpy() -> None:
+    printed = _printed(
+        "import sys",
+        "from ai4hse_desk.display.text_sanitize import display_text",
+        "assert display_text('a\\u202eb\\x00c\\n') == 'a⟨RLO⟩b⟨NUL⟩c\\n'",
+        "print('numpy' in sys.modules)",
+        "from ai4hse_desk.display.text_sanitize import make_visible",
+        "make_visible('x\\u200b')",
+        "print('numpy' in sys.modules)",
+    )
+    assert printed == ["False", "True"]
 
 
 def test_the_stand_in_table_is_made_only_when_a_text_needs_it() -> None:
     """Its 6,400 entries take milliseconds: plain ids and labels never need them."""
-    code = (
-        "from ai4hse_desk.display.stand_ins import stand_in_table\n"
-        "from ai4hse_desk.display.text_sanitize import display_text\n"
-        "assert display_text('Q001 gpt-x run-1') == 'Q001 gpt-x run-1'\n"
-        "print(stand_in_table.cache_info().currsize)\n"
-        "assert display_text('a\\u202eb') == 'a⟨RLO⟩b'\n"
-        "print(stand_in_table.cache_info().currsize)\n"
+    printed = _printed(
+        "from ai4hse_desk.display.stand_ins import stand_in_table",
+        "from ai4hse_desk.display.text_sanitize import display_text",
+        "assert display_text('Q001 gpt-x run-1') == 'Q001 gpt-x run-1'",
+        "print(stand_in_table.cache_info().currsize)",
+        "assert display_text('a\\u202eb') == 'a⟨RLO⟩b'",
+        "print(stand_in_table.cache_info().currsize)",
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.split() == ["0", "1"]
+    assert printed == ["0", "1"]
