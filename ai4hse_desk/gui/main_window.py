@@ -156,12 +156,14 @@ class MainWindow(QMainWindow):
         self.attempts.build_detail(self.settings)
         self.scores = ScoresView(self.tasks)
         self.keyaudit = KeyAuditView(self.tasks)
+        shown = self.views.currentIndex()  # (a page tab may have been clicked already)
         for page, widget in ((1, self.scores), (2, self.keyaudit)):
             stand_in = self.views.widget(page)
             self.views.removeTab(page)
             self.views.insertTab(page, widget, PAGES[page])
             if stand_in is not None:
                 stand_in.deleteLater()
+        self.views.setCurrentIndex(shown)
         self.notes_dock = NotesDock(self)
         self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.notes_dock)
         self.notes_dock.hide()

@@ -267,3 +267,12 @@ def test_a_search_typed_before_the_filters_come_is_kept(qtbot: QtBot, pristine: 
     assert window.tasks.wait_idle()
     assert window.model.query.text == "FALSE, FALSE, FALSE"
     assert 0 < window.model.matching < everything
+
+
+def test_a_page_chosen_before_the_rest_came_stays_chosen(qtbot: QtBot, pristine: Path) -> None:
+    _cache_index(pristine)
+    window = start_window(pristine)
+    qtbot.addWidget(window)
+    window.views.setCurrentIndex(PAGES.index("Scores"))  # its tab clicked at once
+    qtbot.waitUntil(lambda: window.is_built, timeout=10_000)
+    assert window.views.currentWidget() is window.scores
