@@ -157,6 +157,7 @@ class MainWindow(QMainWindow):
         self.scores = ScoresView(self.tasks)
         self.keyaudit = KeyAuditView(self.tasks)
         shown = self.views.currentIndex()  # (a page tab may have been clicked already)
+        self.views.setCurrentIndex(0)  # (removing the page shown would show its neighbour)
         for page, widget in ((1, self.scores), (2, self.keyaudit)):
             stand_in = self.views.widget(page)
             self.views.removeTab(page)

@@ -269,10 +269,17 @@ def test_a_search_typed_before_the_filters_come_is_kept(qtbot: QtBot, pristine: 
     assert 0 < window.model.matching < everything
 
 
-def test_a_page_chosen_before_the_rest_came_stays_chosen(qtbot: QtBot, pristine: Path) -> None:
+@pytest.mark.parametrize("page", ["Scores", "Key audit", "Review"])
+def test_a_page_chosen_before_the_rest_came_stays_chosen(
+    qtbot: QtBot, pristine: Path, page: str
+) -> None:
     _cache_index(pristine)
     window = start_window(pristine)
     qtbot.addWidget(window)
-    window.views.setCurrentIndex(PAGES.index("Scores"))  # its tab clicked at once
+    window.views.setCurrentIndex(PAGES.index(page))  # its tab clicked at once
     qtbot.waitUntil(lambda: window.is_built, timeout=10_000)
-    assert window.views.currentWidget() is window.scores
+    assert window.views.currentIndex() == PAGES.index(page)
+    shown = {"Scores": window.scores, "Key audit": window.keyaudit, "Review": window.review_page}
+    assert window.views.currentWidget() is shown[page]
+    if page == "Review":
+        assert window.review.isVisible()  # made once the window attached it

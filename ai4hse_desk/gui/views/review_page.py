@@ -60,8 +60,11 @@ class ReviewPage(QWidget):
         key_audit: Callable[[], KeyAuditResult | None],
     ) -> None:
         """What the controller works with (see :class:`ReviewController`), once the
-        window has made it."""
+        window has made it (a page shown before, its tab clicked while a starting window
+        was still being built, is made now)."""
         self._parts = (notes, identity, tasks, key_audit)
+        if self.isVisible():
+            self._build()
 
     def view(self) -> ReviewView:
         """The Review view (made now if it was not yet)."""
@@ -107,7 +110,8 @@ class ReviewPage(QWidget):
         return self._built
 
     def showEvent(self, event: QShowEvent) -> None:
-        self._build()
+        if self._parts is not None:  # (else made when attached)
+            self._build()
         super().showEvent(event)
 
 
