@@ -61,26 +61,14 @@ class FirstRows(QObject):
         self._latest.timeout.connect(self._build_now)
         self._latest.start(REST_WAIT_MS)
 
-    @property
-    def settled(self) -> bool:
-        """Whether the list has settled (the rest is built, or held for the next frame)."""
-        return self._settled
-
     def settle(self, *_args: object) -> None:
         """The list has settled: build the rest once the next frame is drawn."""
-        if self._settled:
-            return
-        self._settled = True
-        self._latest.stop()
-        self._disconnect()
-        self._tasks.after_paint(self._build_unless_cancelled)
+        if self._stop_waiting():
+            self._tasks.after_paint(self._build_unless_cancelled)
 
     def cancel(self) -> None:
         """The window is closing: build nothing (a build held for the frame is dropped)."""
-        if not self._settled:
-            self._settled = True
-            self._latest.stop()
-            self._disconnect()
+        self._stop_waiting()
         self._cancelled = True
 
     def _session_changed(self, session: object) -> None:
@@ -88,14 +76,21 @@ class FirstRows(QObject):
             self.settle()
 
     def _build_now(self) -> None:
-        if not self._settled:
-            self._settled = True
-            self._disconnect()
+        if self._stop_waiting():
             self._build()
 
     def _build_unless_cancelled(self) -> None:
         if not self._cancelled:
             self._build()
+
+    def _stop_waiting(self) -> bool:
+        """Stop watching the list and the clock; False if that was done already."""
+        if self._settled:
+            return False
+        self._settled = True
+        self._latest.stop()
+        self._disconnect()
+        return True
 
     def _disconnect(self) -> None:
         opening = self._opening
