@@ -133,8 +133,8 @@ class RunScorer:
         self._rep_correct: Counter[int] = Counter()  # repetition -> correct attempts
         self._strict = 0
         self._disagreements = 0
-        # question_id -> {selection: count} of valid but incorrect attempts
-        self._wrong: dict[str, dict[Selection | None, int]] = {}
+        # (question_id, selection) -> count of valid but incorrect attempts
+        self._wrong: Counter[tuple[str, Selection | None]] = Counter()
 
     def merge(self, other: RunScorer) -> None:
         """Add the counts of ``other`` (the same run, other attempts) into this scorer."""
@@ -149,11 +149,7 @@ class RunScorer:
             self._keys.setdefault(question_id, key)
         self._strict += other._strict
         self._disagreements += other._disagreements
-        self._add_wrong(
-            ((question_id, selection), count)
-            for question_id, selections in other._wrong.items()
-            for selection, count in selections.items()
-        )
+        self._wrong.update(other._wrong)
 
     @property
     def attempts(self) -> int:
@@ -194,7 +190,7 @@ class RunScorer:
                 self._correct_of[question_id] += 1
                 self._rep_correct[repetition] += 1
             else:
-                self._add_wrong((((question_id, selection), 1),))
+                self._wrong[question_id, selection] += 1
 
     def add_counts(
         self,
@@ -231,12 +227,7 @@ class RunScorer:
                 known[question_id] = keys[question_id]
         self._strict += strict
         self._disagreements += disagreements
-        self._add_wrong(Counter(wrong).items())
-
-    def _add_wrong(self, counts: Iterable[tuple[tuple[str, Selection | None], int]]) -> None:
-        for (question_id, selection), count in counts:
-            selections = self._wrong.setdefault(question_id, {})
-            selections[selection] = selections.get(selection, 0) + count
+        self._wrong.update(wrong)
 
     def result(
         self, labels: Mapping[str, Mapping[str, str]], *, consistency_facet: str = "topic"
@@ -313,20 +304,20 @@ class RunScorer:
         # Few (selection, key) pairs recur across the questions and runs: each is
         # counted once (a bounded table shared by every scorer).
         counted = _PAIR_COUNTS
-        for question_id, selections in self._wrong.items():
-            key = self._keys[question_id]
-            for selection, count in selections.items():
-                if selection is None:
-                    raise ValueError(f"valid attempt of {question_id} without a selection")
-                pair = (selection, key)
-                option_counts = counted.get(pair)
-                if option_counts is None:
-                    if len(counted) >= _PAIR_COUNTS_MAX:
-                        counted.clear()
-                    option_counts = counted[pair] = _option_counts(selection, key)
-                q_tp, q_fp, q_fn = option_counts
-                tp, fp, fn = tp + count * q_tp, fp + count * q_fp, fn + count * q_fn
-                options += count * len(key)
+        keys = self._keys
+        for (question_id, selection), count in self._wrong.items():
+            key = keys[question_id]
+            if selection is None:
+                raise ValueError(f"valid attempt of {question_id} without a selection")
+            pair = (selection, key)
+            option_counts = counted.get(pair)
+            if option_counts is None:
+                if len(counted) >= _PAIR_COUNTS_MAX:
+                    counted.clear()
+                option_counts = counted[pair] = _option_counts(selection, key)
+            q_tp, q_fp, q_fn = option_counts
+            tp, fp, fn = tp + count * q_tp, fp + count * q_fp, fn + count * q_fn
+            options += count * len(key)
         return tp, fp, fn, options
 
     def _baselines(self, rate: _Rate) -> dict[str, float | None]:

@@ -61,8 +61,27 @@ def test_a_whole_file_rescore_checks_in_its_own_scan(
         ("UPDATE attempts SET latency_ms = 'fast' WHERE attempt_id = 9", "latency_ms is 'fast'"),
         ("UPDATE attempts SET error = x'00' WHERE attempt_id = 3", "error is X'00'"),
         ("UPDATE attempts SET repetition = 7 WHERE attempt_id = 5", "repetition 7 of run"),
+        # Columns the scan returns: checked on each fetched batch, not in its SQL.
+        ("UPDATE attempts SET strict_format = 1.0 WHERE attempt_id = 4", "strict_format is 1.0"),
+        ("UPDATE attempts SET correct = 2 WHERE attempt_id = 6", "correct is 2"),
+        ("UPDATE attempts SET state = 'done' WHERE attempt_id = 2", "state is 'done'"),
+        ("UPDATE attempts SET raw_response = x'00' WHERE attempt_id = 7", "raw_response is X'00'"),
+        ("UPDATE attempts SET parse_status = 5 WHERE attempt_id = 8", "parse_status is 5"),
+        ("UPDATE attempts SET repetition = 0 WHERE attempt_id = 10", "repetition is 0"),
+        ("UPDATE attempts SET question_id = NULL WHERE attempt_id = 11", "question_id is NULL"),
     ],
-    ids=["unread column", "blob", "repetition beyond the run's"],
+    ids=[
+        "unread column",
+        "blob",
+        "repetition beyond the run's",
+        "real flag",
+        "flag 2",
+        "unknown state",
+        "blob response",
+        "integer status",
+        "repetition 0",
+        "NULL question",
+    ],
 )
 def test_the_scan_refuses_with_the_checks_message_and_hands_over_nothing(
     make_audit_db: MakeDb, monkeypatch: pytest.MonkeyPatch, statement: str, expected: str
@@ -76,3 +95,33 @@ def test_the_scan_refuses_with_the_checks_message_and_hands_over_nothing(
         assert expected in str(caught.value)
         with pytest.raises(AuditError, match="values break the audit schema"):
             rescore(db, workers=1)
+
+
+@pytest.mark.parametrize(
+    ("statement", "expected"),
+    [
+        ("UPDATE attempts SET strict_format = 'yes' WHERE attempt_id = 10", "strict_format is"),
+        ("UPDATE attempts SET latency_ms = 'fast' WHERE attempt_id = 10", "latency_ms is 'fast'"),
+    ],
+    ids=["returned column", "unread column"],
+)
+def test_a_bad_row_in_a_later_batch_stops_the_scan_before_its_batch(
+    make_audit_db: MakeDb, monkeypatch: pytest.MonkeyPatch, statement: str, expected: str
+) -> None:
+    """A typed file (attempt_id its rowid) streams: the batches before the bad row's are
+    handed over, the bad row's batch never is."""
+    path = make_audit_db(after=[statement])
+    _no_second_scan(monkeypatch)
+    monkeypatch.setattr(verdict_loop, "BATCH", 3)
+    seen: list[int] = []
+
+    def read_all() -> None:
+        with open_audit(path) as db:
+            for batch in iter_verdict_batches(db):
+                seen.extend(verdict[0] for verdict in batch)
+
+    with pytest.raises(AuditError, match="values break the audit schema") as caught:
+        read_all()
+    assert expected in str(caught.value)
+    assert seen
+    assert max(seen) < 10
