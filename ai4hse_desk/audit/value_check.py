@@ -248,6 +248,12 @@ def check_attempt_links(
         if question_id not in questions:
             problems.append(f"attempts: question {_shown(repr(question_id))} is not in questions")
     _refuse(path, problems[:SHOWN_PROBLEMS])
+    check_attempt_ids_unique(conn, path)
+
+
+def check_attempt_ids_unique(conn: sqlite3.Connection, path: Path) -> None:
+    """Unique ``attempt_id`` and unique run x question x repetition (skipped where a real
+    ``UNIQUE``/``PRIMARY KEY`` index guarantees it); raises :class:`AuditError`."""
     if not (
         is_rowid_alias(conn, "attempts", "attempt_id")
         or _guaranteed_unique(conn, "attempts", {"attempt_id"})

@@ -127,8 +127,8 @@ def insert_rows(
     inclusive) and return how many; ``reasons`` (text to id) gains the new sentences.
 
     The whole file's values are checked as the rescore checks them; a slice's own
-    rows are checked inside its scan, and the checks beyond single rows are the
-    caller's (:func:`~ai4hse_desk.verdicts.checked_scan.check_links`).
+    rows are checked inside its scan, and the uniqueness checks are the caller's
+    (:func:`~ai4hse_desk.verdicts.checked_scan.check_ids_unique`).
     """
     from ai4hse_desk.verdicts.run_scores import selected_runs, verdict_batches
 

@@ -11,8 +11,9 @@ own. The worker is a new interpreter running :mod:`.build_worker` by name: not a
 ``multiprocessing`` spawn, which imports the parent's ``__main__`` again (a script
 without a ``__main__`` guard would start over in the worker, and wait on its own
 window). Each checks its own rows' values inside its scan
-(:mod:`~ai4hse_desk.verdicts.checked_scan`); the checks beyond single rows run on a
-thread beside this process's scan (0.1-0.3 s of index walks that were serial after it),
+(:mod:`~ai4hse_desk.verdicts.checked_scan`: values, and the runs, questions and
+repetitions they refer to); the uniqueness checks run on a thread beside this
+process's scan,
 and once both parts are derived this process appends the worker's rows (one
 ``INSERT … SELECT``, the records copied as they are: each reason sentence's id is a
 function of the sentence, the same in both processes; renumbered only should two
@@ -193,7 +194,7 @@ def insert_split(
         AuditError: a problem in the data, or the file changed while read.
     """
     from ai4hse_desk.index.location import audit_file
-    from ai4hse_desk.verdicts.checked_scan import check_links
+    from ai4hse_desk.verdicts.checked_scan import check_ids_unique
     from ai4hse_desk.verdicts.verdict_loop import RescoreCancelled
 
     lower, upper = ranges
@@ -217,11 +218,10 @@ def insert_split(
             worker = _Worker(audit_file(db), part.temp, upper)
         except OSError:
             worker = None  # no process to be had: this one derives both parts
-        # The checks beyond single rows (index walks in SQLite, which releases the GIL)
-        # run on a thread beside this part's scan; their problem is raised after any
-        # of the rows', as one pass would meet them.
-        db.answer_keys()  # read here first: the check reads them too
-        links_check = Beside(lambda: check_links(db))
+        # The uniqueness checks (each part's scan checks its rows' values, runs,
+        # questions and repetitions) run on a thread beside this part's scan; their
+        # problem is raised after any of the rows', as one pass would meet them.
+        links_check = Beside(lambda: check_ids_unique(db))
         links_check.start()
         try:
             count = insert_rows(conn, db, ordinals, reasons, counted(0, worker), lower)
@@ -250,7 +250,7 @@ def insert_split(
             count += insert_rows(conn, db, ordinals, reasons, counted(count), upper)
             processes = 1
         db.verify_unchanged()
-        db.attempts_checked()  # every row checked in a scan, the links here
+        db.attempts_checked()  # every row checked in a scan, the uniqueness here
         return count, processes
     finally:
         if worker is not None:

@@ -5,38 +5,43 @@ it (:meth:`AuditDB.check_attempts`, on a thread), which reads the whole file
 again. Folded into the rescore scan, the same rules cost about 12% less CPU in
 all (realistic 1M file: 4.5 s against 5.2 s for the scan and the check), all of
 it on the scanning thread; the rescore loop folds them when no core is idle for
-a second scan (:data:`~.verdict_loop.FOLD_BELOW_IDLE_CORES`). The rules of the
-columns the scan returns are checked on each fetched batch, column by column
-(:func:`~ai4hse_desk.audit.value_rules.column_keeps`: the types and values as
-Python's ``sqlite3`` hands them over, a few C passes per column); measured in
-instructions on the realistic data, that is 8% less work for a worker's whole
-scan and loop than the same rules in the scan's SQL, where SQLite's VM
-evaluates each rule per row. The scan's ``WHERE`` is the rules of the other
-columns ``OR`` a function that records a failing row and keeps it. A failing
-row (in either) stops the scan before its batch is handed over, and the full
-check runs for its message
-(:func:`~ai4hse_desk.audit.value_check.check_attempts`, which refuses it);
-after the last row the checks beyond single rows (known runs and questions,
-repetitions, unique ids; index walks) run, and the file must be unchanged. Only
-then is the last batch handed over, so a consumer that reaches the end has read
-valid values of one committed state, as with the threaded check. Nothing is
-printed before that: the CLI writes its JSON (and ``--per-attempt``'s spooled
-lines) after the rescore returns.
+a second scan (:data:`~.verdict_loop.FOLD_BELOW_IDLE_CORES`).
 
-A worker process of the two-process rescore (:mod:`.parallel`) scans only its
-slice of attempt ids (``id_range``) the same way: its rows' values are checked
-in its own scan, and its parent runs the checks beyond single rows
-(:func:`check_links`) and the file's last look instead of a whole second scan.
+The columns the scan returns are checked on each fetched batch, column by column,
+in a few C passes per column: their value rules
+(:func:`~ai4hse_desk.audit.value_rules.column_keeps`: the types and values as
+Python's ``sqlite3`` hands them over), and what they refer to (a known run and
+question, a repetition within its run's). The scan's ``WHERE`` is the rules of
+the other columns ``OR`` a function that records a failing row and keeps it.
+Measured in instructions on the realistic data, a worker's scan and loop do 8%
+less work than with every rule in the scan's SQL (where SQLite's VM evaluates
+each rule per row), and the index walks that looked for unknown runs and
+questions and repetitions too high (about 0.3 s of CPU on the realistic 1M file,
+beside the workers) are gone. A failing row stops the scan before its batch is
+handed over, and the full check runs for its message
+(:func:`~ai4hse_desk.audit.value_check.check_attempts`, which refuses it). After
+the last row the uniqueness checks run (mostly answered by the schema's own
+``UNIQUE`` index) and the file must be unchanged. Only then is the last batch
+handed over, so a consumer that reaches the end has read valid values of one
+committed state, as with the threaded check. Nothing is printed before that: the
+CLI writes its JSON (and ``--per-attempt``'s spooled lines) after the rescore
+returns.
+
+A worker process of the two-process rescore (:mod:`.parallel`), or of the review
+index's split build, scans only its slice of attempt ids (``id_range``) the same
+way, and its parent runs the uniqueness checks (:func:`check_ids_unique`) and the
+file's last look instead of a whole second scan.
 """
 
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, cast
+from operator import gt
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 from ai4hse_desk.audit.errors import AuditError, file_problems_as_audit_errors
 from ai4hse_desk.audit.rescore_scan import RESCORE_COLUMNS
-from ai4hse_desk.audit.value_check import check_attempt_links, lenient_text
+from ai4hse_desk.audit.value_check import check_attempt_ids_unique
 from ai4hse_desk.audit.value_rules import TABLE_RULES, Rule, column_keeps
 
 if TYPE_CHECKING:
@@ -47,6 +52,9 @@ if TYPE_CHECKING:
     from ai4hse_desk.audit.rescore_scan import RescoreRow
 
 _names = itertools.count()
+_RUN, _QUESTION, _REPETITION = (
+    RESCORE_COLUMNS.index(name) for name in ("run_id", "question_id", "repetition")
+)
 
 
 def _split_rules() -> tuple[str, list[tuple[int, Rule]]]:
@@ -62,13 +70,38 @@ def _split_rules() -> tuple[str, list[tuple[int, Rule]]]:
     return " AND ".join(f"({rule.holds})" for rule in in_sql) or "1", on_columns
 
 
-def _columns_keep(rows: list[RescoreRow], on_columns: list[tuple[int, Rule]]) -> bool:
+class _Known(NamedTuple):
+    """What every attempt must refer to: each run's number of repetitions, the questions."""
+
+    repetitions: dict[str, int]
+    questions: frozenset[str]
+
+
+def _known(db: AuditDB) -> _Known:
+    return _Known({run.run_id: run.repetitions for run in db.runs()}, frozenset(db.answer_keys()))
+
+
+def _columns_keep(
+    rows: list[RescoreRow], on_columns: list[tuple[int, Rule]], known: _Known
+) -> bool:
     """True if every value of ``rows`` keeps the rules of its column (``on_columns``:
-    the rules, each with its column's position in a row)."""
+    the rules, each with its column's position in a row), and every row refers to a
+    known run and question, within the run's repetitions."""
     if not rows:
         return True
     columns = list(zip(*rows, strict=True))
-    return all(column_keeps(rule, columns[at]) for at, rule in on_columns)
+    if not all(column_keeps(rule, columns[at]) for at, rule in on_columns):
+        return False
+    run_ids = cast("tuple[str, ...]", columns[_RUN])
+    repetitions = cast("tuple[int, ...]", columns[_REPETITION])
+    # A run's rows lie together: its id is compared with its neighbour's, not hashed.
+    runs = {run_id for run_id, _ in itertools.groupby(run_ids)}
+    if not (known.repetitions.keys() >= runs and known.questions >= set(columns[_QUESTION])):
+        return False
+    allowed = known.repetitions.__getitem__
+    if max(repetitions) <= min(map(allowed, runs)):  # (one C pass: runs mostly share it)
+        return True
+    return not any(map(gt, repetitions, map(allowed, run_ids)))
 
 
 def checked_batches(
@@ -82,12 +115,13 @@ def checked_batches(
     are the scan's ``WHERE``.
 
     With ``id_range`` (inclusive) only that slice of attempt ids is read and
-    checked, and the checks beyond single rows are left to the caller
-    (:func:`check_links`, then ``db.verify_unchanged()``).
+    checked, and the uniqueness checks are left to the caller
+    (:func:`check_ids_unique`, then ``db.verify_unchanged()``).
 
     Raises:
-        AuditError: a value breaks the schema (the check's message), an attempt
-            of an unknown run or question, or the file changed while read.
+        AuditError: a value breaks the schema, an attempt refers to an unknown run
+            or question or to a repetition beyond its run's (the full check's
+            message), or the file changed while read.
     """
     failed: list[object] = []
 
@@ -96,9 +130,10 @@ def checked_batches(
         return 1  # the row is kept: the scan's consumer never sees the batch it is in
 
     in_sql, on_columns = _split_rules()
+    known = _known(db)
 
     def check(rows: list[RescoreRow]) -> None:
-        if not _columns_keep(rows, on_columns):
+        if not _columns_keep(rows, on_columns, known):
             failed.append(None)
 
     name = f"ai4hse_failing_row_{next(_names)}"
@@ -117,7 +152,7 @@ def checked_batches(
             previous = cursor.fetchmany(batch)
             check(previous)
             if not previous and not failed and whole:  # no attempts at all
-                _links(db, conn)
+                _ids_unique(db, conn)
                 db.verify_unchanged()
             while previous and not failed:
                 rows = cursor.fetchmany(batch)
@@ -125,7 +160,7 @@ def checked_batches(
                 if failed:
                     break
                 if not rows and whole:
-                    _links(db, conn)
+                    _ids_unique(db, conn)
                     db.verify_unchanged()
                 yield cast("list[RescoreRow]", previous)
                 previous = rows
@@ -145,21 +180,14 @@ def checked_batches(
         db.attempts_checked()
 
 
-def check_links(db: AuditDB) -> None:
-    """The checks beyond single rows (known runs and questions, repetitions, unique
-    ids) on a connection of their own; raises :class:`AuditError`."""
+def check_ids_unique(db: AuditDB) -> None:
+    """What :func:`checked_batches`' scans leave to their caller: unique attempt ids and
+    unique run x question x repetition; raises :class:`AuditError`."""
     with file_problems_as_audit_errors(db.path), db.raw_connection() as conn:
-        _links(db, conn)
+        _ids_unique(db, conn)
 
 
-def _links(db: AuditDB, conn: sqlite3.Connection) -> None:
-    """The checks beyond single rows, on the scan's own connection."""
-    repetitions = {run.run_id: run.repetitions for run in db.runs()}
-    questions = set(db.answer_keys())
-    factory = conn.text_factory
-    conn.text_factory = lenient_text
-    try:
-        with file_problems_as_audit_errors(db.path, broad=True):
-            check_attempt_links(conn, db.path, repetitions, questions)
-    finally:
-        conn.text_factory = factory
+def _ids_unique(db: AuditDB, conn: sqlite3.Connection) -> None:
+    """The uniqueness checks, on the scan's own connection."""
+    with file_problems_as_audit_errors(db.path, broad=True):
+        check_attempt_ids_unique(conn, db.path)

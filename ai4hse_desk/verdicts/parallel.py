@@ -13,8 +13,9 @@ audit database, drops the inherited connection pool and scores one slice of
 attempt ids (:mod:`.worker_share`). It sends back the run objects of the runs
 that lie wholly in its slice and the counts of the others, which the parent
 merges. For every run (no run filter) on a file whose ``attempt_id`` is its
-rowid, each worker also checks its own rows' values inside its scan, and the
-parent runs only the checks beyond single rows; otherwise the parent checks
+rowid, each worker also checks its own rows' values (and the runs and questions
+they refer to) inside its scan, and the parent runs only the uniqueness checks;
+otherwise the parent checks
 every attempt while its workers score. The result equals the serial one exactly
 (integer counts, added in the same order).
 
@@ -212,15 +213,15 @@ def _start(
 
 def _parent_check(db: AuditDB, fold: bool) -> AuditError | None:
     """The parent's part of the value check, while its workers score: with ``fold`` only
-    the checks beyond single rows, whose problem is returned (a bad value a worker
+    the uniqueness checks, whose problem is returned (a bad value a worker
     finds is named first, as in one process); else every attempt (raises)."""
     if not fold:
         db.check_attempts()
         return None
-    from ai4hse_desk.verdicts.checked_scan import check_links
+    from ai4hse_desk.verdicts.checked_scan import check_ids_unique
 
     try:
-        check_links(db)
+        check_ids_unique(db)
     except AuditError as exc:
         return exc
     return None

@@ -103,8 +103,8 @@ def score_range(
 
     Without ``check`` the values are not checked here: the parent process checks
     them while its workers score (see :mod:`.parallel`). With it (every run only)
-    the share's own rows are checked inside its scan, and the checks beyond single
-    rows are the caller's (:func:`~.checked_scan.check_links`).
+    the share's own rows are checked inside its scan, and the uniqueness checks are
+    the caller's (:func:`~.checked_scan.check_ids_unique`).
     """
     scorers = {run_id: RunScorer(info) for run_id, info in runs.items()}
     with collector_paused():  # (see .collector)

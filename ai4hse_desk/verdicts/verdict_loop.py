@@ -124,7 +124,7 @@ def verdict_loop(  # noqa: C901 - the per-attempt hot loop stays inline
         scan = checked_batches(db, BATCH)
     elif check and id_range is not None:
         # A worker's share of every run: its own rows checked inside its scan; the
-        # checks beyond single rows are its parent's (run_scores.score_range).
+        # uniqueness checks are its parent's (run_scores.score_range).
         if wanted is not None:
             raise ValueError("a checked share of attempt ids is read for every run")
         scan = checked_batches(db, BATCH, id_range)

@@ -17,7 +17,7 @@ same attempt order.
 
 With ``fold`` the worker checks its own rows' values inside its scan
 (:mod:`.checked_scan`). Then the parent does not read the whole table a second time
-for the check: it only runs the checks beyond single rows. On the realistic file the
+for the check: it only runs the uniqueness checks. On the realistic file the
 separate check took 2.7–2.9 s of CPU, against 1.2–1.3 s added to the scans.
 """
 

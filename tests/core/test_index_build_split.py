@@ -203,9 +203,9 @@ def test_a_bad_value_in_the_workers_part_is_the_one_process_error(
 def test_a_problem_beyond_single_rows_is_the_one_process_error(
     make_audit_db: Callable[..., Path], cache: Path, bad_value: bool
 ) -> None:
-    """The checks beyond single rows run beside the lower part's scan; a repetition past
-    its run's is refused with the one-process message, and a bad value, which one pass
-    meets first, is still the one named (here the worker's)."""
+    """Each part's scan checks what its rows refer to; a repetition past its run's is
+    refused with the one-process message, and a bad value, which one pass meets first,
+    is still the one named (here the worker's)."""
     db_path = make_audit_db()
     with sqlite3.connect(db_path) as conn:
         low, high = conn.execute("SELECT min(attempt_id), max(attempt_id) FROM attempts").fetchone()

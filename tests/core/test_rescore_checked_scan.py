@@ -69,6 +69,9 @@ def test_a_whole_file_rescore_checks_in_its_own_scan(
         ("UPDATE attempts SET parse_status = 5 WHERE attempt_id = 8", "parse_status is 5"),
         ("UPDATE attempts SET repetition = 0 WHERE attempt_id = 10", "repetition is 0"),
         ("UPDATE attempts SET question_id = NULL WHERE attempt_id = 11", "question_id is NULL"),
+        # What the rows refer to, checked on the fetched batch too.
+        ("UPDATE attempts SET run_id = 'ghost' WHERE attempt_id = 12", "run 'ghost' is not in"),
+        ("UPDATE attempts SET question_id = 'Q404' WHERE attempt_id = 13", "'Q404' is not in"),
     ],
     ids=[
         "unread column",
@@ -81,6 +84,8 @@ def test_a_whole_file_rescore_checks_in_its_own_scan(
         "integer status",
         "repetition 0",
         "NULL question",
+        "unknown run",
+        "unknown question",
     ],
 )
 def test_the_scan_refuses_with_the_checks_message_and_hands_over_nothing(

@@ -105,15 +105,15 @@ def test_a_bad_value_in_a_workers_slice_is_refused_with_the_checks_message(
     make_audit_db: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Every run, attempt_id the rowid: the workers check their rows in their scans and
-    the parent only runs the checks beyond single rows."""
+    the parent only runs the uniqueness checks."""
     links: list[str] = []
-    check_links = checked_scan.check_links
+    check_ids_unique = checked_scan.check_ids_unique
 
     def spy(db: object) -> None:
         links.append("links")
-        check_links(db)  # type: ignore[arg-type]
+        check_ids_unique(db)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(checked_scan, "check_links", spy)
+    monkeypatch.setattr(checked_scan, "check_ids_unique", spy)
     path = make_audit_db(
         extra_questions=40,
         after=["UPDATE attempts SET correct = 'yes' WHERE attempt_id = (SELECT max(attempt_id) "
