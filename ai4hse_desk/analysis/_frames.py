@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING
 from ai4hse_desk.analysis._attempts import ATTEMPT_COLUMNS, AttemptRow
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.display.frames import build_frame, selected
-from ai4hse_desk.notes import NOTE_COLUMNS, NotesStore, resolve_location
-from ai4hse_desk.notes.frames import entries, notes_frame
+from ai4hse_desk.notes.frames import NOTE_COLUMNS, entries, notes_frame
+from ai4hse_desk.notes.location import resolve_location
+from ai4hse_desk.notes.store import NotesStore
 from ai4hse_desk.scores import ScoreRow, runs_frame
 from ai4hse_desk.verdicts.rescore import rescore
 

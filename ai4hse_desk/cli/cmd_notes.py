@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     import argparse
     from collections.abc import Iterator
 
-    from ai4hse_desk.notes import NotesStore
+    from ai4hse_desk.notes.store import NotesStore
 
 NOTES_HELP = "notes store: a file path or SQLAlchemy URL (default: AUDIT_DB.review.sqlite)"
 
@@ -45,7 +45,8 @@ def notes_session(audit_db: Path, location: str | None) -> Iterator[NotesStore]:
     """
     from ai4hse_desk.audit import AuditError, open_audit
     from ai4hse_desk.errors import InputProblem
-    from ai4hse_desk.notes import NotesStore, ReviewError
+    from ai4hse_desk.notes import ReviewError
+    from ai4hse_desk.notes.store import NotesStore
 
     try:
         with open_audit(audit_db) as audit:
@@ -144,7 +145,8 @@ def _print_json(data: object, indent: int | None = None) -> None:
 
 def run_export(args: argparse.Namespace) -> int:
     """Run ``notes export``."""
-    from ai4hse_desk.notes import ReviewError, export_notes
+    from ai4hse_desk.notes import ReviewError
+    from ai4hse_desk.review.exports import export_notes
 
     with notes_session(args.audit_db, args.notes) as store:
         try:
@@ -157,7 +159,8 @@ def run_export(args: argparse.Namespace) -> int:
 
 def run_import(args: argparse.Namespace) -> int:
     """Run ``notes import``."""
-    from ai4hse_desk.notes import ReviewError, import_notes
+    from ai4hse_desk.notes import ReviewError
+    from ai4hse_desk.review.imports import import_notes
 
     with notes_session(args.audit_db, args.notes) as store:
         try:
@@ -172,11 +175,12 @@ def run_import(args: argparse.Namespace) -> int:
 
 def run_agreement(args: argparse.Namespace) -> int:
     """Run ``notes agreement``."""
-    from ai4hse_desk.notes import key_agreement
-    from ai4hse_desk.notes.review_stats import Rated, review_agreement
+    from ai4hse_desk.notes.agreement import key_agreement
+    from ai4hse_desk.review.agreement import Rated, review_agreement
+    from ai4hse_desk.review.book import ReviewBook
 
     with notes_session(args.audit_db, args.notes) as store:
-        submitted = [v for v in store.review.all_verdicts() if v.submitted and v.verdict]
+        submitted = [v for v in ReviewBook(store).all_verdicts() if v.submitted and v.verdict]
         if submitted:
             rated = [Rated(v.question_id, v.reviewer, str(v.verdict), v.blind_answer)
                      for v in submitted]  # fmt: skip

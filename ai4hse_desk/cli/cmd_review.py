@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
 
-    from ai4hse_desk.notes import NotesStore
+    from ai4hse_desk.review.book import ReviewBook
 
 T = TypeVar("T")
 
@@ -103,33 +103,34 @@ def register(commands: Any) -> None:
     p.set_defaults(handler=run_report)
 
 
-def _in_store(args: argparse.Namespace, work: Callable[[NotesStore], T]) -> T:
-    """Run ``work`` on the notes store; a :class:`ReviewError` becomes exit 2."""
+def _in_store(args: argparse.Namespace, work: Callable[[ReviewBook], T]) -> T:
+    """Run ``work`` on the review in the notes store; a :class:`ReviewError` becomes exit 2."""
     from ai4hse_desk.notes import ReviewError
+    from ai4hse_desk.review.book import ReviewBook as Book
 
     with notes_session(args.audit_db, args.notes) as store:
         try:
-            return work(store)
+            return work(Book(store))
         except ReviewError as exc:
             raise InputError(str(exc)) from None
 
 
-def _ranking(store: NotesStore) -> list[str]:
+def _ranking(book: ReviewBook) -> list[str]:
     from ai4hse_desk.keyaudit import compute_key_audit
 
-    return [item.question_id for item in compute_key_audit(store.audit).questions]
+    return [item.question_id for item in compute_key_audit(book.store.audit).questions]
 
 
 def run_plan(args: argparse.Namespace) -> int:
     """Run ``review plan``: store the plan, print the status."""
 
-    def work(store: NotesStore) -> dict[str, object]:
-        ranking = _ranking(store) if args.order == "keyaudit" else None
-        store.review.make_plan(
+    def work(book: ReviewBook) -> dict[str, object]:
+        ranking = _ranking(book) if args.order == "keyaudit" else None
+        book.make_plan(
             reviewers=args.reviewers, per_question=args.per_question, order=args.order,
             seed=args.seed, questions=args.questions, ranking=ranking, replace=args.replace,
         )  # fmt: skip
-        return store.review.status()
+        return book.status()
 
     write_json(sys.stdout, _in_store(args, work))
     return 0
@@ -138,8 +139,8 @@ def run_plan(args: argparse.Namespace) -> int:
 def run_verdict(args: argparse.Namespace) -> int:
     """Run ``review verdict``: print the verdict as one JSON line."""
 
-    def work(store: NotesStore) -> object:
-        return store.review.save_verdict(
+    def work(book: ReviewBook) -> object:
+        return book.save_verdict(
             args.question, args.reviewer, verdict=args.verdict, blind_answer=args.blind_answer,
             not_blind=args.not_blind, proposed_key=args.proposed_key,
             confidence=args.confidence, source=args.source, note=args.note,
@@ -153,8 +154,8 @@ def run_verdict(args: argparse.Namespace) -> int:
 def run_adjudicate(args: argparse.Namespace) -> int:
     """Run ``review adjudicate``: print the decision as one JSON line."""
 
-    def work(store: NotesStore) -> object:
-        return store.review.adjudicate(
+    def work(book: ReviewBook) -> object:
+        return book.adjudicate(
             args.question, args.adjudicator, args.decision, key=args.key, note=args.note
         ).to_json()
 
@@ -164,16 +165,18 @@ def run_adjudicate(args: argparse.Namespace) -> int:
 
 def run_status(args: argparse.Namespace) -> int:
     """Run ``review status``."""
-    write_json(sys.stdout, _in_store(args, lambda store: store.review.status()))
+    write_json(sys.stdout, _in_store(args, lambda book: book.status()))
     return 0
 
 
 def run_report(args: argparse.Namespace) -> int:
     """Run ``review report``: write the report through the guarded writer; print a summary."""
-    from ai4hse_desk.notes.review_report import write_review_report
+    from ai4hse_desk.review.report import write_review_report
 
-    def work(store: NotesStore) -> Path:
-        return write_review_report(store, args.out, args.fmt, include_private=args.include_private)
+    def work(book: ReviewBook) -> Path:
+        return write_review_report(
+            book.store, args.out, args.fmt, include_private=args.include_private
+        )
 
     path = _in_store(args, work)
     write_line(sys.stdout, {"written": str(path), "format": args.fmt,

@@ -28,10 +28,10 @@ from ai4hse_desk.gui.controllers.first_rows import FirstRows
 from ai4hse_desk.gui.controllers.opening import APP_TITLE, EMPTY_MESSAGE, OpeningController
 from ai4hse_desk.gui.models.attempt_table import AttemptTableModel
 from ai4hse_desk.gui.qt_guard import guarded
+from ai4hse_desk.gui.review.page import ReviewPage
 from ai4hse_desk.gui.settings import app_settings
 from ai4hse_desk.gui.views.attempts import AttemptsView
 from ai4hse_desk.gui.views.filters_dock import FiltersDock
-from ai4hse_desk.gui.views.review_page import ReviewPage
 from ai4hse_desk.gui.widgets.file_drop import FileDrop
 from ai4hse_desk.gui.widgets.index_bar import IndexBar
 from ai4hse_desk.gui.widgets.recent_menu import fill_recent_menu
@@ -43,8 +43,8 @@ if TYPE_CHECKING:
 
     from PySide6.QtGui import QCloseEvent
 
-    from ai4hse_desk.gui.controllers.review import ReviewController
-    from ai4hse_desk.gui.views.review import ReviewView
+    from ai4hse_desk.gui.review.controller import ReviewController
+    from ai4hse_desk.gui.review.view import ReviewView
     from ai4hse_desk.index import ReviewIndex
 
 #: The pages of the window, in order (the Scores and Key audit pages are stand-ins until
@@ -184,10 +184,10 @@ class MainWindow(QMainWindow):
         from ai4hse_desk.gui.controllers.notes import NotesController
         from ai4hse_desk.gui.controllers.notes_changes import NoteChanges
         from ai4hse_desk.gui.controllers.notes_export import NotesExportController
-        from ai4hse_desk.gui.controllers.review_report import ReviewReportController
         from ai4hse_desk.gui.controllers.reviewer import ReviewerIdentity
         from ai4hse_desk.gui.controllers.selection import AttemptSelection
         from ai4hse_desk.gui.controllers.views import ViewSwitcher
+        from ai4hse_desk.gui.review.report_action import ReviewReportController
 
         a, tasks = self.attempts, self.tasks
         self.selection = AttemptSelection(self)

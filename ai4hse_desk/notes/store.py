@@ -46,7 +46,6 @@ from ai4hse_desk.notes.records import (
     revision_from_row,
     revisions_query,
 )
-from ai4hse_desk.notes.review_book import ReviewBook
 from ai4hse_desk.notes.schema import review_items as _ITEMS
 
 if TYPE_CHECKING:
@@ -77,8 +76,6 @@ class NotesStore:
         self._engine = engine
         self.warning: str | None = None
         self.audit_sha256: str = audit.fingerprint()
-        #: The independent expert review (plans, verdicts, decisions) in this store.
-        self.review = ReviewBook(audit, engine, self.audit_sha256)
 
     @classmethod
     def open(cls, audit: AuditDB, location: str | None = None) -> NotesStore:
@@ -278,7 +275,7 @@ class NotesStore:
         """Run ``work`` in one transaction of this store: a read (one consistent
         snapshot), or with ``write`` a write (``work`` raising rolls it all back);
         retried while the database is busy. For the notes modules that read or merge
-        whole tables (:mod:`.review_read`, :mod:`.review_exchange`)."""
+        whole tables (the review, :mod:`ai4hse_desk.review`)."""
         return (backend.write if write else backend.read)(self._engine, work)
 
     # -- reading -----------------------------------------------------------------
@@ -332,19 +329,6 @@ class NotesStore:
     def revisions(self) -> list[Revision]:
         """Every revision of every item, oldest first (for exports)."""
         return [revision_from_row(row, str(row.kind)) for row in self._read(revisions_query())]
-
-    def flagged_question_ids(
-        self, *, states: tuple[str, ...] = ("open",), category: str | None = None
-    ) -> set[str]:
-        """Ids of the questions with a flag in one of ``states`` (and ``category``).
-
-        A submitted review concern counts as an open flag of the category it maps
-        to (:data:`~.review_values.CONCERN_CATEGORY`), so it shows wherever flags show.
-        """
-        flagged = {f.question_id for f in self.flags(states=states, category=category)}
-        if "open" in states:
-            flagged |= self.review.concerned_question_ids(category)
-        return flagged
 
     def close(self) -> None:
         """Release the store's connections (the audit database stays open); idempotent."""

@@ -144,14 +144,16 @@ def main() -> int:
     from sqlalchemy import text
 
     from ai4hse_desk.audit import open_audit
-    from ai4hse_desk.notes import NotesStore, backend
-    from ai4hse_desk.notes.review_report import review_report
-    from ai4hse_desk.notes.review_report_html import render_review_html
+    from ai4hse_desk.notes import backend
+    from ai4hse_desk.notes.store import NotesStore
+    from ai4hse_desk.review.book import ReviewBook
+    from ai4hse_desk.review.report import review_report
+    from ai4hse_desk.review.report_html import render_review_html
     from ai4hse_desk.verdicts.rescore import rescore
 
     report: dict[str, object] = {"questions": args.questions, "reviewers": len(REVIEWERS)}
     with open_audit(db_path) as db, NotesStore.open(db, str(store_path)) as notes:
-        review = notes.review
+        review = ReviewBook(notes)
         order = review.corpus_order()
         review.make_plan(reviewers=REVIEWERS, per_question=2, order="random", seed=5)
         submit = _fill(review, db.answer_keys())

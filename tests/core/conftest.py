@@ -29,8 +29,8 @@ from sqlalchemy.engine import make_url
 
 from ai4hse_desk.audit import AuditDB, open_audit
 from ai4hse_desk.index import CACHE_ENV
-from ai4hse_desk.notes import NotesStore
 from ai4hse_desk.notes.location import DATA_ENV
+from ai4hse_desk.notes.store import NotesStore
 from ai4hse_desk.writer.demo import write_demo
 
 if TYPE_CHECKING:

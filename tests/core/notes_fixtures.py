@@ -67,7 +67,7 @@ class AuditUnchanged:
 WRITER = """
 import sys
 from ai4hse_desk.audit import open_audit
-from ai4hse_desk.notes import NotesStore
+from ai4hse_desk.notes.store import NotesStore
 audit, store, reviewer, count, qids = sys.argv[1:6]
 questions = qids.split(",")
 with open_audit(audit) as db, NotesStore.open(db, store) as notes:

@@ -22,8 +22,10 @@ from ai4hse_desk.analysis import (
     runs_df,
 )
 from ai4hse_desk.audit import open_audit
-from ai4hse_desk.notes import REVIEW_COLUMNS, NotesStore, export_notes
+from ai4hse_desk.notes.store import NotesStore
 from ai4hse_desk.protocol.outcome import Status
+from ai4hse_desk.review.export_frames import REVIEW_COLUMNS
+from ai4hse_desk.review.exports import export_notes
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -18,6 +18,7 @@ from desk_helpers import cli, sha256
 
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.cli.main import HEADLESS_COMMANDS
+from ai4hse_desk.review.book import ReviewBook
 from ai4hse_desk.verdicts.rescore import rescore
 
 if TYPE_CHECKING:
@@ -205,14 +206,15 @@ def test_report_refuses_to_write_over_the_audit_file(
 SUBMITTER = """
 import sys
 from ai4hse_desk.audit import open_audit
-from ai4hse_desk.notes import NotesStore
+from ai4hse_desk.notes.store import NotesStore
+from ai4hse_desk.review.book import ReviewBook
 audit, store, reviewer, first, count = sys.argv[1:6]
 with open_audit(audit) as db, NotesStore.open(db, store) as notes:
     print("ready", flush=True)
     sys.stdin.readline()
     for i in range(int(first), int(first) + int(count)):
         qid = f"G{i:04d}"
-        v = notes.review.save_verdict(qid, reviewer, verdict="key_ok", not_blind=True,
+        v = ReviewBook(notes).save_verdict(qid, reviewer, verdict="key_ok", not_blind=True,
                                       note=f"{reviewer} {i}")
         print(v.verdict_id, flush=True)
 """
@@ -240,10 +242,10 @@ def test_three_reviewers_submitting_at_once_lose_nothing(
     saved = {line for out, _ in results for line in out.split()}
     assert len(saved) == 900
     with open_audit(audit) as db:
-        from ai4hse_desk.notes import NotesStore
+        from ai4hse_desk.notes.store import NotesStore
 
         with NotesStore.open(db, store_url) as notes:
-            present = notes.review.all_verdicts()
+            present = ReviewBook(notes).all_verdicts()
     assert {v.verdict_id for v in present} == saved
     assert {(v.question_id, v.reviewer) for v in present} == {
         (f"G{i:04d}", who) for i in range(1, 301) for who in ("ann", "bob", "cy")}  # fmt: skip
@@ -269,10 +271,10 @@ def test_a_reviewer_killed_mid_submit_keeps_every_saved_verdict(
     saved = {line for line in printed if line}
     assert len(saved) >= 40
     with open_audit(audit) as db:
-        from ai4hse_desk.notes import NotesStore
+        from ai4hse_desk.notes.store import NotesStore
 
         with NotesStore.open(db, store_url) as notes:
-            present = {v.verdict_id for v in notes.review.all_verdicts()}
+            present = {v.verdict_id for v in ReviewBook(notes).all_verdicts()}
     assert saved <= present
     assert len(present) - len(saved) <= 1
 

@@ -7,12 +7,13 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from ai4hse_desk.notes import NotesStore, cohen_kappa, key_agreement, krippendorff_alpha
+from ai4hse_desk.notes.agreement import cohen_kappa, key_agreement, krippendorff_alpha
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from ai4hse_desk.audit import AuditDB
+    from ai4hse_desk.notes.store import NotesStore
 
 
 def test_cohen_kappa_worked_example() -> None:

@@ -11,15 +11,12 @@ import openpyxl
 import pytest
 
 from ai4hse_desk.audit import AuditDB, open_audit
-from ai4hse_desk.notes import (
-    EXPORT_COLUMNS,
-    EXPORT_FORMAT,
-    NotesStore,
-    ReviewError,
-    export_notes,
-    exports,
-    import_notes,
-)
+from ai4hse_desk.notes import ReviewError
+from ai4hse_desk.notes.frames import EXPORT_COLUMNS
+from ai4hse_desk.notes.store import NotesStore
+from ai4hse_desk.review import exports
+from ai4hse_desk.review.exports import EXPORT_FORMAT, export_notes
+from ai4hse_desk.review.imports import import_notes
 
 if TYPE_CHECKING:
     from collections.abc import Callable

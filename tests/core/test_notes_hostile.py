@@ -24,7 +24,9 @@ from desk_helpers import cli, entry_names, sha256
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.filewrite import WriteRefused, write_bytes
 from ai4hse_desk.filewrite import atomic as filewrite_atomic
-from ai4hse_desk.notes import NotesStore, ReviewError, backend, exports, location
+from ai4hse_desk.notes import ReviewError, backend, location
+from ai4hse_desk.notes.store import NotesStore
+from ai4hse_desk.review import exports
 
 if TYPE_CHECKING:
     from collections.abc import Callable

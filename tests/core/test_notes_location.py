@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING
 import pytest
 
 from ai4hse_desk.audit import open_audit
-from ai4hse_desk.notes import NotesStore, ReviewError, location
+from ai4hse_desk.notes import ReviewError, location
 from ai4hse_desk.notes.location import SUFFIX, folder_writable, probe_write, resolve_location
+from ai4hse_desk.notes.store import NotesStore
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator

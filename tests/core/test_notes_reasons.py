@@ -6,7 +6,10 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from ai4hse_desk.notes import NotesStore, ReviewError, export_notes, import_notes
+from ai4hse_desk.notes import ReviewError
+from ai4hse_desk.notes.store import NotesStore
+from ai4hse_desk.review.exports import export_notes
+from ai4hse_desk.review.imports import import_notes
 
 if TYPE_CHECKING:
     from pathlib import Path

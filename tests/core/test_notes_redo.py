@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ai4hse_desk.notes import NotesStore, export_notes, import_notes
+from ai4hse_desk.notes.store import NotesStore
+from ai4hse_desk.review.exports import export_notes
+from ai4hse_desk.review.imports import import_notes
 
 if TYPE_CHECKING:
     from pathlib import Path

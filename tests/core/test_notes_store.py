@@ -15,9 +15,11 @@ import pytest
 from sqlalchemy import create_engine, inspect, text
 
 from ai4hse_desk.audit import AuditDB, open_audit
-from ai4hse_desk.notes import NotesStore, ReviewError
+from ai4hse_desk.notes import ReviewError
 from ai4hse_desk.notes.location import resolve_location
 from ai4hse_desk.notes.schema import SCHEMA_HEAD, VERSION_TABLE, metadata
+from ai4hse_desk.notes.store import NotesStore
+from ai4hse_desk.review.book import ReviewBook
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -168,10 +170,10 @@ def test_filters_and_flagged_question_ids(store: NotesStore) -> None:
     store.add_flag(question_id="Q002", category="typo_or_format", note="", reviewer="bob")
     c = store.add_flag(question_id="Q003", category="key_incorrect", note="", reviewer="bob")
     store.set_flag_state(c.flag_id, "withdrawn", reviewer="bob")
-    assert store.flagged_question_ids() == {"Q001", "Q002"}
-    assert store.flagged_question_ids(category="key_incorrect") == {"Q001"}
+    assert ReviewBook(store).flagged_question_ids() == {"Q001", "Q002"}
+    assert ReviewBook(store).flagged_question_ids(category="key_incorrect") == {"Q001"}
     every = ("open", "resolved", "withdrawn")
-    assert store.flagged_question_ids(states=every) == {"Q001", "Q002", "Q003"}
+    assert ReviewBook(store).flagged_question_ids(states=every) == {"Q001", "Q002", "Q003"}
     assert [f.flag_id for f in store.flags(question_id="Q001")] == [a.flag_id]
     assert [f.question_id for f in store.flags(reviewer="bob")] == ["Q002", "Q003"]
     assert [f.question_id for f in store.flags(states=("withdrawn",))] == ["Q003"]
@@ -268,7 +270,7 @@ def test_two_writer_processes_lose_no_flag(audit: AuditDB, store_url: str) -> No
 OPENER = """
 import sys
 from ai4hse_desk.audit import open_audit
-from ai4hse_desk.notes import NotesStore
+from ai4hse_desk.notes.store import NotesStore
 with open_audit(sys.argv[1]) as db, NotesStore.open(db, sys.argv[2]) as notes:
     print(",".join(notes.applied_migrations))
 """

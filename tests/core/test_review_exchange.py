@@ -19,10 +19,13 @@ import openpyxl
 import pytest
 from desk_helpers import cli
 
-from ai4hse_desk.notes import NotesStore, ReviewError, export_notes, import_notes
-from ai4hse_desk.notes.review_book import BlindRuleError
-from ai4hse_desk.notes.review_history import ReviewData
-from ai4hse_desk.notes.review_read import read_review
+from ai4hse_desk.notes import ReviewError
+from ai4hse_desk.notes.store import NotesStore
+from ai4hse_desk.review.book import BlindRuleError, ReviewBook
+from ai4hse_desk.review.exports import export_notes
+from ai4hse_desk.review.history import ReviewData
+from ai4hse_desk.review.imports import import_notes
+from ai4hse_desk.review.read import read_review
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -38,7 +41,7 @@ ANN_Q001, ANN_Q002, BOB_Q001, BOB_Q003 = range(4)
 
 def record_review(notes: NotesStore) -> None:
     """A plan (ann, bob; K=2), four verdicts with six revisions, a decision with two."""
-    review = notes.review
+    review = ReviewBook(notes)
     review.make_plan(reviewers=["ann", "bob"], per_question=2)
     review.record_blind("Q001", "ann", [T, F, U, F])
     review.save_verdict("Q001", "ann", verdict="key_wrong", proposed_key=[T, F, T, F],
@@ -94,7 +97,7 @@ def test_round_trip_between_stores_and_a_second_import_adds_nothing(
     audit: AuditDB, exported: Path, ann_path: Path, tmp_path: Path, store_url: str
 ) -> None:
     with NotesStore.open(audit, str(ann_path)) as ann:
-        original, status = snapshot(ann), ann.review.status()
+        original, status = snapshot(ann), ReviewBook(ann).status()
     with NotesStore.open(audit, store_url) as team:
         first = import_notes(team, exported).to_json()
         assert {k: first[k] for k in first if k.endswith("_added")} == {
@@ -103,12 +106,12 @@ def test_round_trip_between_stores_and_a_second_import_adds_nothing(
         }  # fmt: skip
         assert (first["plans"], first["verdicts"], first["decisions"]) == (1, 4, 1)
         assert snapshot(team) == original
-        assert team.review.status() == status
+        assert ReviewBook(team).status() == status
         second = import_notes(team, exported).to_json()
         assert [second[k] for k in second if k.endswith("_added")] == [0] * 7
         assert snapshot(team) == original
         with pytest.raises(BlindRuleError, match="has not submitted"):
-            team.review.others_verdicts("Q003", "ann")  # the merge reveals nothing
+            ReviewBook(team).others_verdicts("Q003", "ann")  # the merge reveals nothing
         export_notes(team, "json", tmp_path / "team.json")
     team_doc, ann_doc = load(tmp_path / "team.json"), load(exported)
     for key in ("review_plans", "review_verdicts", "review_decisions", "flags"):
@@ -126,12 +129,12 @@ def test_two_reviewers_files_merge_to_the_same_store_in_either_order(
     audit: AuditDB, tmp_path: Path
 ) -> None:
     with NotesStore.open(audit, str(tmp_path / "ann.sqlite")) as ann:
-        ann.review.save_verdict("Q001", "ann", verdict="key_ok", blind_answer=[T, F, T, F])
-        ann.review.adjudicate("Q004", "ann", "key_confirmed")
+        ReviewBook(ann).save_verdict("Q001", "ann", verdict="key_ok", blind_answer=[T, F, T, F])
+        ReviewBook(ann).adjudicate("Q004", "ann", "key_confirmed")
         export_notes(ann, "json", tmp_path / "ann.json")
     with NotesStore.open(audit, str(tmp_path / "bob.sqlite")) as bob:
-        bob.review.save_verdict("Q001", "bob", verdict="other", not_blind=True, note="n")
-        bob.review.save_verdict("Q005", "bob", verdict="key_ok", blind_answer=[F] * 5)
+        ReviewBook(bob).save_verdict("Q001", "bob", verdict="other", not_blind=True, note="n")
+        ReviewBook(bob).save_verdict("Q005", "bob", verdict="key_ok", blind_answer=[F] * 5)
         export_notes(bob, "json", tmp_path / "bob.json")
     stores = []
     for name, files in (("one", ("ann", "bob")), ("two", ("bob", "ann"))):
@@ -153,19 +156,19 @@ def test_a_plan_made_elsewhere_never_replaces_the_plan_in_force(
     with NotesStore.open(audit, str(tmp_path / "bob.sqlite")) as bob:
         import_notes(bob, exported)  # ann's plan, as the coordinator handed it out
     with NotesStore.open(audit, str(tmp_path / "own.sqlite")) as own:
-        own.review.make_plan(reviewers=["bob", "cy"], per_question=1)  # newer, unrelated
+        ReviewBook(own).make_plan(reviewers=["bob", "cy"], per_question=1)  # newer, unrelated
         export_notes(own, "json", tmp_path / "own.json")
     with NotesStore.open(audit, str(ann_path)) as ann:
         before = snapshot(ann)
         with pytest.raises(ReviewError, match="would replace this store's plan in force"):
             import_notes(ann, tmp_path / "own.json")
         assert snapshot(ann) == before
-        ann.review.make_plan(reviewers=["ann", "bob", "cy"], per_question=2, replace=True)
+        ReviewBook(ann).make_plan(reviewers=["ann", "bob", "cy"], per_question=2, replace=True)
         export_notes(ann, "json", tmp_path / "replanned.json")
     with NotesStore.open(audit, str(tmp_path / "bob.sqlite")) as bob:
         result = import_notes(bob, tmp_path / "replanned.json")  # continues bob's history
         assert result.review_added.plans == 1
-        plan = bob.review.plan()
+        plan = ReviewBook(bob).plan()
         assert plan is not None
         assert plan.plan.reviewers == ("ann", "bob", "cy")
         assert len(bob.run(read_review).plans) == 2
@@ -450,7 +453,7 @@ def test_csv_and_xlsx_guard_formulas_and_name_options_by_letter(
     audit: AuditDB, ann_path: Path, exported: Path, tmp_path: Path
 ) -> None:
     with NotesStore.open(audit, str(ann_path)) as ann:
-        ann.review.save_verdict("Q005", "bob", verdict="other", not_blind=True,
+        ReviewBook(ann).save_verdict("Q005", "bob", verdict="other", not_blind=True,
                                 source="+SUM(1)", note="-2")  # fmt: skip
         export_notes(ann, "csv", tmp_path / "ann.csv")
         export_notes(ann, "xlsx", tmp_path / "ann.xlsx")
@@ -501,8 +504,8 @@ def test_csv_and_xlsx_guard_formulas_and_name_options_by_letter(
 @pytest.mark.parametrize("fmt", ["csv", "json", "xlsx"])
 def test_private_texts_only_with_include_private(audit: AuditDB, tmp_path: Path, fmt: str) -> None:
     with NotesStore.open(audit, str(tmp_path / "notes.sqlite")) as notes:
-        notes.review.save_verdict("Q001", "ann", verdict="key_ok", blind_answer=[T, F, T, F])
-        notes.review.adjudicate("Q003", "cy", "question_excluded")
+        ReviewBook(notes).save_verdict("Q001", "ann", verdict="key_ok", blind_answer=[T, F, T, F])
+        ReviewBook(notes).adjudicate("Q003", "cy", "question_excluded")
         public, private = tmp_path / f"public.{fmt}", tmp_path / f"private.{fmt}"
         export_notes(notes, fmt, public)
         export_notes(notes, fmt, private, include_private=True)
@@ -526,4 +529,4 @@ def test_private_texts_only_with_include_private(audit: AuditDB, tmp_path: Path,
     if fmt == "json":
         with NotesStore.open(audit, str(tmp_path / "other.sqlite")) as other:
             assert import_notes(other, private).review_added.verdicts == 1
-            assert "question_text" not in json.dumps(other.review.status())
+            assert "question_text" not in json.dumps(ReviewBook(other).status())

@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 from sklearn.metrics import cohen_kappa_score
 
 from ai4hse_desk.notes import ReviewError
-from ai4hse_desk.notes.review_plan import plan_review
-from ai4hse_desk.notes.review_stats import Rated, review_agreement
-from ai4hse_desk.notes.review_values import check_answer, parse_list
+from ai4hse_desk.review.agreement import Rated, review_agreement
+from ai4hse_desk.review.plan import plan_review
+from ai4hse_desk.review.values import check_answer, parse_list
 
 QUESTIONS = [f"Q{n:03d}" for n in range(1, 101)]
 

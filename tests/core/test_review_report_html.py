@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from ai4hse_desk import __version__
-from ai4hse_desk.notes.review_report_html import render_review_html
-from ai4hse_desk.notes.review_values import VERDICTS
+from ai4hse_desk.review.report_html import render_review_html
+from ai4hse_desk.review.values import VERDICTS
 
 HOSTILE = '<script>alert(1)</script>"><img src=x onerror=1>\u202eevil\u200bzw\x1b[31m'
 SHA = "ab" * 32

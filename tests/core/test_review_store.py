@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from ai4hse_desk.notes import NotesStore, ReviewError
-from ai4hse_desk.notes.review_book import BlindRuleError
+from ai4hse_desk.notes import ReviewError
+from ai4hse_desk.notes.store import NotesStore
+from ai4hse_desk.review.book import BlindRuleError, ReviewBook
 
 if TYPE_CHECKING:
     from ai4hse_desk.audit import AuditDB
@@ -30,18 +31,18 @@ def test_a_plan_is_balanced_stored_and_not_replaced_by_accident(
     audit: AuditDB, store_url: str
 ) -> None:
     with NotesStore.open(audit, store_url) as notes:
-        plan = notes.review.make_plan(reviewers=["ann", "bob", "cy"], per_question=2)
+        plan = ReviewBook(notes).make_plan(reviewers=["ann", "bob", "cy"], per_question=2)
         assert plan.plan.questions == tuple(ORDER)
         counts = plan.plan.counts()
         assert sorted(counts.values()) == [3, 3, 4]
         assert all(len(set(who)) == 2 for who in plan.plan.assignments.values())
         with pytest.raises(ReviewError, match="already exists"):
-            notes.review.make_plan(reviewers=["ann", "bob"], per_question=1)
+            ReviewBook(notes).make_plan(reviewers=["ann", "bob"], per_question=1)
     with NotesStore.open(audit, store_url) as again:
-        stored = again.review.plan()
+        stored = ReviewBook(again).plan()
         assert stored is not None
         assert stored.plan.assignments == plan.plan.assignments
-        assert again.review.queue("ann") == plan.plan.queue("ann")
+        assert ReviewBook(again).queue("ann") == plan.plan.queue("ann")
 
 
 def test_bad_plans_are_refused_and_write_nothing(store: NotesStore) -> None:
@@ -53,12 +54,12 @@ def test_bad_plans_are_refused_and_write_nothing(store: NotesStore) -> None:
         ({"reviewers": ["ann"], "per_question": 1, "order": "alphabet"}, "unknown plan order"),
     ):
         with pytest.raises(ReviewError, match=message):
-            store.review.make_plan(**kwargs)  # type: ignore[arg-type]
-    assert store.review.plan() is None
+            ReviewBook(store).make_plan(**kwargs)  # type: ignore[arg-type]
+    assert ReviewBook(store).plan() is None
 
 
 def test_replanning_keeps_every_verdict(store: NotesStore) -> None:
-    review = store.review
+    review = ReviewBook(store)
     review.make_plan(reviewers=["ann", "bob"], per_question=2)
     review.save_verdict("Q001", "ann", verdict="key_ok", blind_answer=[T, F, T, F])
     review.make_plan(reviewers=["ann", "bob", "cy"], per_question=1, order="random", seed=3,
@@ -74,28 +75,28 @@ def test_blind_rule_holds_through_a_second_connection(audit: AuditDB, store_url:
     """Others' verdicts are refused to a reviewer until their own is submitted; a blind
     answer cannot be given after the reveal (on either connection)."""
     with NotesStore.open(audit, store_url) as ann, NotesStore.open(audit, store_url) as bob:
-        ann.review.make_plan(reviewers=["ann", "bob"], per_question=2)
-        ann.review.save_verdict("Q001", "ann", verdict="key_wrong", blind_answer=[T, F, T, T],
+        ReviewBook(ann).make_plan(reviewers=["ann", "bob"], per_question=2)
+        ReviewBook(ann).save_verdict("Q001", "ann", verdict="key_wrong", blind_answer=[T, F, T, T],
                                 proposed_key=[T, F, T, T], confidence="high")  # fmt: skip
         with pytest.raises(BlindRuleError, match="has not submitted"):
-            bob.review.others_verdicts("Q001", "bob")
-        assert bob.review.own_verdict("Q001", "bob") is None
-        bob.review.record_blind("Q001", "bob", [F, U, T, F])
+            ReviewBook(bob).others_verdicts("Q001", "bob")
+        assert ReviewBook(bob).own_verdict("Q001", "bob") is None
+        ReviewBook(bob).record_blind("Q001", "bob", [F, U, T, F])
         with pytest.raises(BlindRuleError, match="has not submitted"):
-            bob.review.others_verdicts("Q001", "bob")  # a draft is not enough
+            ReviewBook(bob).others_verdicts("Q001", "bob")  # a draft is not enough
         with pytest.raises(BlindRuleError, match="cannot be recorded after"):
-            ann.review.record_blind("Q001", "bob", [T, T, T, T])
+            ReviewBook(ann).record_blind("Q001", "bob", [T, T, T, T])
         with pytest.raises(BlindRuleError, match="cannot change"):
-            bob.review.save_verdict("Q001", "bob", verdict="key_ok", blind_answer=[T, T, T, T])
-        mine = bob.review.save_verdict("Q001", "bob", verdict="key_ok", not_blind=True)
+            ReviewBook(bob).save_verdict("Q001", "bob", verdict="key_ok", blind_answer=[T, T, T, T])
+        mine = ReviewBook(bob).save_verdict("Q001", "bob", verdict="key_ok", not_blind=True)
         assert mine.blind_answer == (F, U, T, F)
         assert mine.submitted
-        seen = bob.review.others_verdicts("Q001", "bob")
+        seen = ReviewBook(bob).others_verdicts("Q001", "bob")
         assert [(v.reviewer, v.verdict) for v in seen] == [("ann", "key_wrong")]
 
 
 def test_a_skipped_blind_answer_is_recorded_and_cannot_be_added_later(store: NotesStore) -> None:
-    review = store.review
+    review = ReviewBook(store)
     skipped = review.record_blind("Q002", "ann", None)
     assert skipped.blind == "not_blind"
     assert skipped.blind_answer is None
@@ -105,7 +106,7 @@ def test_a_skipped_blind_answer_is_recorded_and_cannot_be_added_later(store: Not
 
 
 def test_questions_outside_the_queue_stay_hidden(store: NotesStore) -> None:
-    review = store.review
+    review = ReviewBook(store)
     review.make_plan(reviewers=["ann", "bob", "cy"], per_question=2)
     outside = next(q for q in ORDER if "cy" not in review.plan().plan.assignments[q])  # type: ignore[union-attr]
     review.save_verdict(outside, "cy", verdict="key_ok", not_blind=True)
@@ -130,18 +131,18 @@ def test_questions_outside_the_queue_stay_hidden(store: NotesStore) -> None:
 def test_bad_verdicts_are_refused_and_write_nothing(
     store: NotesStore, audit: AuditDB, kwargs: dict[str, object], message: str
 ) -> None:
-    store.review.make_plan(reviewers=["ann", "bob"], per_question=2)
+    ReviewBook(store).make_plan(reviewers=["ann", "bob"], per_question=2)
     before = _sha(audit)
     call: dict[str, object] = {"question_id": "Q001", "reviewer": "ann",
                                "blind_answer": [T, F, T, F], **kwargs}  # fmt: skip
     with pytest.raises(ReviewError, match=message):
-        store.review.save_verdict(**call)  # type: ignore[arg-type]
-    assert store.review.all_verdicts() == []
+        ReviewBook(store).save_verdict(**call)  # type: ignore[arg-type]
+    assert ReviewBook(store).all_verdicts() == []
     assert _sha(audit) == before
 
 
 def test_revisions_append_and_status_counts_queues(store: NotesStore) -> None:
-    review = store.review
+    review = ReviewBook(store)
     review.make_plan(reviewers=["ann", "bob"], per_question=2, questions=["Q001", "Q002"])
     review.save_verdict("Q001", "ann", verdict="key_ok", blind_answer=[T, F, T, F], submit=False)
     first = review.save_verdict("Q001", "ann", verdict="key_ok", not_blind=True, note="checked")
@@ -163,7 +164,7 @@ def test_revisions_append_and_status_counts_queues(store: NotesStore) -> None:
 
 
 def test_adjudication_list_decisions_and_their_history(store: NotesStore) -> None:
-    review = store.review
+    review = ReviewBook(store)
     review.save_verdict("Q001", "ann", verdict="key_ok", not_blind=True)
     review.save_verdict("Q001", "bob", verdict="key_ok", not_blind=True)
     review.save_verdict("Q002", "ann", verdict="key_ok", not_blind=True)
@@ -187,19 +188,19 @@ def test_adjudication_list_decisions_and_their_history(store: NotesStore) -> Non
 
 
 def test_a_submitted_concern_shows_like_a_flag(store: NotesStore) -> None:
-    store.review.save_verdict("Q004", "ann", verdict="key_wrong", not_blind=True,
+    ReviewBook(store).save_verdict("Q004", "ann", verdict="key_wrong", not_blind=True,
                               proposed_key=[T, T, T, F])  # fmt: skip
-    store.review.save_verdict("Q002", "ann", verdict="unclear_question", not_blind=True,
+    ReviewBook(store).save_verdict("Q002", "ann", verdict="unclear_question", not_blind=True,
                               submit=False)  # fmt: skip
-    store.review.save_verdict("Q001", "ann", verdict="key_ok", not_blind=True)
-    assert store.flagged_question_ids() == {"Q004"}
-    assert store.flagged_question_ids(category="key_incorrect") == {"Q004"}
-    assert store.flagged_question_ids(category="ambiguous_wording") == set()
-    assert store.flagged_question_ids(states=("resolved",)) == set()
+    ReviewBook(store).save_verdict("Q001", "ann", verdict="key_ok", not_blind=True)
+    assert ReviewBook(store).flagged_question_ids() == {"Q004"}
+    assert ReviewBook(store).flagged_question_ids(category="key_incorrect") == {"Q004"}
+    assert ReviewBook(store).flagged_question_ids(category="ambiguous_wording") == set()
+    assert ReviewBook(store).flagged_question_ids(states=("resolved",)) == set()
 
 
 def test_progress_counts_the_reviewers_own_queue(store: NotesStore) -> None:
-    review = store.review
+    review = ReviewBook(store)
     assert review.progress("ann")["queue"] == ORDER  # no plan: every question, corpus order
     review.make_plan(reviewers=["ann", "bob"], per_question=1)
     queue = review.queue("ann")

@@ -24,7 +24,7 @@ from ai4hse_desk.gui.models.attempt_table import COLUMNS
 from ai4hse_desk.gui.settings import recent_files
 from ai4hse_desk.gui.workers import index_loader
 from ai4hse_desk.index import ReviewIndex
-from ai4hse_desk.notes import NotesStore
+from ai4hse_desk.notes.store import NotesStore
 from ai4hse_desk.scores import cache as scores_cache
 from ai4hse_desk.verdicts.attempt_detail import AttemptDetail
 

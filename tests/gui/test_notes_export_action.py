@@ -15,7 +15,8 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.gui.main_window import MainWindow
-from ai4hse_desk.notes import NotesStore
+from ai4hse_desk.notes.store import NotesStore
+from ai4hse_desk.review.book import ReviewBook
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -33,7 +34,7 @@ def window(qtbot: QtBot, pristine: Path, tmp_path: Path) -> Iterator[MainWindow]
     with open_audit(audit) as db, NotesStore.open(db) as store:
         store.add_flag(question_id="Q002", category="key_incorrect", note=NOTE, reviewer="ann",
                        option=1)  # fmt: skip
-        store.review.save_verdict("Q003", "bob", verdict="unclear_options", not_blind=True)
+        ReviewBook(store).save_verdict("Q003", "bob", verdict="unclear_options", not_blind=True)
     win = MainWindow()
     qtbot.addWidget(win)
     win.show()

@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING
 
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.gui.main_window import MainWindow
-from ai4hse_desk.notes import NotesStore
-from ai4hse_desk.notes.list_rows import COLUMNS, CONCERN, note_rows
+from ai4hse_desk.notes.store import NotesStore
+from ai4hse_desk.review.book import ReviewBook
+from ai4hse_desk.review.list_rows import COLUMNS, CONCERN, note_rows
 
 if TYPE_CHECKING:
     from pytestqt.qtbot import QtBot
@@ -30,7 +31,7 @@ def _reviewed_copy(pristine: Path, tmp_path: Path) -> Path:
     audit = Path(shutil.copyfile(pristine, folder / "audit.sqlite"))
     with open_audit(audit) as db, NotesStore.open(db) as store:
         store.add_flag(question_id="Q001", category="other", note="a flag", reviewer="ann")
-        review = store.review
+        review = ReviewBook(store)
         review.save_verdict("Q002", "bob", verdict="key_wrong", blind_answer=[T, F, F, F],
                             proposed_key=[F, T, F, F], note=HTML_NOTE)  # fmt: skip
         review.save_verdict("Q003", "ann", verdict="unclear_question", not_blind=True,
@@ -110,7 +111,7 @@ def test_concerns_filter_like_flags_and_open_their_question(
 def test_note_rows_keep_concerns_apart_from_flags_and_notes(pristine: Path, tmp_path: Path) -> None:
     audit = _reviewed_copy(pristine, tmp_path)
     with open_audit(audit) as db, NotesStore.open(db) as store:
-        verdicts = store.review.all_verdicts()
+        verdicts = ReviewBook(store).all_verdicts()
         flags, notes = store.flags(), store.attempt_notes()
     rows = note_rows(flags, notes, concerns=verdicts)
     assert sorted((r.kind, r.question_id) for r in rows) == [

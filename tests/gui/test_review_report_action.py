@@ -13,7 +13,8 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.gui.main_window import MainWindow
-from ai4hse_desk.notes import NotesStore
+from ai4hse_desk.notes.store import NotesStore
+from ai4hse_desk.review.book import ReviewBook
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -28,7 +29,7 @@ def window(qtbot: QtBot, pristine: Path, tmp_path: Path) -> Iterator[MainWindow]
     audit = Path(shutil.copyfile(pristine, folder / "audit.sqlite"))
     with open_audit(audit) as db, NotesStore.open(db) as store:
         for who, verdict in (("ann", "key_ok"), ("bob", "unclear_question")):
-            store.review.save_verdict("Q001", who, verdict=verdict, not_blind=True)
+            ReviewBook(store).save_verdict("Q001", who, verdict=verdict, not_blind=True)
     win = MainWindow()
     qtbot.addWidget(win)
     win.show()

@@ -33,22 +33,23 @@ from ai4hse_desk.gui.controllers.reviewer import SETTINGS_KEY
 from ai4hse_desk.gui.controllers.views import VIEW_REVIEW
 from ai4hse_desk.gui.dialogs import reviewer_name
 from ai4hse_desk.gui.main_window import MainWindow
+from ai4hse_desk.gui.review.reveal import WITHHELD
+from ai4hse_desk.gui.review.texts import key_text
+from ai4hse_desk.gui.review.view import BLIND, IDLE, REVEALED
 from ai4hse_desk.gui.settings import app_settings
-from ai4hse_desk.gui.views.review import BLIND, IDLE, REVEALED
-from ai4hse_desk.gui.views.review_reveal import WITHHELD
-from ai4hse_desk.gui.views.review_texts import key_text
-from ai4hse_desk.notes import NotesStore
-from ai4hse_desk.notes.review_records import BLIND as RECORDED_BLIND
-from ai4hse_desk.notes.review_records import NOT_BLIND
-from ai4hse_desk.notes.review_values import FALSE, TRUE, UNSURE
+from ai4hse_desk.notes.store import NotesStore
+from ai4hse_desk.review.book import ReviewBook
+from ai4hse_desk.review.records import BLIND as RECORDED_BLIND
+from ai4hse_desk.review.records import NOT_BLIND
+from ai4hse_desk.review.values import FALSE, TRUE, UNSURE
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
     from pytestqt.qtbot import QtBot
 
-    from ai4hse_desk.gui.views.review import ReviewView
-    from ai4hse_desk.notes.review_records import ReviewVerdict
+    from ai4hse_desk.gui.review.view import ReviewView
+    from ai4hse_desk.review.records import ReviewVerdict
 
 T = TypeVar("T")
 FIRST = "Q001"
@@ -74,12 +75,12 @@ def in_store(audit: Path, work: Callable[[NotesStore], T]) -> T:
 
 
 def stored(audit: Path, reviewer: str = "ann", qid: str = FIRST) -> ReviewVerdict | None:
-    return in_store(audit, lambda s: s.review.own_verdict(qid, reviewer))
+    return in_store(audit, lambda s: ReviewBook(s).own_verdict(qid, reviewer))
 
 
 def bob_submits(audit: Path) -> None:
     """Bob's submitted key_wrong verdict on Q001 (he proposes A only)."""
-    in_store(audit, lambda s: s.review.save_verdict(
+    in_store(audit, lambda s: ReviewBook(s).save_verdict(
         FIRST, "bob", verdict="key_wrong", blind_answer=[TRUE, FALSE, FALSE, FALSE],
         proposed_key=[TRUE, FALSE, FALSE, FALSE], confidence="high", source="ISO 45001",
         note=BOB_NOTE,
@@ -352,7 +353,7 @@ def test_refusals_are_one_line_in_the_view(window: MainWindow, qtbot: QtBot, aud
     view = window.review
     # Another client of the same reviewer answers Q001 first: the store refuses the
     # second blind answer; the view says so in one line and shows the reveal.
-    in_store(audit, lambda s: s.review.record_blind(FIRST, "ann", [TRUE, TRUE, TRUE, TRUE]))
+    in_store(audit, lambda s: ReviewBook(s).record_blind(FIRST, "ann", [TRUE, TRUE, TRUE, TRUE]))
     press(qtbot, view, Qt.Key.Key_Return)
     settle(window)
     assert view.error.isVisible()
@@ -397,7 +398,9 @@ def test_the_name_is_asked_when_the_first_answer_is_recorded(
 
 
 def test_with_a_plan_the_queue_is_the_reviewers_own(qtbot: QtBot, audit: Path) -> None:
-    plan = in_store(audit, lambda s: s.review.make_plan(reviewers=["ann", "bob"], per_question=1))
+    plan = in_store(
+        audit, lambda s: ReviewBook(s).make_plan(reviewers=["ann", "bob"], per_question=1)
+    )
     queue = plan.plan.queue("ann")
     win = open_review(qtbot, audit)
     view = win.review

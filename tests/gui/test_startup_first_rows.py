@@ -41,9 +41,9 @@ NOT_WITH_A_CACHED_INDEX = (
 )
 #: The Review page's modules, loaded when the page is first shown.
 REVIEW = (
-    "ai4hse_desk.gui.views.review",
-    "ai4hse_desk.gui.controllers.review",
-    "ai4hse_desk.gui.workers.review_store",
+    "ai4hse_desk.gui.review.view",
+    "ai4hse_desk.gui.review.controller",
+    "ai4hse_desk.gui.review.reads",
 )
 
 _RUN = """

@@ -17,9 +17,8 @@
   the key audit and the flagged-only filter follow it. A resolved or withdrawn
   flag stays listed (with its state) in the flags panel and the notes list.
 
-The changes themselves (flags, attempt notes, undo, history, the reviewer's
-name) are carried out by :class:`~.notes_changes.NoteChanges` through
-:meth:`NotesController.write`.
+The changes (flags, attempt notes, undo, history, the reviewer's name) are carried
+out by :class:`~.notes_changes.NoteChanges` through :meth:`NotesController.write`.
 """
 
 from __future__ import annotations
@@ -52,7 +51,8 @@ if TYPE_CHECKING:
     from ai4hse_desk.gui.views.notes_list import NotesDock
     from ai4hse_desk.gui.workers.runner import TaskRunner
     from ai4hse_desk.index.session import AuditSession
-    from ai4hse_desk.notes import AttemptNote, Flag, NotesStore
+    from ai4hse_desk.notes import AttemptNote, Flag
+    from ai4hse_desk.notes.store import NotesStore
     from ai4hse_desk.verdicts.attempt_detail import AttemptDetail
 
 T = TypeVar("T")

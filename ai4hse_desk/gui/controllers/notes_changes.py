@@ -1,12 +1,11 @@
 """What the reviewer records in the notes store: flags, attempt notes, undo, history.
 
-Changes are made under the reviewer's name (asked once, see
-:mod:`.reviewer`), each one revision in the store, off the GUI thread (through
-:meth:`~.notes.NotesController.write`). *Notes ▸ Undo last note change*
-(Ctrl+Z) appends one more revision reverting the reviewer's latest change;
-*Redo last note change* (Ctrl+Shift+Z) appends one re-applying it.
-Problems a reviewer can fix come back as a message box, never a traceback. The
-audit database is never written, and no score depends on a note (protocol §7).
+Changes are made under the reviewer's name (asked once, see :mod:`.reviewer`), each
+one revision in the store, off the GUI thread (through :meth:`~.notes.NotesController.write`).
+*Notes ▸ Undo last note change* (Ctrl+Z) appends one more revision reverting the
+reviewer's latest change; *Redo last note change* (Ctrl+Shift+Z) re-applies it. Problems
+a reviewer can fix come back as a message box, never a traceback. The audit database
+is never written, and no score depends on a note (protocol §7).
 """
 
 from __future__ import annotations
@@ -35,7 +34,8 @@ if TYPE_CHECKING:
     from ai4hse_desk.gui.dialogs.flag import FlagValues
     from ai4hse_desk.gui.panels.flags import FlagsPanel
     from ai4hse_desk.gui.workers.runner import TaskRunner
-    from ai4hse_desk.notes import NotesStore, Revision
+    from ai4hse_desk.notes import Revision
+    from ai4hse_desk.notes.store import NotesStore
 
 T = TypeVar("T")
 _DONE = {"open": "reopened", "resolved": "resolved", "withdrawn": "withdrawn"}
@@ -244,8 +244,7 @@ class NoteChanges(QObject):
         self._step(redo=False)
 
     def redo(self) -> None:
-        """Notes ▸ Redo last note change: re-apply what this reviewer's latest undo took
-        back (until the reviewer makes a new change)."""
+        """Notes ▸ Redo last note change: re-apply what this reviewer's latest undo took back."""
         self._step(redo=True)
 
     def _step(self, *, redo: bool) -> None:
@@ -301,12 +300,13 @@ class NoteChanges(QObject):
         self._read(lambda store: store.history(item_id), show)
 
     def explore(self) -> None:
-        """Hand the questions with an open ``key_incorrect`` flag to the scores' sensitivity
-        exploration (protocol §7: computed on the side, never the official score)."""
+        """Hand the questions with an open ``key_incorrect`` flag to the scores' exploration."""
+        from ai4hse_desk.review.book import ReviewBook as Book
+
         if self._notes.store is None:
             self._explore(set())
             return
-        self._read(lambda s: s.flagged_question_ids(category=EXPLORE_CATEGORY), self._explore)
+        self._read(lambda s: Book(s).flagged_question_ids(category=EXPLORE_CATEGORY), self._explore)
 
     def _explore(self, ids: set[str]) -> None:
         if not ids:

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
     from ai4hse_desk.gui.controllers.notes import NotesController
     from ai4hse_desk.gui.workers.runner import TaskRunner
-    from ai4hse_desk.notes import NotesStore
+    from ai4hse_desk.notes.store import NotesStore
 
 FORMATS = (("csv", "CSV"), ("json", "JSON (can be merged by notes import)"), ("xlsx", "Excel"))
 PRIVATE_QUESTION = (
@@ -34,7 +34,7 @@ PRIVATE_QUESTION = (
 
 def export(store: NotesStore | None, target: Path, fmt: str, include_private: bool) -> str:
     """Export ``store``'s notes; the summary line the status bar shows."""
-    from ai4hse_desk.notes import export_notes
+    from ai4hse_desk.review.exports import export_notes
 
     if store is None:
         raise ValueError("no notes have been recorded for this audit file yet")

@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ai4hse_desk.notes import NotesStore, Revision
+    from ai4hse_desk.notes import Revision
+    from ai4hse_desk.notes.store import NotesStore
 
 #: What one undo or redo did: the revision appended (``None``: nothing to do), and where.
 Step = tuple["Revision | None", str]

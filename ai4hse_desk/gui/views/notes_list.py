@@ -32,12 +32,12 @@ from PySide6.QtWidgets import (
 from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.gui.widgets.labels import plain_label, table_texts
 from ai4hse_desk.notes import CATEGORIES, STATES, AttemptNote, Flag
-from ai4hse_desk.notes.list_rows import COLUMNS, KINDS, note_cells, note_rows
+from ai4hse_desk.review.list_rows import COLUMNS, KINDS, note_cells, note_rows
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from ai4hse_desk.notes.review_records import ReviewVerdict
+    from ai4hse_desk.review.records import ReviewVerdict
 
 _CELL = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 _ROLE_KIND = Qt.ItemDataRole.UserRole

@@ -18,8 +18,9 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from ai4hse_desk.audit import AuditDB
-    from ai4hse_desk.notes import AttemptNote, Flag, NotesStore
-    from ai4hse_desk.notes.review_records import ReviewVerdict
+    from ai4hse_desk.notes import AttemptNote, Flag
+    from ai4hse_desk.notes.store import NotesStore
+    from ai4hse_desk.review.records import ReviewVerdict
 
 LANE = "notes"
 
@@ -119,13 +120,15 @@ def read_snapshot(
         return NotesSnapshot(
             frozenset(), [], [], [] if with_list else None, [] if with_list else None
         )
+    from ai4hse_desk.review.book import ReviewBook  # SQLAlchemy, as the store has
+
     return NotesSnapshot(
-        frozenset(store.flagged_question_ids()),
+        frozenset(ReviewBook(store).flagged_question_ids()),
         [] if question_id is None else store.flags(question_id=question_id),
         [] if attempt_id is None else store.attempt_notes(attempt_id=attempt_id),
         store.flags() if with_list else None,
         store.attempt_notes() if with_list else None,
-        [v for v in store.review.all_verdicts() if v.concern] if with_list else None,
+        [v for v in ReviewBook(store).all_verdicts() if v.concern] if with_list else None,
     )
 
 

@@ -17,14 +17,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ai4hse_desk.audit import AuditError
-from ai4hse_desk.notes import backend, review_writes
 from ai4hse_desk.notes.errors import ReviewError
 from ai4hse_desk.notes.model import clean_note, clean_reviewer, usable_text, utc_now
-from ai4hse_desk.notes.review_plan import ORDERS, plan_review
-from ai4hse_desk.notes.review_records import BLIND, NOT_BLIND, dump_list
-from ai4hse_desk.notes.review_rules import BlindRuleError, blind_fields, decide, others_submitted
-from ai4hse_desk.notes.review_status import adjudication_list, review_status
-from ai4hse_desk.notes.review_values import (
+from ai4hse_desk.notes.schema import review_verdicts
+from ai4hse_desk.review import writes as review_writes
+from ai4hse_desk.review.plan import ORDERS, plan_review
+from ai4hse_desk.review.records import BLIND, NOT_BLIND, dump_list
+from ai4hse_desk.review.rules import BlindRuleError, blind_fields, decide, others_submitted
+from ai4hse_desk.review.status import adjudication_list, review_status
+from ai4hse_desk.review.values import (
     CONCERN_CATEGORY,
     CONFIDENCES,
     DECISIONS,
@@ -36,15 +37,13 @@ from ai4hse_desk.notes.review_values import (
     VERDICTS,
     check_answer,
 )
-from ai4hse_desk.notes.schema import review_verdicts
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
-    from sqlalchemy import Engine
-
-    from ai4hse_desk.audit import AuditDB, Question
-    from ai4hse_desk.notes.review_records import Decision, ReviewVerdict, StoredPlan
+    from ai4hse_desk.audit import Question
+    from ai4hse_desk.notes.store import NotesStore
+    from ai4hse_desk.review.records import Decision, ReviewVerdict, StoredPlan
 
 _V = review_verdicts
 
@@ -58,10 +57,15 @@ def _choice(value: str | None, allowed: tuple[str, ...], what: str) -> str | Non
 class ReviewBook:
     """Plans, verdicts and decisions of one audit file's review."""
 
-    def __init__(self, audit: AuditDB, engine: Engine, audit_sha256: str) -> None:
-        self._audit = audit
-        self._engine = engine
-        self._sha = audit_sha256
+    def __init__(self, store: NotesStore) -> None:
+        self._store = store
+        self._audit = store.audit
+        self._sha = store.audit_sha256
+
+    @property
+    def store(self) -> NotesStore:
+        """The notes store this review is kept in."""
+        return self._store
 
     # -- checks ---------------------------------------------------------------------
 
@@ -111,9 +115,9 @@ class ReviewBook:
             self._question(qid)
         plan = plan_review(selected, names, per_question, order=order, seed=seed, ranking=ranking)
         author = created_by.strip() or names[0]
-        stored = backend.write(
-            self._engine,
-            lambda c: review_writes.write_plan(c, plan, author, self._sha, replace=replace),
+        stored = self._store.run(
+            write=True,
+            work=lambda c: review_writes.write_plan(c, plan, author, self._sha, replace=replace),
         )
         if stored is None:
             raise ReviewError("a review plan already exists; --replace makes a new one")
@@ -121,7 +125,7 @@ class ReviewBook:
 
     def plan(self) -> StoredPlan | None:
         """The plan in force, or ``None``."""
-        return backend.read(self._engine, review_writes.read_plan)
+        return self._store.run(review_writes.read_plan)
 
     def queue(self, reviewer: str) -> list[str]:
         """``reviewer``'s questions in plan order (empty without a plan)."""
@@ -231,16 +235,15 @@ class ReviewBook:
         who: str,
         update: Callable[[ReviewVerdict | None], dict[str, object]],
     ) -> ReviewVerdict:
-        return backend.write(
-            self._engine,
-            lambda c: review_writes.change_verdict(c, question_id, who, self._sha, update),
+        return self._store.run(
+            write=True,
+            work=lambda c: review_writes.change_verdict(c, question_id, who, self._sha, update),
         )
 
     def own_verdict(self, question_id: str, reviewer: str) -> ReviewVerdict | None:
         """``reviewer``'s own verdict on ``question_id`` (any state), or ``None``."""
         who = clean_reviewer(reviewer)
-        found = backend.read(
-            self._engine,
+        found = self._store.run(
             lambda c: review_writes.read_verdicts(
                 c, _V.c.question_id == question_id, _V.c.reviewer == who
             ),
@@ -250,17 +253,15 @@ class ReviewBook:
     def own_verdicts(self, reviewer: str) -> list[ReviewVerdict]:
         """Every verdict of ``reviewer`` (their progress; never anyone else's)."""
         who = clean_reviewer(reviewer)
-        return backend.read(
-            self._engine, lambda c: review_writes.read_verdicts(c, _V.c.reviewer == who)
-        )
+        return self._store.run(lambda c: review_writes.read_verdicts(c, _V.c.reviewer == who))
 
     def progress(self, reviewer: str) -> dict[str, object]:
         """``reviewer``'s queue and where they are in it: ``{"queue": [question ids],
         "states": {question id: "draft" | "submitted"}, "assigned", "submitted",
         "drafts"}`` (without a plan the queue is every question, corpus order)."""
         who = clean_reviewer(reviewer)
-        plan, states = backend.read(
-            self._engine, lambda c: (review_writes.read_plan(c), review_writes.read_states(c, who))
+        plan, states = self._store.run(
+            lambda c: (review_writes.read_plan(c), review_writes.read_states(c, who))
         )
         queue = self.corpus_order() if plan is None else plan.plan.queue(who)
         mine = [states[qid] for qid in queue if qid in states]
@@ -280,11 +281,11 @@ class ReviewBook:
                 (with a plan) the question is not in their queue.
         """
         who = clean_reviewer(viewer)
-        return backend.read(self._engine, lambda c: others_submitted(c, question_id, who))
+        return self._store.run(lambda c: others_submitted(c, question_id, who))
 
     def all_verdicts(self) -> list[ReviewVerdict]:
         """Every verdict (the coordinator's read: status, report, exports)."""
-        return backend.read(self._engine, review_writes.read_verdicts)
+        return self._store.run(review_writes.read_verdicts)
 
     # -- adjudication ---------------------------------------------------------------
 
@@ -318,14 +319,14 @@ class ReviewBook:
         )
         text = clean_note(note, required=False)
 
-        return backend.write(
-            self._engine,
-            lambda c: decide(c, question_id, who, decision, corrected, text, self._sha),
+        return self._store.run(
+            write=True,
+            work=lambda c: decide(c, question_id, who, decision, corrected, text, self._sha),
         )
 
     def decisions(self) -> list[Decision]:
         """Every question's decision as it stands now."""
-        return backend.read(self._engine, review_writes.read_decisions)
+        return self._store.run(review_writes.read_decisions)
 
     # -- summaries ------------------------------------------------------------------
 
@@ -335,8 +336,7 @@ class ReviewBook:
 
     def snapshot(self) -> tuple[StoredPlan | None, list[ReviewVerdict], list[Decision]]:
         """The plan, every verdict and every decision, read in one transaction."""
-        return backend.read(
-            self._engine,
+        return self._store.run(
             lambda c: (
                 review_writes.read_plan(c),
                 review_writes.read_verdicts(c),
@@ -368,3 +368,17 @@ class ReviewBook:
             for v in self.all_verdicts()
             if v.concern and category in (None, CONCERN_CATEGORY.get(v.verdict or ""))
         }
+
+    def flagged_question_ids(
+        self, *, states: tuple[str, ...] = ("open",), category: str | None = None
+    ) -> set[str]:
+        """Ids of the questions with a flag in one of ``states`` (and ``category``).
+
+        A submitted review concern counts as an open flag of the category it maps
+        to (:data:`~.values.CONCERN_CATEGORY`), so it shows wherever flags show.
+        """
+        flags = self._store.flags(states=states, category=category)
+        flagged = {flag.question_id for flag in flags}
+        if "open" in states:
+            flagged |= self.concerned_question_ids(category)
+        return flagged

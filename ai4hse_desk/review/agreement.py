@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from ai4hse_desk.notes.agreement import cohen_kappa, krippendorff_alpha
-from ai4hse_desk.notes.review_values import TRUE, UNSURE, Answer, is_concern
 from ai4hse_desk.protocol.wilson import wilson_interval
+from ai4hse_desk.review.values import TRUE, UNSURE, Answer, is_concern
 
 if TYPE_CHECKING:
     from collections.abc import Hashable, Mapping, Sequence

@@ -14,14 +14,14 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ai4hse_desk.notes import import_fields as f
 from ai4hse_desk.notes.model import check_time, clean_note
-from ai4hse_desk.notes.review_values import FALSE, TRUE, UNSURE
+from ai4hse_desk.review.values import FALSE, TRUE, UNSURE
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from datetime import datetime
 
-    from ai4hse_desk.notes.review_values import Answer
     from ai4hse_desk.notes.store import NotesStore
+    from ai4hse_desk.review.values import Answer
 
 #: Texts read from the audit file, in a private export only: checked, never stored.
 PRIVATE: Final = frozenset({"question_text", "options", "answer_key"})

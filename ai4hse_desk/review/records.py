@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from ai4hse_desk.notes.errors import ReviewError
-from ai4hse_desk.notes.review_values import Answer, is_concern
+from ai4hse_desk.review.values import Answer, is_concern
 
 if TYPE_CHECKING:
-    from ai4hse_desk.notes.review_plan import Plan
+    from ai4hse_desk.review.plan import Plan
 
 #: How the blind answer was recorded: given before the reveal, or skipped.
 BLIND: Final = "blind"

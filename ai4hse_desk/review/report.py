@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from ai4hse_desk.notes.review_stats import Rated, review_agreement
-from ai4hse_desk.notes.review_status import needs_adjudication, submitted_by_question
-from ai4hse_desk.notes.review_values import KEY_CORRECTED, QUESTION_EXCLUDED, VERDICTS, key_of
+from ai4hse_desk.review.agreement import Rated, review_agreement
+from ai4hse_desk.review.status import needs_adjudication, submitted_by_question
+from ai4hse_desk.review.values import KEY_CORRECTED, QUESTION_EXCLUDED, VERDICTS, key_of
 from ai4hse_desk.verdicts.key_sensitivity import review_sensitivity
 
 if TYPE_CHECKING:
@@ -24,10 +24,10 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from ai4hse_desk.audit import AuditDB
-    from ai4hse_desk.notes.review_book import ReviewBook
-    from ai4hse_desk.notes.review_records import Decision, ReviewVerdict
     from ai4hse_desk.notes.store import NotesStore
     from ai4hse_desk.progress import Progress
+    from ai4hse_desk.review.book import ReviewBook
+    from ai4hse_desk.review.records import Decision, ReviewVerdict
 
 
 def _private(audit: AuditDB, question_id: str) -> dict[str, object]:
@@ -130,11 +130,12 @@ def write_review_report(
     import json
 
     from ai4hse_desk.filewrite import check_target, write_text
-    from ai4hse_desk.notes.review_report_html import render_review_html
+    from ai4hse_desk.review.book import ReviewBook
+    from ai4hse_desk.review.report_html import render_review_html
 
     check_target(target)
     report = review_report(
-        store.audit, store.review, include_private=include_private, progress=progress
+        store.audit, ReviewBook(store), include_private=include_private, progress=progress
     )
     if fmt == "json":
         text = json.dumps(report, indent=2, ensure_ascii=True, allow_nan=False) + "\n"

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Final
 from ai4hse_desk import __version__
 from ai4hse_desk.display.format import option_letter
 from ai4hse_desk.display.text_sanitize import make_visible
-from ai4hse_desk.notes.review_values import VERDICTS
+from ai4hse_desk.review.values import VERDICTS
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence

@@ -16,8 +16,9 @@ from sqlalchemy import func, insert, select
 
 from ai4hse_desk.notes import backend
 from ai4hse_desk.notes.model import after, new_id, utc_now
-from ai4hse_desk.notes.review_plan import Plan
-from ai4hse_desk.notes.review_records import (
+from ai4hse_desk.notes.schema import REVIEW_TABLES
+from ai4hse_desk.review.plan import Plan
+from ai4hse_desk.review.records import (
     VERDICT_FIELDS,
     Decision,
     ReviewVerdict,
@@ -28,7 +29,6 @@ from ai4hse_desk.notes.review_records import (
     verdict_from_row,
     verdict_values,
 )
-from ai4hse_desk.notes.schema import REVIEW_TABLES
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping

@@ -22,7 +22,6 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
 from ai4hse_desk.notes import import_fields as f
-from ai4hse_desk.notes.exports import EXPORT_FORMAT, EXPORT_VERSION
 from ai4hse_desk.notes.frames import EXPORT_COLUMNS
 from ai4hse_desk.notes.model import (
     ACTIONS,
@@ -33,8 +32,9 @@ from ai4hse_desk.notes.model import (
     frozen_values,
 )
 from ai4hse_desk.notes.records import fields_of
-from ai4hse_desk.notes.review_history import ReviewData
-from ai4hse_desk.notes.review_import_check import REVIEW_LISTS, ReviewChecker
+from ai4hse_desk.review.exports import EXPORT_FORMAT, EXPORT_VERSION
+from ai4hse_desk.review.history import ReviewData
+from ai4hse_desk.review.import_check import REVIEW_LISTS, ReviewChecker
 
 if TYPE_CHECKING:
     from collections.abc import Mapping

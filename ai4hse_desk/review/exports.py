@@ -37,7 +37,7 @@ from ai4hse_desk.filewrite import WriteRefused, check_target, write_atomic
 from ai4hse_desk.notes.errors import ReviewError
 from ai4hse_desk.notes.frames import Entry, columns, entries, history_frame
 from ai4hse_desk.notes.model import utc_now
-from ai4hse_desk.notes.review_frames import (
+from ai4hse_desk.review.export_frames import (
     DECISION_HISTORY_COLUMNS,
     PLAN_COLUMNS,
     VERDICT_HISTORY_COLUMNS,
@@ -46,21 +46,21 @@ from ai4hse_desk.notes.review_frames import (
     table_columns,
     verdict_steps,
 )
-from ai4hse_desk.notes.review_json import (
+from ai4hse_desk.review.export_json import (
     DecisionEntry,
     VerdictEntry,
     decision_json,
     plan_json,
     verdict_json,
 )
-from ai4hse_desk.notes.review_read import read_review
+from ai4hse_desk.review.read import read_review
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from ai4hse_desk.notes.review_frames import Row
-    from ai4hse_desk.notes.review_history import PlanRecord
     from ai4hse_desk.notes.store import NotesStore
+    from ai4hse_desk.review.export_frames import Row
+    from ai4hse_desk.review.history import PlanRecord
 
 EXPORT_FORMAT: Final = "ai4hse-review-notes"
 #: Version 2 added the review lists; version 1 files still import.

@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 from ai4hse_desk.display.format import option_letter, plural
 from ai4hse_desk.display.note_text import one_line
 from ai4hse_desk.display.text_sanitize import display_text
-from ai4hse_desk.notes.review_records import NOT_BLIND
-from ai4hse_desk.notes.review_values import TRUE, UNSURE
 from ai4hse_desk.protocol.outcome import Status
+from ai4hse_desk.review.records import NOT_BLIND
+from ai4hse_desk.review.values import TRUE, UNSURE
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from ai4hse_desk.index import ListRow
     from ai4hse_desk.keyaudit import KeyAuditResult
     from ai4hse_desk.notes import Flag
-    from ai4hse_desk.notes.review_records import ReviewVerdict
+    from ai4hse_desk.review.records import ReviewVerdict
 
 NO_OPTION = "none"
 NOT_EXTRACTED = "—"

@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from ai4hse_desk.notes.errors import ReviewError
-from ai4hse_desk.notes.review_records import VERDICT_FIELDS, dump_list, load_list, opt_text
+from ai4hse_desk.review.records import VERDICT_FIELDS, dump_list, load_list, opt_text
 
 if TYPE_CHECKING:
-    from ai4hse_desk.notes.review_values import Answer
+    from ai4hse_desk.review.values import Answer
 
 #: The list-valued fields of a verdict revision (JSON text in the tables).
 LIST_FIELDS: Final = frozenset({"blind_answer", "proposed_key"})

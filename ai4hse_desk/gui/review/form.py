@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from ai4hse_desk.display.format import option_letter
-from ai4hse_desk.notes.review_values import (
+from ai4hse_desk.review.values import (
     CONFIDENCES,
     FALSE,
     KEY_WRONG,
@@ -35,7 +35,7 @@ from ai4hse_desk.notes.review_values import (
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from ai4hse_desk.notes.review_records import ReviewVerdict
+    from ai4hse_desk.review.records import ReviewVerdict
 
 #: What each verdict means, beside its name in the list.
 VERDICT_HELP = {

@@ -26,7 +26,7 @@ from ai4hse_desk.display.status_style import status_label
 from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.gui.palette_mode import status_colours_now
 from ai4hse_desk.gui.plain_text import plain_tooltip
-from ai4hse_desk.gui.views.review_texts import (
+from ai4hse_desk.gui.review.texts import (
     OTHER_COLUMNS,
     blind_summary,
     evidence_text,
@@ -45,10 +45,10 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from ai4hse_desk.audit.records import Question
-    from ai4hse_desk.gui.workers.review_store import Reveal
+    from ai4hse_desk.gui.review.reads import Reveal
     from ai4hse_desk.index import ListRow
     from ai4hse_desk.keyaudit import KeyAuditResult
-    from ai4hse_desk.notes.review_records import ReviewVerdict
+    from ai4hse_desk.review.records import ReviewVerdict
 
 OPTION_COLUMNS = ("Option", "Key", "Your blind answer", "Attempts selecting it")
 #: Columns before the repetitions in the responses table (run, track).

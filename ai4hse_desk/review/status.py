@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import TYPE_CHECKING
 
-from ai4hse_desk.notes.review_values import KEY_WRONG
+from ai4hse_desk.review.values import KEY_WRONG
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
-    from ai4hse_desk.notes.review_records import Decision, ReviewVerdict, StoredPlan
+    from ai4hse_desk.review.records import Decision, ReviewVerdict, StoredPlan
 
 
 def submitted_by_question(verdicts: Iterable[ReviewVerdict]) -> dict[str, list[ReviewVerdict]]:

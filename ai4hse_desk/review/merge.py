@@ -35,7 +35,8 @@ from sqlalchemy import insert, select
 
 from ai4hse_desk.notes import backend
 from ai4hse_desk.notes.errors import ReviewError
-from ai4hse_desk.notes.review_history import (
+from ai4hse_desk.notes.schema import REVIEW_TABLES
+from ai4hse_desk.review.history import (
     DecisionRecord,
     DecisionRevision,
     PlanRecord,
@@ -47,9 +48,8 @@ from ai4hse_desk.notes.review_history import (
     verdict_revision,
     verdict_revision_row,
 )
-from ai4hse_desk.notes.review_read import by_parent, plans_of, rows_in
-from ai4hse_desk.notes.review_records import BLIND, dump_list, opt_text
-from ai4hse_desk.notes.schema import REVIEW_TABLES
+from ai4hse_desk.review.read import by_parent, plans_of, rows_in
+from ai4hse_desk.review.records import BLIND, dump_list, opt_text
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence

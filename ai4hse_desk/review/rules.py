@@ -16,17 +16,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ai4hse_desk.notes import review_writes
 from ai4hse_desk.notes.errors import ReviewError
 from ai4hse_desk.notes.model import utc_now
-from ai4hse_desk.notes.review_records import BLIND, NOT_BLIND, dump_list
 from ai4hse_desk.notes.schema import review_verdicts
+from ai4hse_desk.review import writes as review_writes
+from ai4hse_desk.review.records import BLIND, NOT_BLIND, dump_list
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
 
-    from ai4hse_desk.notes.review_records import Decision, ReviewVerdict
-    from ai4hse_desk.notes.review_values import Answer
+    from ai4hse_desk.review.records import Decision, ReviewVerdict
+    from ai4hse_desk.review.values import Answer
 
 _V = review_verdicts
 

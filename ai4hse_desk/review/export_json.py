@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ai4hse_desk.display.format import option_letter
-from ai4hse_desk.notes.review_history import LIST_FIELDS
-from ai4hse_desk.notes.review_records import BLIND
+from ai4hse_desk.review.history import LIST_FIELDS
+from ai4hse_desk.review.records import BLIND
 
 if TYPE_CHECKING:
     from ai4hse_desk.audit import Question
-    from ai4hse_desk.notes.review_history import (
+    from ai4hse_desk.review.history import (
         Changes,
         DecisionRecord,
         DecisionRevision,
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
         VerdictRecord,
         VerdictRevision,
     )
-    from ai4hse_desk.notes.review_values import Answer
+    from ai4hse_desk.review.values import Answer
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING
 
 from ai4hse_desk.display.note_text import format_time, one_line, option_text
 from ai4hse_desk.display.text_sanitize import display_text
-from ai4hse_desk.notes.review_values import CONCERN_CATEGORY
+from ai4hse_desk.review.values import CONCERN_CATEGORY
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from ai4hse_desk.notes.model import AttemptNote, Flag
-    from ai4hse_desk.notes.review_records import ReviewVerdict
+    from ai4hse_desk.review.records import ReviewVerdict
 
 #: The row kind of a submitted review concern.
 CONCERN = "review_concern"

@@ -1,6 +1,6 @@
 """The blind answer: the question's text and options, each answered TRUE, FALSE or unsure.
 
-Built from a :class:`~ai4hse_desk.gui.workers.review_store.BlindQuestion`, which
+Built from a :class:`~ai4hse_desk.gui.review.reads.BlindQuestion`, which
 holds no key. Every option starts FALSE (an unticked box); :meth:`toggle` flips
 option *n* between TRUE and FALSE (keys 1–9) and makes it the *current* option,
 :meth:`set_unsure` marks the current option unsure (key 0). A click on an
@@ -19,12 +19,12 @@ from PySide6.QtWidgets import QButtonGroup, QGridLayout, QLabel, QRadioButton, Q
 from ai4hse_desk.display.format import option_letter
 from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.gui.widgets.labels import plain_label
-from ai4hse_desk.notes.review_values import FALSE, TRUE, UNSURE
+from ai4hse_desk.review.values import FALSE, TRUE, UNSURE
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from ai4hse_desk.gui.workers.review_store import BlindQuestion
+    from ai4hse_desk.gui.review.reads import BlindQuestion
 
 #: The three answers, in the order of the buttons, and what each button reads.
 CHOICES = ((TRUE, "TRUE"), (FALSE, "FALSE"), (UNSURE, "unsure"))

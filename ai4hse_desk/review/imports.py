@@ -23,10 +23,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ai4hse_desk.notes import writes
-from ai4hse_desk.notes.import_check import ExportChecker
 from ai4hse_desk.notes.import_fields import located
 from ai4hse_desk.notes.import_file import load_json
-from ai4hse_desk.notes.review_exchange import MergeCounts, merge_review
+from ai4hse_desk.review.import_whole import ExportChecker
+from ai4hse_desk.review.merge import MergeCounts, merge_review
 
 if TYPE_CHECKING:
     import os

@@ -11,9 +11,9 @@ from collections import Counter
 from typing import Final
 
 from ai4hse_desk.notes import import_fields as f
-from ai4hse_desk.notes.review_history import PlanRecord
-from ai4hse_desk.notes.review_import_items import ItemChecks, choice
-from ai4hse_desk.notes.review_plan import ORDERS
+from ai4hse_desk.review.history import PlanRecord
+from ai4hse_desk.review.import_items import ItemChecks, choice
+from ai4hse_desk.review.plan import ORDERS
 
 PLAN: Final = frozenset(
     {"plan_id", "created_at", "created_by", "per_question", "order", "seed", "reviewers",

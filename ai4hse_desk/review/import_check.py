@@ -20,8 +20,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from ai4hse_desk.notes import import_fields as f
-from ai4hse_desk.notes import review_import_items as vals
-from ai4hse_desk.notes.review_history import (
+from ai4hse_desk.review import import_items as vals
+from ai4hse_desk.review.export_json import decision_fields_json, verdict_fields_json
+from ai4hse_desk.review.history import (
     LIST_FIELDS,
     VERDICT_ACTIONS,
     DecisionRecord,
@@ -30,11 +31,10 @@ from ai4hse_desk.notes.review_history import (
     VerdictRecord,
     VerdictRevision,
 )
-from ai4hse_desk.notes.review_import_items import ItemChecks
-from ai4hse_desk.notes.review_import_plans import check_plan
-from ai4hse_desk.notes.review_json import decision_fields_json, verdict_fields_json
-from ai4hse_desk.notes.review_records import BLIND, NOT_BLIND, VERDICT_FIELDS
-from ai4hse_desk.notes.review_values import (
+from ai4hse_desk.review.import_items import ItemChecks
+from ai4hse_desk.review.import_plans import check_plan
+from ai4hse_desk.review.records import BLIND, NOT_BLIND, VERDICT_FIELDS
+from ai4hse_desk.review.values import (
     CONFIDENCES,
     DECISIONS,
     KEY_CORRECTED,

@@ -2,10 +2,10 @@
 
 :func:`read_queue` reads the reviewer's queue and progress; :func:`read_page` one
 question of it. The blind rule shapes what comes back: a question this reviewer
-has not answered yet reads as a :class:`ReviewPage` without a :class:`Reveal`,
+has not answered yet reads as a :class:`QuestionRead` without a :class:`Reveal`,
 so nothing of the key, the responses, the flags or the other reviewers' verdicts
 even reaches the GUI thread; the other reviewers' verdicts come only from
-:meth:`~ai4hse_desk.notes.review_book.ReviewBook.others_verdicts`, which refuses
+:meth:`~ai4hse_desk.review.book.ReviewBook.others_verdicts`, which refuses
 them until the reviewer's own verdict is submitted.
 """
 
@@ -15,15 +15,16 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, cast
 
 from ai4hse_desk.errors import first_line
-from ai4hse_desk.notes.review_values import SUBMITTED
+from ai4hse_desk.review.values import SUBMITTED
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
     from ai4hse_desk.audit.records import Question
     from ai4hse_desk.index import ListRow, ReviewIndex
-    from ai4hse_desk.notes import Flag, NotesStore
-    from ai4hse_desk.notes.review_records import ReviewVerdict
+    from ai4hse_desk.notes import Flag
+    from ai4hse_desk.notes.store import NotesStore
+    from ai4hse_desk.review.records import ReviewVerdict
 
 
 @dataclass(frozen=True)
@@ -130,12 +131,14 @@ def read_queue(
     store: NotesStore | None, reviewer: str | None, corpus: Sequence[str]
 ) -> ReviewQueue:
     """``reviewer``'s queue (``None``: the name is not known yet; nothing recorded)."""
-    plan = None if store is None else store.review.plan()
+    from ai4hse_desk.review.book import ReviewBook
+
+    plan = None if store is None else ReviewBook(store).plan()
     reviewers = () if plan is None else plan.plan.reviewers
     if store is None or not reviewer:
         return ReviewQueue(reviewer, tuple(corpus) if plan is None else (), plan is not None,
                            reviewers)  # fmt: skip
-    progress = store.review.progress(reviewer)  # {"queue": [ids], "states": {id: state}, …}
+    progress = ReviewBook(store).progress(reviewer)  # {"queue": [ids], "states": {id: state}, …}
     questions = tuple(cast("list[str]", progress["queue"]))
     queued = set(questions)
     states = cast("dict[str, str]", progress["states"])
@@ -161,7 +164,7 @@ class Reveal:
 
 
 @dataclass(frozen=True)
-class ReviewPage:
+class QuestionRead:
     """One question of the queue as the reviewer may see it now (``reveal`` ``None``: blind)."""
 
     question_id: str
@@ -171,29 +174,34 @@ class ReviewPage:
 
 def read_page(
     store: NotesStore | None, index: ReviewIndex | None, question_id: str, reviewer: str | None
-) -> ReviewPage:
+) -> QuestionRead:
     """Question ``question_id`` for ``reviewer``: blind until they have a verdict on it."""
-    from ai4hse_desk.notes.review_rules import BlindRuleError  # SQLAlchemy, as the store has
+    from ai4hse_desk.review.book import ReviewBook
+    from ai4hse_desk.review.rules import BlindRuleError  # SQLAlchemy, as the store has
 
-    own = None if store is None or not reviewer else store.review.own_verdict(question_id, reviewer)
+    own = (
+        None
+        if store is None or not reviewer
+        else ReviewBook(store).own_verdict(question_id, reviewer)
+    )
     if store is None or reviewer is None or own is None:
-        return ReviewPage(question_id, None, None)
+        return QuestionRead(question_id, None, None)
     try:
         others: tuple[ReviewVerdict, ...] | None = tuple(
-            store.review.others_verdicts(question_id, reviewer)
+            ReviewBook(store).others_verdicts(question_id, reviewer)
         )
         withheld = ""
     except BlindRuleError as exc:
         others, withheld = None, first_line(exc)
     rows = () if index is None else tuple(index.compare_grid(question_id))
     flags = tuple(store.flags(question_id=question_id))
-    return ReviewPage(question_id, own, Reveal(rows, flags, others, withheld))
+    return QuestionRead(question_id, own, Reveal(rows, flags, others, withheld))
 
 
 __all__ = [
     "BlindQuestion",
+    "QuestionRead",
     "Reveal",
-    "ReviewPage",
     "ReviewQueue",
     "blind_question",
     "read_page",

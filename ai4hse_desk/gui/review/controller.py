@@ -6,7 +6,7 @@ under (:class:`~.reviewer.ReviewerIdentity`, asked the first time something is
 recorded). Every read and write of the notes store runs on its ``"notes"`` lane
 (reads here, changes through :meth:`~.notes.NotesController.write`), in order,
 never on the GUI thread. A question this reviewer has not answered is read — and
-shown — without its key (:mod:`ai4hse_desk.gui.workers.review_store`); a
+shown — without its key (:mod:`ai4hse_desk.gui.review.reads`); a
 refusal of the store (:class:`~ai4hse_desk.notes.ReviewError`) comes back as one
 line in the view.
 """
@@ -19,10 +19,10 @@ from PySide6.QtCore import QObject, Signal
 
 from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.errors import first_line
-from ai4hse_desk.gui.views.review import BLIND, REVEALED
-from ai4hse_desk.gui.views.review_form import starting_key
+from ai4hse_desk.gui.review.form import starting_key
+from ai4hse_desk.gui.review.reads import blind_question, read_page, read_queue
+from ai4hse_desk.gui.review.view import BLIND, REVEALED
 from ai4hse_desk.gui.workers.notes_store import LANE, store_problem
-from ai4hse_desk.gui.workers.review_store import blind_question, read_page, read_queue
 from ai4hse_desk.gui.workers.task import QueryOp
 from ai4hse_desk.notes import ReviewError
 
@@ -31,14 +31,14 @@ if TYPE_CHECKING:
 
     from ai4hse_desk.gui.controllers.notes import NotesController
     from ai4hse_desk.gui.controllers.reviewer import ReviewerIdentity
-    from ai4hse_desk.gui.views.review import ReviewView
-    from ai4hse_desk.gui.views.review_form import VerdictValues
-    from ai4hse_desk.gui.workers.review_store import ReviewPage, ReviewQueue
+    from ai4hse_desk.gui.review.form import VerdictValues
+    from ai4hse_desk.gui.review.reads import QuestionRead, ReviewQueue
+    from ai4hse_desk.gui.review.view import ReviewView
     from ai4hse_desk.gui.workers.runner import TaskRunner
     from ai4hse_desk.index import ReviewIndex
     from ai4hse_desk.index.session import AuditSession
     from ai4hse_desk.keyaudit import KeyAuditResult
-    from ai4hse_desk.notes import NotesStore
+    from ai4hse_desk.notes.store import NotesStore
 
 T = TypeVar("T")
 PAGE = "review page"
@@ -181,7 +181,7 @@ class ReviewController(QObject):
             lambda page: self._page_read(page, keep_input),
         )
 
-    def _page_read(self, page: ReviewPage, keep_input: bool) -> None:
+    def _page_read(self, page: QuestionRead, keep_input: bool) -> None:
         session, queue = self._session, self._queue
         if session is None or queue is None or page.question_id != self._current:
             return
@@ -230,6 +230,8 @@ class ReviewController(QObject):
 
     def record_blind(self, answer: tuple[str, ...] | None) -> None:
         """Enter (``answer``) or Skip blind (``None``): record it; the reveal follows."""
+        from ai4hse_desk.review.book import ReviewBook
+
         question_id = self._current
         if question_id is None:
             return
@@ -239,11 +241,13 @@ class ReviewController(QObject):
             else f"{question_id}: recorded as not blind."
         )
         self._write(
-            lambda store, who: store.review.record_blind(question_id, who, answer), done, False
+            lambda store, who: ReviewBook(store).record_blind(question_id, who, answer), done, False
         )
 
     def save(self, values: VerdictValues, *, submit: bool) -> None:
         """Submit & next (``submit``) or Save draft."""
+        from ai4hse_desk.review.book import ReviewBook
+
         session, question_id = self._session, self._current
         if session is None or question_id is None:
             return
@@ -253,7 +257,7 @@ class ReviewController(QObject):
             return
 
         def work(store: NotesStore, who: str) -> object:
-            return store.review.save_verdict(
+            return ReviewBook(store).save_verdict(
                 question_id, who, verdict=values.verdict, proposed_key=values.proposed_key,
                 confidence=values.confidence, source=values.source, note=values.note,
                 submit=submit,

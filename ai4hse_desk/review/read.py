@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any, Final
 from sqlalchemy import select
 
 from ai4hse_desk.notes.errors import ReviewError
-from ai4hse_desk.notes.review_history import (
+from ai4hse_desk.notes.schema import REVIEW_TABLES
+from ai4hse_desk.review.history import (
     DecisionRecord,
     PlanRecord,
     ReviewData,
@@ -24,8 +25,7 @@ from ai4hse_desk.notes.review_history import (
     decision_revision,
     verdict_revision,
 )
-from ai4hse_desk.notes.review_records import load_list, opt_text
-from ai4hse_desk.notes.schema import REVIEW_TABLES
+from ai4hse_desk.review.records import load_list, opt_text
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence

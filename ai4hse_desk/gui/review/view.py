@@ -1,7 +1,7 @@
 """The Review view: one question of the reviewer's queue at a time, blind first.
 
 Before the reviewer has answered a question the view holds only its text and
-options (a :class:`~ai4hse_desk.gui.workers.review_store.BlindQuestion`, which
+options (a :class:`~ai4hse_desk.gui.review.reads.BlindQuestion`, which
 has no key) and the TRUE / FALSE / unsure buttons; the reveal panel and the
 verdict form are hidden and empty. Keys, while the view has the focus:
 
@@ -11,7 +11,7 @@ verdict form are hidden and empty. Keys, while the view has the focus:
 * Then **Ctrl+Enter** submits the verdict and moves to the next question not yet
   submitted, **Ctrl+S** saves a draft.
 
-The view only shows and asks: :class:`~ai4hse_desk.gui.controllers.review.ReviewController`
+The view only shows and asks: :class:`~ai4hse_desk.gui.review.controller.ReviewController`
 reads and writes, through its signals.
 """
 
@@ -33,9 +33,9 @@ from PySide6.QtWidgets import (
 from ai4hse_desk.display.status_style import MATCH_COLOURS, chip_style_sheet
 from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.gui.plain_text import menu_text
-from ai4hse_desk.gui.views.review_blind import BlindAnswerPanel
-from ai4hse_desk.gui.views.review_form import VerdictForm
-from ai4hse_desk.gui.views.review_reveal import RevealPanel
+from ai4hse_desk.gui.review.blind import BlindAnswerPanel
+from ai4hse_desk.gui.review.form import VerdictForm
+from ai4hse_desk.gui.review.reveal import RevealPanel
 from ai4hse_desk.gui.widgets.labels import plain_label, set_style_sheet
 
 if TYPE_CHECKING:
@@ -44,9 +44,9 @@ if TYPE_CHECKING:
     from PySide6.QtGui import QShowEvent
 
     from ai4hse_desk.audit.records import Question
-    from ai4hse_desk.gui.workers.review_store import BlindQuestion, Reveal
+    from ai4hse_desk.gui.review.reads import BlindQuestion, Reveal
     from ai4hse_desk.keyaudit import KeyAuditResult
-    from ai4hse_desk.notes.review_records import ReviewVerdict
+    from ai4hse_desk.review.records import ReviewVerdict
 
 IDLE, BLIND, REVEALED = "idle", "blind", "revealed"
 BLIND_HINT = (

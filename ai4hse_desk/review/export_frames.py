@@ -22,14 +22,14 @@ from typing import TYPE_CHECKING, Final
 from ai4hse_desk.display.format import option_letter
 from ai4hse_desk.display.frames import DType, FrameColumn, selected
 from ai4hse_desk.notes.frames import NOTE_COLUMNS, Entry
-from ai4hse_desk.notes.review_json import DecisionEntry, VerdictEntry, changes_json, lettered
-from ai4hse_desk.notes.review_records import BLIND
+from ai4hse_desk.review.export_json import DecisionEntry, VerdictEntry, changes_json, lettered
+from ai4hse_desk.review.records import BLIND
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from ai4hse_desk.audit import Question
-    from ai4hse_desk.notes.review_history import (
+    from ai4hse_desk.review.history import (
         DecisionRecord,
         DecisionRevision,
         PlanRecord,

@@ -1,6 +1,6 @@
 """Review ▸ Report…: the review report (HTML or JSON) written from the window.
 
-The same report as ``review report`` (:mod:`ai4hse_desk.notes.review_report`): the
+The same report as ``review report`` (:mod:`ai4hse_desk.review.report`): the
 reviewer picks the file (its type from the name or the chosen filter) and says
 explicitly whether question and option texts go in; the report is built on the
 notes store's lane — its sensitivity pass reads every attempt, with progress and
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
     from ai4hse_desk.gui.controllers.notes import NotesController
     from ai4hse_desk.gui.workers.runner import TaskRunner
-    from ai4hse_desk.notes import NotesStore
+    from ai4hse_desk.notes.store import NotesStore
     from ai4hse_desk.progress import Progress
 
 FORMATS = (("html", "Printable HTML"), ("json", "JSON"))
@@ -37,7 +37,7 @@ def write_report(
     store: NotesStore | None, target: Path, *, include_private: bool, progress: Progress
 ) -> Path:
     """Build the review report of ``store`` and write it to ``target``."""
-    from ai4hse_desk.notes.review_report import write_review_report
+    from ai4hse_desk.review.report import write_review_report
 
     if store is None:
         raise ValueError("no review has been recorded for this audit file yet")

@@ -20,9 +20,9 @@ if TYPE_CHECKING:
     from PySide6.QtGui import QShowEvent
 
     from ai4hse_desk.gui.controllers.notes import NotesController
-    from ai4hse_desk.gui.controllers.review import ReviewController
     from ai4hse_desk.gui.controllers.reviewer import ReviewerIdentity
-    from ai4hse_desk.gui.views.review import ReviewView
+    from ai4hse_desk.gui.review.controller import ReviewController
+    from ai4hse_desk.gui.review.view import ReviewView
     from ai4hse_desk.gui.workers.runner import TaskRunner
     from ai4hse_desk.index import ReviewIndex
     from ai4hse_desk.index.session import AuditSession
@@ -91,8 +91,8 @@ class ReviewPage(QWidget):
             return self._built
         if self._parts is None:
             raise RuntimeError("the Review page was asked for before the window attached it")
-        from ai4hse_desk.gui.controllers.review import ReviewController
-        from ai4hse_desk.gui.views.review import ReviewView
+        from ai4hse_desk.gui.review.controller import ReviewController
+        from ai4hse_desk.gui.review.view import ReviewView
 
         view = ReviewView()
         controller = ReviewController(view, *self._parts, self)
