@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed
 OUT    := out
 export QT_API := pyside6
 
-.PHONY: run test lint bench dist bundle install-desktop clean setup system-deps
+.PHONY: run test lint docs bench dist bundle install-desktop clean setup system-deps
 
 $(STAMP): pyproject.toml scripts/setup-venv.sh
 	@PYTHON=$(PYTHON) bash scripts/setup-venv.sh $(VENV)
@@ -32,6 +32,11 @@ lint: $(STAMP)
 	$(BIN)/ruff check ai4hse_desk tests
 	$(BIN)/ruff format --check ai4hse_desk tests
 	$(BIN)/mypy
+
+## The documentation site (MkDocs), served on loopback while you edit it.
+DOCS_ADDR ?= 127.0.0.1:8000
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve --dev-addr $(DOCS_ADDR)
 
 ## Benchmarks (figures for the issue notes): rescore throughput, peak RSS …
 bench: $(STAMP)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Create the project's virtualenv (if needed) and install the project with its test extras.
+# Create the project's virtualenv (if needed) and install the project with its test and docs extras.
 set -euo pipefail
 venv=${1:-.venv}
 python=${PYTHON:-python3.11}
@@ -9,4 +9,4 @@ if [ ! -x "$venv/bin/python" ]; then
   "$python" -m venv "$venv"
 fi
 "$venv/bin/python" -m pip install -q --disable-pip-version-check --upgrade pip
-"$venv/bin/python" -m pip install -q --disable-pip-version-check -e ".[test]"
+"$venv/bin/python" -m pip install -q --disable-pip-version-check -e ".[test,docs]"

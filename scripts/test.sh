@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `make test`: lint, then the whole pytest suite with Qt offscreen.
+# `make test`: lint, the docs site built with warnings as errors, then the whole pytest
+# suite with Qt offscreen.
 set -euo pipefail
 bin=${1:-.venv/bin}
 export QT_QPA_PLATFORM=offscreen
@@ -7,9 +8,11 @@ export PYTHONDONTWRITEBYTECODE=1
 echo "== system packages (what Qt needs, when missing)"
 bash scripts/ensure-debian-packages.sh qt
 echo "== lint (ruff, mypy)"
-"$bin/ruff" check ai4hse_desk tests
-"$bin/ruff" format --check ai4hse_desk tests
+"$bin/ruff" check ai4hse_desk tests docs/hooks
+"$bin/ruff" format --check ai4hse_desk tests docs/hooks
 "$bin/mypy"
+echo "== docs (mkdocs build --strict into out/site: warnings, broken links and anchors fail)"
+NO_MKDOCS_2_WARNING=1 "$bin/mkdocs" build --strict --quiet --site-dir out/site
 echo "== PostgreSQL (a throwaway cluster for the notes store tests)"
 bash scripts/ensure-debian-packages.sh postgres
 pg_dir=$(mktemp -d "${TMPDIR:-/tmp}/ai4hse-pg.XXXXXX")

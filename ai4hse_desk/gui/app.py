@@ -38,7 +38,8 @@ QT_FLAG_OPTIONS = frozenset({"reverse", "widgetcount", "nograb", "dograb", "sync
 VIEWS = ("attempts", "scores", "compare", "keyaudit", "review")
 
 
-def _parser() -> argparse.ArgumentParser:
+def window_parser() -> argparse.ArgumentParser:
+    """The window's own arguments (Qt's are split off first); imports no Qt."""
     from ai4hse_desk.cli.parser import OneLineErrorParser
 
     parser = OneLineErrorParser(
@@ -141,7 +142,7 @@ def run_window(argv: Sequence[str]) -> int:
 
 def _run_window(argv: Sequence[str], starting: ExitStack) -> int:
     own, qt_arguments = split_qt_arguments(argv)
-    args = _parser().parse_args(own)
+    args = window_parser().parse_args(own)
     if args.demo and args.audit_db is not None:
         sys.stderr.write("error: give either AUDIT_DB or --demo, not both\n")
         return 2
