@@ -21,9 +21,9 @@ from ai4hse_desk.notes.model import (
     Value,
     check_choice,
     clean_note,
-    clean_reviewer,
     usable_text,
 )
+from ai4hse_desk.notes.people import clean_reviewer
 from ai4hse_desk.notes.records import fields_of
 
 if TYPE_CHECKING:

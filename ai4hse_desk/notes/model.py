@@ -51,13 +51,11 @@ FLAG_FIELDS: Final = ("option", "category", "severity", "note", "state")
 NOTE_FIELDS: Final = ("note", "state")
 
 MAX_NOTE = 20_000
-MAX_REVIEWER = 200
 #: How far ahead of this computer's clock a stored or imported time may be (another
 #: reviewer's clock may run a little fast); anything later is refused as "in the future".
 MAX_CLOCK_SKEW: Final = timedelta(minutes=5)
 _TIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 _TIME_RE = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z")
-_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f]")
 
 #: A field value as stored and exported.
 Value = str | int | None
@@ -170,16 +168,6 @@ def check_choice(value: object, allowed: tuple[str, ...], what: str) -> str:
     if not isinstance(value, str) or value not in allowed:
         raise ReviewError(f"unknown {what}: {value!r} (one of {', '.join(allowed)})")
     return value
-
-
-def clean_reviewer(name: object) -> str:
-    """A reviewer's name, trimmed; it must be non-empty printable text."""
-    if not isinstance(name, str) or not name.strip():
-        raise ReviewError("a reviewer name is required")
-    name = name.strip()
-    if len(name) > MAX_REVIEWER or _CONTROL_RE.search(name) or not usable_text(name):
-        raise ReviewError(f"not a usable reviewer name: {name[:40]!r}")
-    return name
 
 
 def clean_note(text: object, *, required: bool) -> str:

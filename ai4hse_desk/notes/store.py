@@ -31,11 +31,11 @@ from ai4hse_desk.notes.model import (
     Value,
     check_choice,
     clean_note,
-    clean_reviewer,
     new_id,
     usable_text,
     utc_now,
 )
+from ai4hse_desk.notes.people import clean_reviewer
 from ai4hse_desk.notes.records import (
     current_query,
     flag_from_row,

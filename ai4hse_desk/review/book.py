@@ -18,12 +18,19 @@ from typing import TYPE_CHECKING
 
 from ai4hse_desk.audit import AuditError
 from ai4hse_desk.notes.errors import ReviewError
-from ai4hse_desk.notes.model import clean_note, clean_reviewer, usable_text, utc_now
+from ai4hse_desk.notes.model import clean_note, usable_text, utc_now
+from ai4hse_desk.notes.people import clean_reviewer, distinct_people, resolve_person
 from ai4hse_desk.notes.schema import review_verdicts
 from ai4hse_desk.review import writes as review_writes
 from ai4hse_desk.review.plan import ORDERS, plan_review
 from ai4hse_desk.review.records import BLIND, NOT_BLIND, dump_list
-from ai4hse_desk.review.rules import BlindRuleError, blind_fields, decide, others_submitted
+from ai4hse_desk.review.rules import (
+    BlindRuleError,
+    blind_fields,
+    check_not_adjudicator,
+    decide,
+    others_submitted,
+)
 from ai4hse_desk.review.status import adjudication_list, review_status
 from ai4hse_desk.review.values import (
     CONCERN_CATEGORY,
@@ -32,20 +39,45 @@ from ai4hse_desk.review.values import (
     DRAFT,
     KEY_CORRECTED,
     KEY_WRONG,
-    MAX_SOURCE,
     SUBMITTED,
     VERDICTS,
     check_answer,
+    check_seed,
+    clean_source,
 )
+from ai4hse_desk.review.visibility import Visibility, read_visibility
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
+    from sqlalchemy.engine import Connection
+
     from ai4hse_desk.audit import Question
     from ai4hse_desk.notes.store import NotesStore
-    from ai4hse_desk.review.records import Decision, ReviewVerdict, StoredPlan
+    from ai4hse_desk.review.records import Decision, PlanHeader, ReviewVerdict, StoredPlan
+    from ai4hse_desk.review.values import Answer
 
 _V = review_verdicts
+
+
+def _blind_draft(old: ReviewVerdict | None, blind: Answer | None, who: str) -> dict[str, object]:
+    """A new verdict's first revision: the blind answer (``None``: not blind), a draft."""
+    if old is not None:
+        raise BlindRuleError(
+            f"{who} already answered {old.question_id} (at {old.blind_at}); "
+            "a blind answer cannot be recorded after the key was shown"
+        )
+    return {
+        "blind": NOT_BLIND if blind is None else BLIND,
+        "blind_answer": dump_list(blind),
+        "blind_at": utc_now(),
+        "verdict": None,
+        "proposed_key": None,
+        "confidence": None,
+        "source": "",
+        "note": "",
+        "state": DRAFT,
+    }
 
 
 def _choice(value: str | None, allowed: tuple[str, ...], what: str) -> str | None:
@@ -78,13 +110,27 @@ class ReviewBook:
             raise ReviewError(f"unknown question: {question_id}") from None
 
     def _planned_reviewer(self, name: object) -> str:
-        """``name`` cleaned; when a plan exists it must be one of the plan's reviewers."""
+        """``name`` as the store spells that person; when a plan exists it must be one of
+        the plan's reviewers (one row read, however large the plan)."""
         who = clean_reviewer(name)
-        plan = self.plan()
-        if plan is not None and who not in plan.plan.reviewers:
-            known = ", ".join(plan.plan.reviewers)
+        header = self._store.run(review_writes.read_plan_header)
+        if header is None:
+            return self.person(who)
+        spelled = resolve_person(who, header.reviewers)
+        if spelled not in header.reviewers:
+            known = ", ".join(header.reviewers)
             raise ReviewError(f"unknown reviewer: {who} (the plan's reviewers are {known})")
-        return who
+        return spelled
+
+    def person(self, name: object) -> str:
+        """``name`` cleaned, as the review already spells that person (one person, one
+        name: :func:`~ai4hse_desk.notes.people.resolve_person`).
+
+        Raises:
+            ReviewError: not a usable name (a control, bidi or zero-width character …).
+        """
+        who = clean_reviewer(name)
+        return resolve_person(who, self._store.run(review_writes.known_people))
 
     # -- the plan -------------------------------------------------------------------
 
@@ -106,7 +152,8 @@ class ReviewBook:
             ReviewError: a bad reviewer name, K out of range, an unknown question or
                 order, or a plan already exists and ``replace`` is False.
         """
-        names = [clean_reviewer(name) for name in reviewers]
+        names = distinct_people(reviewers)
+        check_seed(seed)
         if order not in ORDERS:
             raise ReviewError(f"unknown plan order {order!r} (one of {', '.join(ORDERS)})")
         corpus = [q.question_id for q in self._audit.questions()]
@@ -127,10 +174,47 @@ class ReviewBook:
         """The plan in force, or ``None``."""
         return self._store.run(review_writes.read_plan)
 
+    def plan_header(self) -> PlanHeader | None:
+        """The plan in force without its assignments (one row), or ``None``."""
+        return self._store.run(review_writes.read_plan_header)
+
     def queue(self, reviewer: str) -> list[str]:
         """``reviewer``'s questions in plan order (empty without a plan)."""
-        plan = self.plan()
-        return [] if plan is None else plan.plan.queue(clean_reviewer(reviewer))
+        who = clean_reviewer(reviewer)
+
+        def read(conn: Connection) -> list[str]:
+            header = review_writes.read_plan_header(conn)
+            if header is None:
+                return []
+            return review_writes.queue_of(
+                conn, header.plan_id, resolve_person(who, header.reviewers)
+            )
+
+        return self._store.run(read)
+
+    # -- what the person at the desk may see -----------------------------------------
+
+    def visibility(self, viewer: str | None) -> Visibility:
+        """The visibility policy for ``viewer`` (``None``: not known yet), now."""
+        who = None if viewer is None else clean_reviewer(viewer)
+        return self._store.run(lambda c: read_visibility(c, who))
+
+    def leave_blind(self, viewer: str) -> int:
+        """Record "not blind" on every question of ``viewer``'s queue they have recorded
+        nothing on yet (the store keeps it: these questions' blind answers are given up
+        for good); the number of questions. Nothing is written when there are none."""
+        who = self._planned_reviewer(viewer)
+        blind = sorted(self.visibility(who).blind)
+
+        def write(conn: Connection) -> int:
+            for question_id in blind:
+                check_not_adjudicator(conn, question_id, who)
+                review_writes.change_verdict(
+                    conn, question_id, who, self._sha, lambda old: _blind_draft(old, None, who)
+                )
+            return len(blind)
+
+        return self._store.run(write, write=True) if blind else 0
 
     # -- verdicts -------------------------------------------------------------------
 
@@ -151,25 +235,7 @@ class ReviewBook:
             else check_answer(answer, question.n_options, unsure=True, what="the blind answer")
         )
 
-        def update(old: ReviewVerdict | None) -> dict[str, object]:
-            if old is not None:
-                raise BlindRuleError(
-                    f"{who} already answered {question_id} (at {old.blind_at}); "
-                    "a blind answer cannot be recorded after the key was shown"
-                )
-            return {
-                "blind": NOT_BLIND if blind is None else BLIND,
-                "blind_answer": dump_list(blind),
-                "blind_at": utc_now(),
-                "verdict": None,
-                "proposed_key": None,
-                "confidence": None,
-                "source": "",
-                "note": "",
-                "state": DRAFT,
-            }
-
-        return self._change(question_id, who, update)
+        return self._change(question_id, who, lambda old: _blind_draft(old, blind, who))
 
     def save_verdict(
         self,
@@ -219,7 +285,7 @@ class ReviewBook:
             "verdict": verdict,
             "proposed_key": dump_list(key),
             "confidence": confidence,
-            "source": clean_note(source, required=False)[:MAX_SOURCE],
+            "source": clean_source(source),
             "note": clean_note(note, required=False),
             "state": SUBMITTED if submit else DRAFT,
         }
@@ -235,14 +301,15 @@ class ReviewBook:
         who: str,
         update: Callable[[ReviewVerdict | None], dict[str, object]],
     ) -> ReviewVerdict:
-        return self._store.run(
-            write=True,
-            work=lambda c: review_writes.change_verdict(c, question_id, who, self._sha, update),
-        )
+        def write(conn: Connection) -> ReviewVerdict:
+            check_not_adjudicator(conn, question_id, who)
+            return review_writes.change_verdict(conn, question_id, who, self._sha, update)
+
+        return self._store.run(write, write=True)
 
     def own_verdict(self, question_id: str, reviewer: str) -> ReviewVerdict | None:
         """``reviewer``'s own verdict on ``question_id`` (any state), or ``None``."""
-        who = clean_reviewer(reviewer)
+        who = self.person(reviewer)
         found = self._store.run(
             lambda c: review_writes.read_verdicts(
                 c, _V.c.question_id == question_id, _V.c.reviewer == who
@@ -252,18 +319,22 @@ class ReviewBook:
 
     def own_verdicts(self, reviewer: str) -> list[ReviewVerdict]:
         """Every verdict of ``reviewer`` (their progress; never anyone else's)."""
-        who = clean_reviewer(reviewer)
+        who = self.person(reviewer)
         return self._store.run(lambda c: review_writes.read_verdicts(c, _V.c.reviewer == who))
 
     def progress(self, reviewer: str) -> dict[str, object]:
         """``reviewer``'s queue and where they are in it: ``{"queue": [question ids],
         "states": {question id: "draft" | "submitted"}, "assigned", "submitted",
         "drafts"}`` (without a plan the queue is every question, corpus order)."""
-        who = clean_reviewer(reviewer)
-        plan, states = self._store.run(
-            lambda c: (review_writes.read_plan(c), review_writes.read_states(c, who))
-        )
-        queue = self.corpus_order() if plan is None else plan.plan.queue(who)
+        who = self.person(reviewer)
+
+        def read(conn: Connection) -> tuple[list[str] | None, dict[str, str]]:
+            header = review_writes.read_plan_header(conn)
+            queue = None if header is None else review_writes.queue_of(conn, header.plan_id, who)
+            return queue, review_writes.read_states(conn, who)
+
+        planned, states = self._store.run(read)
+        queue = self.corpus_order() if planned is None else planned
         mine = [states[qid] for qid in queue if qid in states]
         return {
             "queue": queue,
@@ -280,7 +351,7 @@ class ReviewBook:
             BlindRuleError: ``viewer`` has not submitted their own verdict on it, or
                 (with a plan) the question is not in their queue.
         """
-        who = clean_reviewer(viewer)
+        who = self.person(viewer)
         return self._store.run(lambda c: others_submitted(c, question_id, who))
 
     def all_verdicts(self) -> list[ReviewVerdict]:
@@ -306,7 +377,7 @@ class ReviewBook:
                 adjudicator who is one of the question's reviewers.
         """
         question = self._question(question_id)
-        who = clean_reviewer(adjudicator)
+        who = self.person(adjudicator)
         _choice(decision, DECISIONS, "decision")
         if decision == KEY_CORRECTED and key is None:
             raise ReviewError("key_corrected needs the corrected key (--key [TRUE, FALSE, ...])")

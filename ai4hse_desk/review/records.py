@@ -122,6 +122,21 @@ class Decision:
 
 
 @dataclass(frozen=True, slots=True)
+class PlanHeader:
+    """The plan in force without its assignments: what every verdict needs to know
+    (its reviewers), read in one row however large the plan is."""
+
+    plan_id: str
+    created_at: str
+    created_by: str
+    per_question: int
+    order: str
+    seed: int | None
+    reviewers: tuple[str, ...]
+    questions: int
+
+
+@dataclass(frozen=True, slots=True)
 class StoredPlan:
     """The plan in force: the pure :class:`Plan` with who made it and when."""
 

@@ -5,20 +5,26 @@
   (:func:`others_submitted`).
 * A verdict's blind answer — or its "not blind" — is fixed when the verdict is
   first recorded: it is never changed, nor added afterwards (:func:`blind_fields`).
-* Nobody adjudicates a question they were assigned or gave a verdict on
-  (:func:`decide`).
+* Nobody adjudicates a question they were assigned or gave a verdict on, and
+  nobody gives a verdict on a question they decided (:func:`decide`,
+  :func:`check_not_adjudicator`): independence holds in both orders. Names are
+  compared as one person's (:func:`~ai4hse_desk.notes.people.person_key`).
 
-Each function runs inside a :mod:`.backend` transaction, so the check and what it
-guards read one snapshot.
+Each function runs inside a :mod:`~ai4hse_desk.notes.backend` transaction, so the
+check and what it guards read one snapshot; each reads only the rows of the one
+question (and plan header) it concerns, so its cost does not grow with the plan.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sqlalchemy import select
+
 from ai4hse_desk.notes.errors import ReviewError
 from ai4hse_desk.notes.model import utc_now
-from ai4hse_desk.notes.schema import review_verdicts
+from ai4hse_desk.notes.people import person_key
+from ai4hse_desk.notes.schema import REVIEW_TABLES
 from ai4hse_desk.review import writes as review_writes
 from ai4hse_desk.review.records import BLIND, NOT_BLIND, dump_list
 
@@ -28,7 +34,7 @@ if TYPE_CHECKING:
     from ai4hse_desk.review.records import Decision, ReviewVerdict
     from ai4hse_desk.review.values import Answer
 
-_V = review_verdicts
+_V, _VR, _D, _DR, _P, _A = REVIEW_TABLES
 
 
 class BlindRuleError(ReviewError):
@@ -72,6 +78,39 @@ def blind_fields(
     }
 
 
+def question_reviewers(conn: Connection, question_id: str) -> set[str]:
+    """The person keys of ``question_id``'s reviewers: assigned by the plan in force or
+    with a verdict on it."""
+    header = review_writes.read_plan_header(conn)
+    assigned = () if header is None else review_writes.assigned_reviewers(
+        conn, header.plan_id, question_id
+    )  # fmt: skip
+    given = conn.execute(select(_V.c.reviewer).where(_V.c.question_id == question_id)).scalars()
+    return {person_key(name) for name in (*assigned, *map(str, given))}
+
+
+def question_adjudicators(conn: Connection, question_id: str) -> set[str]:
+    """The person keys of everyone who recorded a decision on ``question_id``."""
+    query = (
+        select(_DR.c.adjudicator)
+        .join(_D, _D.c.decision_id == _DR.c.decision_id)
+        .where(_D.c.question_id == question_id)
+    )
+    return {person_key(str(name)) for name in conn.execute(query).scalars()}
+
+
+def check_not_adjudicator(conn: Connection, question_id: str, who: str) -> None:
+    """Refuse a verdict by someone who adjudicated ``question_id``.
+
+    Raises:
+        ReviewError: ``who`` recorded a decision on it.
+    """
+    if person_key(who) in question_adjudicators(conn, question_id):
+        raise ReviewError(
+            f"{who} adjudicated {question_id}; an adjudicator does not also review it"
+        )
+
+
 def others_submitted(conn: Connection, question_id: str, who: str) -> list[ReviewVerdict]:
     """The other reviewers' submitted verdicts on ``question_id``, for ``who``.
 
@@ -79,17 +118,20 @@ def others_submitted(conn: Connection, question_id: str, who: str) -> list[Revie
         BlindRuleError: ``who`` has not submitted a verdict on it, or (with a plan)
             it is not in their queue.
     """
-    plan = review_writes.read_plan(conn)
-    if plan is not None and who not in plan.plan.assignments.get(question_id, ()):
-        raise BlindRuleError(f"{question_id} is not in {who}'s review queue")
+    me = person_key(who)
+    header = review_writes.read_plan_header(conn)
+    if header is not None:
+        assigned = review_writes.assigned_reviewers(conn, header.plan_id, question_id)
+        if me not in {person_key(name) for name in assigned}:
+            raise BlindRuleError(f"{question_id} is not in {who}'s review queue")
     rows = review_writes.read_verdicts(conn, _V.c.question_id == question_id)
-    mine = next((v for v in rows if v.reviewer == who), None)
+    mine = next((v for v in rows if person_key(v.reviewer) == me), None)
     if mine is None or not mine.submitted:
         raise BlindRuleError(
             f"{who} has not submitted a verdict on {question_id}; the other "
             "reviewers' verdicts stay hidden until then"
         )
-    return [v for v in rows if v.reviewer != who and v.submitted]
+    return [v for v in rows if person_key(v.reviewer) != me and v.submitted]
 
 
 def decide(
@@ -106,10 +148,7 @@ def decide(
     Raises:
         ReviewError: ``who`` was assigned the question or gave a verdict on it.
     """
-    plan = review_writes.read_plan(conn)
-    assigned = set() if plan is None else set(plan.plan.assignments.get(question_id, ()))
-    rows = review_writes.read_verdicts(conn, _V.c.question_id == question_id)
-    if who in assigned | {v.reviewer for v in rows}:
+    if person_key(who) in question_reviewers(conn, question_id):
         raise ReviewError(
             f"{who} is one of {question_id}'s reviewers; another person adjudicates it"
         )

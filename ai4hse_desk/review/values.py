@@ -105,6 +105,36 @@ CONCERN_CATEGORY: Final = {
 }
 
 
+#: The smallest and largest plan seed (a 32-bit signed integer in every store).
+SEED_RANGE: Final = (-(2**31), 2**31 - 1)
+
+
+def check_seed(seed: object) -> int | None:
+    """``seed`` if it is ``None`` or a whole number every store holds; else :class:`ReviewError`."""
+    if seed is None:
+        return None
+    low, high = SEED_RANGE
+    if isinstance(seed, bool) or not isinstance(seed, int) or not low <= seed <= high:
+        raise ReviewError(f"--seed must be a whole number from {low} to {high}, not {seed!r}")
+    return seed
+
+
+def clean_source(text: object) -> str:
+    """A verdict's "source checked" text, at most :data:`MAX_SOURCE` characters.
+
+    Raises:
+        ReviewError: not usable text, or longer than :data:`MAX_SOURCE` (never cut).
+    """
+    from ai4hse_desk.notes.model import clean_note
+
+    source = clean_note(text, required=False)
+    if len(source) > MAX_SOURCE:
+        raise ReviewError(
+            f"a source is limited to {MAX_SOURCE} characters, this one has {len(source)}"
+        )
+    return source
+
+
 def key_of(answer: Answer) -> tuple[bool, ...]:
     """A TRUE/FALSE :data:`Answer` as Booleans (a key)."""
     return tuple(item == TRUE for item in answer)

@@ -21,6 +21,7 @@ from ai4hse_desk.review.plan import Plan
 from ai4hse_desk.review.records import (
     VERDICT_FIELDS,
     Decision,
+    PlanHeader,
     ReviewVerdict,
     StoredPlan,
     decision_from_row,
@@ -93,6 +94,62 @@ def read_decisions(conn: Connection, *where: ColumnElement[bool]) -> list[Decisi
     return [decision_from_row(row) for row in conn.execute(decisions_query(*where))]
 
 
+def _header(row: Any) -> PlanHeader:
+    return PlanHeader(
+        plan_id=str(row.plan_id),
+        created_at=str(row.created_at),
+        created_by=str(row.created_by),
+        per_question=int(row.per_question),
+        order=str(row.plan_order),
+        seed=None if row.seed is None else int(row.seed),
+        reviewers=load_list(row.reviewers, "plan's reviewers") or (),
+        questions=int(row.questions),
+    )
+
+
+def read_plan_header(conn: Connection) -> PlanHeader | None:
+    """The plan in force without its assignments (one row), or ``None`` before any plan."""
+    row = conn.execute(select(_P).order_by(_P.c.created_at.desc()).limit(1)).first()
+    return None if row is None else _header(row)
+
+
+def assigned_reviewers(conn: Connection, plan_id: str, question_id: str) -> tuple[str, ...]:
+    """The reviewers ``plan_id`` assigns ``question_id`` to (its primary key's prefix)."""
+    query = select(_A.c.reviewer).where(_A.c.plan_id == plan_id, _A.c.question_id == question_id)
+    return tuple(sorted(str(who) for who in conn.execute(query).scalars()))
+
+
+def plan_questions(conn: Connection, plan_id: str) -> list[str]:
+    """Every question of ``plan_id``, in plan order."""
+    query = (
+        select(_A.c.question_id, func.min(_A.c.position).label("first"))
+        .where(_A.c.plan_id == plan_id)
+        .group_by(_A.c.question_id)
+        .order_by("first")
+    )
+    return [str(row.question_id) for row in conn.execute(query)]
+
+
+def queue_of(conn: Connection, plan_id: str, reviewer: str) -> list[str]:
+    """``reviewer``'s questions in ``plan_id``, in plan order (the reviewer index)."""
+    query = (
+        select(_A.c.question_id)
+        .where(_A.c.plan_id == plan_id, _A.c.reviewer == reviewer)
+        .order_by(_A.c.position)
+    )
+    return [str(qid) for qid in conn.execute(query).scalars()]
+
+
+def known_people(conn: Connection) -> list[str]:
+    """Every name the review tables hold — the plan's reviewers first, then verdicts'
+    reviewers and adjudicators — for :func:`~ai4hse_desk.notes.people.resolve_person`."""
+    header = read_plan_header(conn)
+    names = list(header.reviewers) if header is not None else []
+    for column in (_V.c.reviewer, _DR.c.adjudicator):
+        names += [str(name) for name in conn.execute(select(column).distinct()).scalars()]
+    return list(dict.fromkeys(names))
+
+
 #: Plans already read, by id: a stored plan never changes (a new plan gets a new id),
 #: so only the newest plan's id is read again. A few are kept (a handful of stores).
 _PLANS: dict[str, StoredPlan] = {}
@@ -101,26 +158,25 @@ _PLANS_KEPT = 8
 
 def read_plan(conn: Connection) -> StoredPlan | None:
     """The plan in force (the newest), or ``None`` before any plan."""
-    row = conn.execute(select(_P).order_by(_P.c.created_at.desc()).limit(1)).first()
-    if row is None:
+    header = read_plan_header(conn)
+    if header is None:
         return None
-    known = _PLANS.get(str(row.plan_id))
+    known = _PLANS.get(header.plan_id)
     if known is not None:
         return known
-    reviewers = load_list(row.reviewers, "plan's reviewers") or ()
-    query = select(_A).where(_A.c.plan_id == row.plan_id).order_by(_A.c.position, _A.c.reviewer)
+    query = select(_A).where(_A.c.plan_id == header.plan_id).order_by(_A.c.position, _A.c.reviewer)
     assigned: dict[str, list[str]] = {}
     for item in conn.execute(query):
         assigned.setdefault(str(item.question_id), []).append(str(item.reviewer))
     plan = Plan(
-        per_question=int(row.per_question),
-        order=str(row.plan_order),
-        seed=None if row.seed is None else int(row.seed),
-        reviewers=reviewers,
+        per_question=header.per_question,
+        order=header.order,
+        seed=header.seed,
+        reviewers=header.reviewers,
         questions=tuple(assigned),
         assignments={qid: tuple(who) for qid, who in assigned.items()},
     )
-    stored = StoredPlan(str(row.plan_id), str(row.created_at), str(row.created_by), plan)
+    stored = StoredPlan(header.plan_id, header.created_at, header.created_by, plan)
     if len(_PLANS) >= _PLANS_KEPT:
         _PLANS.clear()
     _PLANS[stored.plan_id] = stored

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from ai4hse_desk.gui.dialogs import reviewer_name
 from ai4hse_desk.notes import ReviewError
-from ai4hse_desk.notes.model import clean_reviewer
+from ai4hse_desk.notes.people import clean_reviewer
 
 if TYPE_CHECKING:
     from PySide6.QtCore import QSettings
