@@ -154,10 +154,16 @@ def run_verdict(args: argparse.Namespace) -> int:
 def run_adjudicate(args: argparse.Namespace) -> int:
     """Run ``review adjudicate``: print the decision as one JSON line."""
 
+    from ai4hse_desk.review.adjudication import Adjudication
+
     def work(book: ReviewBook) -> object:
-        return book.adjudicate(
-            args.question, args.adjudicator, args.decision, key=args.key, note=args.note
-        ).to_json()
+        return (
+            Adjudication(book.store)
+            .adjudicate(
+                args.question, args.adjudicator, args.decision, key=args.key, note=args.note
+            )
+            .to_json()
+        )
 
     write_line(sys.stdout, _in_store(args, work))
     return 0

@@ -23,21 +23,18 @@ from ai4hse_desk.notes.people import clean_reviewer, distinct_people, resolve_pe
 from ai4hse_desk.notes.schema import review_verdicts
 from ai4hse_desk.review import writes as review_writes
 from ai4hse_desk.review.plan import ORDERS, plan_review
-from ai4hse_desk.review.records import BLIND, NOT_BLIND, dump_list
+from ai4hse_desk.review.records import BLIND, NOT_BLIND, dump_list, verdict_values
 from ai4hse_desk.review.rules import (
     BlindRuleError,
     blind_fields,
     check_not_adjudicator,
-    decide,
     others_submitted,
 )
-from ai4hse_desk.review.status import adjudication_list, review_status
+from ai4hse_desk.review.status import review_status
 from ai4hse_desk.review.values import (
     CONCERN_CATEGORY,
     CONFIDENCES,
-    DECISIONS,
     DRAFT,
-    KEY_CORRECTED,
     KEY_WRONG,
     SUBMITTED,
     VERDICTS,
@@ -80,7 +77,7 @@ def _blind_draft(old: ReviewVerdict | None, blind: Answer | None, who: str) -> d
     }
 
 
-def _choice(value: str | None, allowed: tuple[str, ...], what: str) -> str | None:
+def choice(value: str | None, allowed: tuple[str, ...], what: str) -> str | None:
     if value is None or value in allowed:
         return value
     raise ReviewError(f"unknown {what} {str(value)[:40]!r} (one of {', '.join(allowed)})")
@@ -101,7 +98,8 @@ class ReviewBook:
 
     # -- checks ---------------------------------------------------------------------
 
-    def _question(self, question_id: object) -> Question:
+    def question(self, question_id: object) -> Question:
+        """The audit file's question ``question_id``, else :class:`ReviewError`."""
         if not isinstance(question_id, str) or not usable_text(question_id):
             raise ReviewError(f"unknown question: {question_id!r}")
         try:
@@ -159,7 +157,7 @@ class ReviewBook:
         corpus = [q.question_id for q in self._audit.questions()]
         selected = corpus if questions is None else list(questions)
         for qid in selected:
-            self._question(qid)
+            self.question(qid)
         plan = plan_review(selected, names, per_question, order=order, seed=seed, ranking=ranking)
         author = created_by.strip() or names[0]
         stored = self._store.run(
@@ -227,7 +225,7 @@ class ReviewBook:
         Raises:
             BlindRuleError: the reviewer already has a verdict on this question.
         """
-        question = self._question(question_id)
+        question = self.question(question_id)
         who = self._planned_reviewer(reviewer)
         blind = (
             None
@@ -262,7 +260,7 @@ class ReviewBook:
                 the wrong length; ``key_wrong`` without a proposed key.
             BlindRuleError: a blind answer after the reveal.
         """
-        question = self._question(question_id)
+        question = self.question(question_id)
         who = self._planned_reviewer(reviewer)
         n = question.n_options
         blind = (
@@ -275,8 +273,8 @@ class ReviewBook:
             if proposed_key is None
             else check_answer(proposed_key, n, unsure=False, what="the proposed key")
         )
-        _choice(verdict, VERDICTS, "verdict")
-        _choice(confidence, CONFIDENCES, "confidence")
+        choice(verdict, VERDICTS, "verdict")
+        choice(confidence, CONFIDENCES, "confidence")
         if verdict == KEY_WRONG and key is None:
             raise ReviewError("key_wrong needs a proposed key (--proposed-key [TRUE, FALSE, ...])")
         if submit and verdict is None:
@@ -304,6 +302,41 @@ class ReviewBook:
         def write(conn: Connection) -> ReviewVerdict:
             check_not_adjudicator(conn, question_id, who)
             return review_writes.change_verdict(conn, question_id, who, self._sha, update)
+
+        return self._store.run(write, write=True)
+
+    def restore_verdict(
+        self, current: ReviewVerdict, target: ReviewVerdict, *, action: str
+    ) -> ReviewVerdict:
+        """Undo or redo (``action``) a change the window made: append one revision giving
+        the verdict ``target``'s values back, provided it still stands as ``current``.
+
+        The blind answer is never part of it (it is fixed); the first revision — the
+        blind answer itself — cannot be undone.
+
+        Raises:
+            ReviewError: the verdict changed since ``current`` (nothing is written), or
+                ``target`` is another verdict.
+        """
+        if action not in ("undo", "redo") or target.verdict_id != current.verdict_id:
+            raise ReviewError("only a change of the same verdict can be undone or redone")
+        values = {field: value for field, value in verdict_values(target).items()
+                  if field not in ("blind", "blind_answer", "blind_at")}  # fmt: skip
+
+        def update(old: ReviewVerdict | None) -> dict[str, object]:
+            if old is None or old.updated_at != current.updated_at:
+                raise ReviewError(
+                    f"{current.reviewer}'s verdict on {current.question_id} changed since "
+                    "(another window or process); nothing was undone"
+                )
+            return {**blind_fields(old, None, True, old.question_id, old.reviewer), **values}
+
+        who, question_id = current.reviewer, current.question_id
+
+        def write(conn: Connection) -> ReviewVerdict:
+            return review_writes.change_verdict(
+                conn, question_id, who, self._sha, update, action=action
+            )
 
         return self._store.run(write, write=True)
 
@@ -358,47 +391,6 @@ class ReviewBook:
         """Every verdict (the coordinator's read: status, report, exports)."""
         return self._store.run(review_writes.read_verdicts)
 
-    # -- adjudication ---------------------------------------------------------------
-
-    def adjudicate(
-        self,
-        question_id: str,
-        adjudicator: str,
-        decision: str,
-        *,
-        key: Sequence[str] | None = None,
-        note: str = "",
-    ) -> Decision:
-        """Record the final decision on ``question_id`` (revisions keep the history).
-
-        Raises:
-            ReviewError: an unknown question or decision, ``key_corrected`` without a
-                key (or a key with another decision), a key of the wrong length, or an
-                adjudicator who is one of the question's reviewers.
-        """
-        question = self._question(question_id)
-        who = self.person(adjudicator)
-        _choice(decision, DECISIONS, "decision")
-        if decision == KEY_CORRECTED and key is None:
-            raise ReviewError("key_corrected needs the corrected key (--key [TRUE, FALSE, ...])")
-        if decision != KEY_CORRECTED and key is not None:
-            raise ReviewError("--key is given only with key_corrected")
-        corrected = (
-            None
-            if key is None
-            else check_answer(key, question.n_options, unsure=False, what="the corrected key")
-        )
-        text = clean_note(note, required=False)
-
-        return self._store.run(
-            write=True,
-            work=lambda c: decide(c, question_id, who, decision, corrected, text, self._sha),
-        )
-
-    def decisions(self) -> list[Decision]:
-        """Every question's decision as it stands now."""
-        return self._store.run(review_writes.read_decisions)
-
     # -- summaries ------------------------------------------------------------------
 
     def corpus_order(self) -> list[str]:
@@ -425,10 +417,6 @@ class ReviewBook:
         body = review_status(plan, verdicts, decisions, self.corpus_order())
         audit = {"path": str(self._audit.path), "sha256": self._sha}
         return {"audit": audit, **body}
-
-    def adjudication_list(self) -> list[str]:
-        """Questions needing adjudication, in corpus order."""
-        return adjudication_list(self.all_verdicts(), self.corpus_order())
 
     def concerned_question_ids(self, category: str | None = None) -> set[str]:
         """Questions with at least one submitted concern (shown like open flags); with

@@ -21,8 +21,9 @@ if TYPE_CHECKING:
 
 #: The list-valued fields of a verdict revision (JSON text in the tables).
 LIST_FIELDS: Final = frozenset({"blind_answer", "proposed_key"})
-#: What a verdict revision's action is: the first one, a change, the change submitting it.
-VERDICT_ACTIONS: Final = ("create", "edit", "submit")
+#: What a verdict revision's action is: the first one, a change, the change submitting it,
+#: a change taking back the reviewer's previous one, a change putting it back again.
+VERDICT_ACTIONS: Final = ("create", "edit", "submit", "undo", "redo")
 
 #: A verdict revision's ``changes``: field → (old, new), list fields as tuples.
 Changes = dict[str, tuple[object, object]]

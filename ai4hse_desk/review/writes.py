@@ -89,6 +89,11 @@ def read_states(conn: Connection, reviewer: str) -> dict[str, str]:
     return {str(qid): str(state) for qid, state in rows}
 
 
+def decision_of(question_id: str) -> ColumnElement[bool]:
+    """The ``where`` of :func:`read_decisions` for one question's decision."""
+    return _D.c.question_id == question_id
+
+
 def read_decisions(conn: Connection, *where: ColumnElement[bool]) -> list[Decision]:
     """The decisions matching ``where``, as they stand now."""
     return [decision_from_row(row) for row in conn.execute(decisions_query(*where))]
@@ -231,13 +236,15 @@ def change_verdict(
     reviewer: str,
     audit_sha256: str,
     update: Callable[[ReviewVerdict | None], dict[str, object]],
+    action: str | None = None,
 ) -> ReviewVerdict:
     """Create or revise ``reviewer``'s verdict on ``question_id``.
 
     ``update`` receives the verdict as it stands (``None`` if there is none) and
     returns the revision's full field values (:data:`~.review_records.VERDICT_FIELDS`);
     it raises :class:`~.errors.ReviewError` to refuse, and then nothing is written.
-    No revision is appended when nothing changes.
+    No revision is appended when nothing changes. ``action`` names a revision of an
+    existing verdict (``undo``, ``redo``); by default it is ``submit`` or ``edit``.
     """
     backend.lock(conn, f"verdict:{len(question_id)}:{question_id}:{reviewer}")
     where = (_V.c.question_id == question_id, _V.c.reviewer == reviewer)
@@ -265,7 +272,8 @@ def change_verdict(
         before = verdict_values(old)
         if before == values:
             return old
-        action = "submit" if values["state"] == "submitted" != old.state else "edit"
+        if action is None:
+            action = "submit" if values["state"] == "submitted" != old.state else "edit"
         at = after(old.updated_at, utc_now(), f"the verdict on {question_id}")
     conn.execute(
         insert(_VR),

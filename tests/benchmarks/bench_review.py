@@ -146,6 +146,7 @@ def main() -> int:
     from ai4hse_desk.audit import open_audit
     from ai4hse_desk.notes import backend
     from ai4hse_desk.notes.store import NotesStore
+    from ai4hse_desk.review.adjudication import Adjudication
     from ai4hse_desk.review.book import ReviewBook
     from ai4hse_desk.review.report import review_report
     from ai4hse_desk.review.report_html import render_review_html
@@ -165,7 +166,7 @@ def main() -> int:
         report["submit_floor_ms (bare write transaction)"] = _median_ms(bare_write)
         report["submit_ratio"] = round(statistics.median(submit) / statistics.median(bare_write), 2)
         for qid in order[:40:3]:
-            review.adjudicate(qid, "dee", "key_confirmed", note="bench")
+            Adjudication(notes).adjudicate(qid, "dee", "key_confirmed", note="bench")
 
         queue = review.queue("ann")
 

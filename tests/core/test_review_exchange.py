@@ -21,6 +21,7 @@ from desk_helpers import cli
 
 from ai4hse_desk.notes import ReviewError
 from ai4hse_desk.notes.store import NotesStore
+from ai4hse_desk.review.adjudication import Adjudication
 from ai4hse_desk.review.book import BlindRuleError, ReviewBook
 from ai4hse_desk.review.exports import export_notes
 from ai4hse_desk.review.history import ReviewData
@@ -51,8 +52,8 @@ def record_review(notes: NotesStore) -> None:
     review.save_verdict("Q001", "bob", verdict="key_ok", blind_answer=[T, F, T, F])
     review.save_verdict("Q003", "bob", verdict="unclear_options", blind_answer=[T, T, F, F, U],
                         note="B and C overlap")  # fmt: skip
-    review.adjudicate("Q001", "cy", "key_corrected", key=[T, F, T, F], note="@SUM(A1)")
-    review.adjudicate("Q001", "cy", "unresolved", note="ask the author")
+    Adjudication(notes).adjudicate("Q001", "cy", "key_corrected", key=[T, F, T, F], note="@SUM(A1)")
+    Adjudication(notes).adjudicate("Q001", "cy", "unresolved", note="ask the author")
 
 
 def snapshot(notes: NotesStore) -> tuple[object, ...]:
@@ -130,7 +131,7 @@ def test_two_reviewers_files_merge_to_the_same_store_in_either_order(
 ) -> None:
     with NotesStore.open(audit, str(tmp_path / "ann.sqlite")) as ann:
         ReviewBook(ann).save_verdict("Q001", "ann", verdict="key_ok", blind_answer=[T, F, T, F])
-        ReviewBook(ann).adjudicate("Q004", "ann", "key_confirmed")
+        Adjudication(ann).adjudicate("Q004", "ann", "key_confirmed")
         export_notes(ann, "json", tmp_path / "ann.json")
     with NotesStore.open(audit, str(tmp_path / "bob.sqlite")) as bob:
         ReviewBook(bob).save_verdict("Q001", "bob", verdict="other", not_blind=True, note="n")
@@ -505,7 +506,7 @@ def test_csv_and_xlsx_guard_formulas_and_name_options_by_letter(
 def test_private_texts_only_with_include_private(audit: AuditDB, tmp_path: Path, fmt: str) -> None:
     with NotesStore.open(audit, str(tmp_path / "notes.sqlite")) as notes:
         ReviewBook(notes).save_verdict("Q001", "ann", verdict="key_ok", blind_answer=[T, F, T, F])
-        ReviewBook(notes).adjudicate("Q003", "cy", "question_excluded")
+        Adjudication(notes).adjudicate("Q003", "cy", "question_excluded")
         public, private = tmp_path / f"public.{fmt}", tmp_path / f"private.{fmt}"
         export_notes(notes, fmt, public)
         export_notes(notes, fmt, private, include_private=True)

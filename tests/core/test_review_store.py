@@ -14,6 +14,7 @@ import pytest
 
 from ai4hse_desk.notes import ReviewError
 from ai4hse_desk.notes.store import NotesStore
+from ai4hse_desk.review.adjudication import Adjudication
 from ai4hse_desk.review.book import BlindRuleError, ReviewBook
 
 if TYPE_CHECKING:
@@ -171,19 +172,20 @@ def test_adjudication_list_decisions_and_their_history(store: NotesStore) -> Non
     review.save_verdict("Q002", "bob", verdict="key_ok", not_blind=True, proposed_key=[T, T, F, F])
     review.save_verdict("Q003", "ann", verdict="key_wrong", not_blind=True,
                         proposed_key=[T, T, T, F, F])  # fmt: skip
-    assert review.adjudication_list() == ["Q002", "Q003"]
+    adjudication = Adjudication(store)
+    assert adjudication.adjudication_list() == ["Q002", "Q003"]
     with pytest.raises(ReviewError, match="one of Q003's reviewers"):
-        review.adjudicate("Q003", "ann", "key_confirmed")
+        adjudication.adjudicate("Q003", "ann", "key_confirmed")
     with pytest.raises(ReviewError, match="needs the corrected key"):
-        review.adjudicate("Q003", "cy", "key_corrected")
+        adjudication.adjudicate("Q003", "cy", "key_corrected")
     with pytest.raises(ReviewError, match="only with key_corrected"):
-        review.adjudicate("Q003", "cy", "unresolved", key=[T, T, T, F, F])
+        adjudication.adjudicate("Q003", "cy", "unresolved", key=[T, T, T, F, F])
     with pytest.raises(ReviewError, match="unknown decision"):
-        review.adjudicate("Q003", "cy", "keep")
-    review.adjudicate("Q003", "cy", "unresolved", note="ask the author")
-    final = review.adjudicate("Q003", "cy", "key_corrected", key=[T, T, T, F, F])
+        adjudication.adjudicate("Q003", "cy", "keep")
+    adjudication.adjudicate("Q003", "cy", "unresolved", note="ask the author")
+    final = adjudication.adjudicate("Q003", "cy", "key_corrected", key=[T, T, T, F, F])
     assert final.to_json()["key"] == [True, True, True, False, False]
-    assert [d.decision for d in review.decisions()] == ["key_corrected"]
+    assert [d.decision for d in adjudication.decisions()] == ["key_corrected"]
     assert review.status()["adjudication"] == {"needed": 2, "decided": 1}
 
 
