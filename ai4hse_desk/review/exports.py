@@ -54,6 +54,7 @@ from ai4hse_desk.review.export_json import (
     verdict_json,
 )
 from ai4hse_desk.review.read import read_review
+from ai4hse_desk.review.visibility import Visibility
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -85,16 +86,31 @@ class Contents:
     include_private: bool
 
     @classmethod
-    def read(cls, store: NotesStore, include_private: bool) -> Contents:
-        """Read ``store`` (private texts from its audit file only when asked for)."""
-        rows = entries(store, include_private)
+    def read(
+        cls, store: NotesStore, include_private: bool, visibility: Visibility | None = None
+    ) -> Contents:
+        """Read ``store`` (private texts from its audit file only when asked for); with
+        ``visibility``, only what it lets its viewer see (:mod:`.visibility`)."""
+        sight = visibility or Visibility.everything()
+        rows = [
+            e for e in entries(store, include_private)
+            if sight.shows_item(e.item.question_id, e.item.reviewer)
+        ]  # fmt: skip
         review = store.run(read_review)
         questions = {q.question_id: q for q in store.audit.questions()} if include_private else {}
         return cls(
             rows,
             review.plans,
-            [VerdictEntry(v, questions.get(v.question_id)) for v in review.verdicts],
-            [DecisionEntry(d, questions.get(d.question_id)) for d in review.decisions],
+            [
+                VerdictEntry(v, questions.get(v.question_id))
+                for v in review.verdicts
+                if sight.shows_item(v.question_id, v.reviewer)
+            ],
+            [
+                DecisionEntry(d, questions.get(d.question_id))
+                for d in review.decisions
+                if sight.shows_others(d.question_id)
+            ],
             include_private,
         )
 
@@ -162,9 +178,16 @@ def json_document(store: NotesStore, contents: Contents) -> dict[str, Any]:
 
 
 def export_notes(
-    store: NotesStore, fmt: str, out: str | os.PathLike[str], *, include_private: bool = False
+    store: NotesStore,
+    fmt: str,
+    out: str | os.PathLike[str],
+    *,
+    include_private: bool = False,
+    visibility: Visibility | None = None,
 ) -> dict[str, object]:
-    """Write every flag and note of ``store`` to ``out`` as ``fmt`` (csv, json, xlsx).
+    """Write every flag and note of ``store`` to ``out`` as ``fmt`` (csv, json, xlsx);
+    with ``visibility``, only what it lets its viewer see (an export from the window,
+    or one reviewer's own export).
 
     Returns:
         A summary: ``out``, ``format``, ``flags``, ``attempt_notes``, ``revisions``,
@@ -181,7 +204,7 @@ def export_notes(
     target = Path(os.path.abspath(out))
     try:
         check_target(target)  # before reading anything: a refused name fails fast
-        contents = Contents.read(store, include_private)
+        contents = Contents.read(store, include_private, visibility)
         if fmt == "csv":
             write_atomic(target, lambda p: _write_csv(p, contents))
         elif fmt == "xlsx":
