@@ -9,9 +9,7 @@ the CLI prints one ``warning:`` line on stderr.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import sys
 from contextlib import contextmanager
 from pathlib import Path
@@ -39,45 +37,21 @@ def add_store_arguments(p: argparse.ArgumentParser) -> None:
 def notes_session(audit_db: Path, location: str | None) -> Iterator[NotesStore]:
     """Open the audit database read-only and its notes store; problems become exit 2.
 
-    A command refused for bad input writes nothing: an SQLite store that this very
-    command created (it did not exist before) and that is still empty is removed
-    again, with its side files.
+    A command refused for bad input writes nothing: a store that did not exist is
+    created only by its first write (:mod:`ai4hse_desk.notes.creation`), so nothing
+    is ever removed afterwards.
     """
     from ai4hse_desk.audit import AuditError, open_audit
-    from ai4hse_desk.errors import InputProblem
     from ai4hse_desk.notes import ReviewError
     from ai4hse_desk.notes.store import NotesStore
 
     try:
-        with open_audit(audit_db) as audit:
-            created = _new_store_file(audit.path, location)
-            with NotesStore.open(audit, location) as store:
-                if store.warning:
-                    sys.stderr.write(f"warning: {one_line(store.warning)}\n")
-                try:
-                    yield store
-                except InputProblem:
-                    if created is not None and not store.items():
-                        store.close()
-                        _remove_store(created)
-                    raise
+        with open_audit(audit_db) as audit, NotesStore.open(audit, location) as store:
+            if store.warning:
+                sys.stderr.write(f"warning: {one_line(store.warning)}\n")
+            yield store
     except (AuditError, ReviewError) as exc:
         raise InputError(str(exc)) from None
-
-
-def _new_store_file(audit_path: Path, location: str | None) -> Path | None:
-    """The SQLite store file this command would create, or ``None`` (it exists, or
-    the store is a server)."""
-    from ai4hse_desk.notes.location import resolve_location
-
-    path = resolve_location(audit_path, location).path
-    return path if path is not None and not os.path.lexists(path) else None
-
-
-def _remove_store(path: Path) -> None:
-    for name in (path, *(Path(f"{path}{suffix}") for suffix in ("-wal", "-shm", "-journal"))):
-        with contextlib.suppress(FileNotFoundError):
-            name.unlink()
 
 
 def register(commands: Any) -> None:

@@ -31,14 +31,15 @@ from contextlib import closing, contextmanager
 from importlib.resources import files
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
-from sqlalchemy import Engine, create_engine, event, inspect, text
+from sqlalchemy import URL, Engine, create_engine, event, inspect, text
 from sqlalchemy.exc import DBAPIError, OperationalError
 
 from ai4hse_desk.audit.opening import SQLITE_MAGIC, connect_readonly, sqlite_uri
 from ai4hse_desk.errors import first_line
-from ai4hse_desk.filewrite.atomic import FILE_MODE
+from ai4hse_desk.notes.creation import NewStoreFile
 from ai4hse_desk.notes.errors import ReviewError
 from ai4hse_desk.notes.location import StoreLocation, guard_store_file
+from ai4hse_desk.notes.model import utc_now
 from ai4hse_desk.notes.schema import SCHEMA_HEAD, VERSION_TABLE
 
 if TYPE_CHECKING:
@@ -128,33 +129,30 @@ def check_existing_file(path: Path) -> None:
         raise ReviewError(f"{path} is not a notes store (it holds other tables)")
 
 
-def _create_file(path: Path) -> None:
-    """Create a missing store as an empty file, after :func:`guard_store_file` allowed it.
-
-    ``O_EXCL | O_NOFOLLOW``: never over anything, not even a symlink planted since
-    the check; a file another desk made meanwhile is kept (and then checked).
-    """
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-    try:
-        os.close(os.open(path, flags, FILE_MODE))
-    except FileExistsError:
-        return
-    except OSError as exc:
-        raise ReviewError(f"cannot create notes store {path}: {exc.strerror or exc}") from None
+def sqlite_engine(path: Path) -> Engine:
+    """An engine on the SQLite store file ``path`` (WAL, busy timeout, explicit BEGIN)."""
+    url = URL.create("sqlite", database=str(path))
+    engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
+    event.listen(engine, "connect", _sqlite_connect)
+    event.listen(engine, "begin", _sqlite_begin)
+    return engine
 
 
-def make_engine(location: StoreLocation) -> Engine:
-    """An engine for ``location`` (not yet connected).
+def make_engine(location: StoreLocation) -> tuple[Engine, NewStoreFile | None]:
+    """An engine for ``location`` (not yet connected), and — for an SQLite store whose
+    file does not exist yet — the private file it is built in
+    (:class:`~ai4hse_desk.notes.creation.NewStoreFile`; the engine is on that file).
 
-    The SQLite file is checked (:func:`~ai4hse_desk.notes.location.guard_store_file`),
-    created empty if missing, and read (:func:`check_existing_file`) first.
+    An existing SQLite file is checked (:func:`~ai4hse_desk.notes.location.guard_store_file`,
+    :func:`check_existing_file`) before anything connects to it.
 
     Raises:
         ReviewError: the SQLite file's folder does not exist, the file is refused,
             or it is something other than a notes store.
     """
     if location.path is None:
-        return create_engine(location.url, pool_pre_ping=True, pool_size=2, max_overflow=4)
+        engine = create_engine(location.url, pool_pre_ping=True, pool_size=2, max_overflow=4)
+        return engine, None
     folder = location.path.parent
     if location.default:
         try:
@@ -164,12 +162,11 @@ def make_engine(location: StoreLocation) -> Engine:
     elif not folder.is_dir():
         raise ReviewError(f"cannot create notes store {location.path}: no such folder {folder}")
     guard_store_file(location)
-    _create_file(location.path)
+    if not os.path.lexists(location.path):
+        new = NewStoreFile(location.path, sqlite_engine)
+        return new.engine, new
     check_existing_file(location.path)
-    engine = create_engine(location.url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
-    event.listen(engine, "connect", _sqlite_connect)
-    event.listen(engine, "begin", _sqlite_begin)
-    return engine
+    return sqlite_engine(location.path), None
 
 
 def is_retryable(exc: BaseException) -> bool:
@@ -220,6 +217,20 @@ def write(engine: Engine, work: Callable[[Connection], T]) -> T:
 def read(engine: Engine, work: Callable[[Connection], T]) -> T:
     """Run ``work`` in one read transaction (a consistent snapshot on both backends)."""
     return _transaction(engine, work, writing=False)
+
+
+#: PostgreSQL's own clock in the notes store's time format (UTC, microseconds).
+_SERVER_NOW: Final = (
+    "SELECT to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"')"
+)
+
+
+def clock(conn: Connection) -> str:
+    """Now, for a write on ``conn``: the server's clock on PostgreSQL (every client of
+    a team's store agrees on it), this computer's on SQLite (one machine's store)."""
+    if conn.dialect.name == "postgresql":
+        return str(conn.execute(text(_SERVER_NOW)).scalar_one())
+    return utc_now()
 
 
 def lock(conn: Connection, key: str) -> None:

@@ -76,17 +76,23 @@ def json_kind(raw: object) -> str:
     return "a list" if isinstance(raw, list) else "an object"
 
 
-def exact_object(raw: object, where: str, keys: frozenset[str]) -> Mapping[str, Any]:
-    """``raw`` if it is an object with exactly the fields ``keys``."""
+def exact_object(
+    raw: object, where: str, keys: frozenset[str], optional: frozenset[str] = frozenset()
+) -> Mapping[str, Any]:
+    """``raw`` if it is an object with exactly the fields ``keys`` (and any of ``optional``)."""
     if not isinstance(raw, dict):
         fail(where, f"must be an object, not {json_kind(raw)}")
     missing = sorted(keys - raw.keys())
     if missing:
         fail(where, f"the field {missing[0]!r} is missing")
-    extra = sorted(raw.keys() - keys)
+    extra = sorted(raw.keys() - keys - optional)
     if extra:
         fail(child(where, extra[0]), "is not a field of a notes export")
     return raw
+
+
+#: The optional field of every revision: the writer's clock when the order overruled it.
+WRITER_CLOCK: Final = frozenset({"writer_clock"})
 
 
 def text(raw: object, where: str) -> str:

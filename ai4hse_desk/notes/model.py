@@ -77,35 +77,47 @@ def parse_time(value: str) -> datetime | None:
         return None
 
 
-def after(previous: str | None, now: str, what: str = "the item") -> str:
-    """``now``, or one microsecond after ``previous`` if the clock has not moved past it.
+def after(previous: str | None, now: str, what: str = "the item") -> tuple[str, str | None]:
+    """The time of an item's next revision, and the writer's clock when it was overruled.
+
+    ``now`` (the writer's clock, or the server's) when it is past ``previous``;
+    otherwise one microsecond after ``previous``, so the history keeps its order
+    whatever one client's clock says. When ``previous`` is ahead of ``now`` by more
+    than :data:`MAX_CLOCK_SKEW` (a clock running fast wrote it), ``now`` is returned
+    as the writer's clock, to be recorded beside the revision; no client's clock can
+    freeze the others.
 
     Args:
         previous: the time of the item's latest revision.
-        now: the current time (:func:`utc_now`).
+        now: the current time (:func:`utc_now`, or the server's).
         what: the item, for messages ("flag 1b4e…").
 
+    Returns:
+        ``(at, writer_clock)``; ``writer_clock`` is ``None`` unless it was overruled.
     Raises:
-        ReviewError: ``previous`` is later than ``now`` by more than
-            :data:`MAX_CLOCK_SKEW`, or not a time at all (a damaged history, e.g.
-            imported before imports were checked): no later revision can be dated
-            truthfully, so none is written.
+        ReviewError: ``previous`` is not a time at all, or the last one there is (a
+            damaged history, e.g. imported before imports were checked): no later
+            revision can be dated.
     """
     if previous is None or now > previous:
-        return now
+        return now, None
     parsed = parse_time(previous)
     if parsed is None:
         raise ReviewError(
             f"{what} cannot be changed: its latest revision is dated {previous!r}, "
             "which is not a time (the notes store's history is damaged)"
         )
-    current = parse_time(now)
-    if current is None or parsed - current > MAX_CLOCK_SKEW:
+    try:
+        stamped = (parsed + timedelta(microseconds=1)).strftime(_TIME_FORMAT)
+    except OverflowError:
         raise ReviewError(
             f"{what} cannot be changed: its latest revision is dated {previous}, later "
-            f"than now ({now}); a wrong clock or a hostile import dated it"
-        )
-    return (parsed + timedelta(microseconds=1)).strftime(_TIME_FORMAT)
+            f"than now ({now}) and than any time a later revision could have; a hostile "
+            "import or a broken clock dated it"
+        ) from None
+    current = parse_time(now)
+    overruled = current is None or parsed - current > MAX_CLOCK_SKEW
+    return stamped, (now if overruled else None)
 
 
 def check_time(value: object, what: str, *, now: datetime | None = None) -> str:
@@ -191,6 +203,8 @@ class Revision:
         changes: field → ``(old, new)``; on ``create`` every field, old ``None``.
         values: the item's fields after this revision (``FLAG_FIELDS`` or ``NOTE_FIELDS``).
         reverts: for ``undo``, the revision it reverted.
+        writer_clock: the writer's clock when the history's order overruled it
+            (:func:`after`), else ``None``.
     """
 
     revision_id: str
@@ -201,10 +215,12 @@ class Revision:
     changes: Mapping[str, tuple[Value, Value]] = field(hash=False)
     values: Mapping[str, Value] = field(hash=False)
     reverts: str | None = None
+    writer_clock: str | None = None
 
     def to_json(self) -> dict[str, object]:
-        """Plain JSON data (``changes`` as ``[old, new]`` lists)."""
-        return {
+        """Plain JSON data (``changes`` as ``[old, new]`` lists; ``writer_clock`` only
+        when the writer's clock was overruled, :func:`after`)."""
+        data: dict[str, object] = {
             "revision_id": self.revision_id,
             "item_id": self.item_id,
             "reviewer": self.reviewer,
@@ -214,6 +230,9 @@ class Revision:
             "values": dict(self.values),
             "reverts": self.reverts,
         }
+        if self.writer_clock is not None:
+            data["writer_clock"] = self.writer_clock
+        return data
 
 
 @dataclass(frozen=True, slots=True)

@@ -210,6 +210,7 @@ def revision_from_row(row: Any, kind: str) -> Revision:
         changes=MappingProxyType(changes),
         values=frozen_values(values_of_row(row, kind)),
         reverts=row.reverts,
+        writer_clock=row.writer_clock,
     )
 
 
@@ -227,6 +228,7 @@ def revision_row(revision: Revision) -> dict[str, Any]:
             sort_keys=True,
         ),
         "reverts": revision.reverts,
+        "writer_clock": revision.writer_clock,
         "option_pos": None,
         "category": None,
         "severity": None,

@@ -24,6 +24,12 @@ The independent expert review (migration 0002), append-only like flags:
 
 Lists (blind answers, keys, reviewers) are stored as JSON text.
 
+Every revision table has ``writer_clock`` (migration 0003): ``NULL`` when the
+revision's ``at`` is the writer's own clock (SQLite) or the server's ``now()``
+(PostgreSQL); otherwise the writer's clock, which was behind the item's latest
+revision by more than the allowed skew, so ``at`` is that revision's time plus
+1 µs instead (:func:`~.model.after`): history keeps its order, and says so.
+
 The migrations in ``migrations/versions`` create exactly these tables (a test
 compares them); this module is what the queries use. Alembic's own version
 table is ``review_schema_version``.
@@ -49,7 +55,7 @@ from sqlalchemy import (
 #: Alembic's version table for this store.
 VERSION_TABLE: Final = "review_schema_version"
 #: The newest migration; a test checks it against the migrations folder.
-SCHEMA_HEAD: Final = "0002"
+SCHEMA_HEAD: Final = "0003"
 
 metadata = MetaData()
 
@@ -90,6 +96,7 @@ review_revisions = Table(
     Column("state", String(16), nullable=False),
     Column("changes", Text, nullable=False),
     Column("reverts", String(36), nullable=True),
+    Column("writer_clock", String(27), nullable=True),
     Index("ix_review_revisions_item_at", "item_id", "at"),
     Index("ix_review_revisions_reviewer_at", "reviewer", "at"),
 )
@@ -148,6 +155,7 @@ review_verdict_revisions = Table(
     Column("note", Text, nullable=False),
     Column("state", String(16), nullable=False),
     Column("changes", Text, nullable=False),
+    Column("writer_clock", String(27), nullable=True),
     Index("ix_review_verdict_revisions_verdict_at", "verdict_id", "at"),
 )
 
@@ -170,6 +178,7 @@ review_decision_revisions = Table(
     Column("decision", String(32), nullable=False),
     Column("corrected_key", Text, nullable=True),
     Column("note", Text, nullable=False),
+    Column("writer_clock", String(27), nullable=True),
     Index("ix_review_decision_revisions_decision_at", "decision_id", "at"),
 )
 

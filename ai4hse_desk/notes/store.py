@@ -53,6 +53,8 @@ if TYPE_CHECKING:
 
     from sqlalchemy.engine import Connection
 
+    from ai4hse_desk.notes.creation import NewStoreFile
+
 T = TypeVar("T")
 
 
@@ -67,13 +69,20 @@ class NotesStore:
     """
 
     def __init__(
-        self, audit: AuditDB, location: StoreLocation, engine: Engine, applied: tuple[str, ...]
+        self,
+        audit: AuditDB,
+        location: StoreLocation,
+        engine: Engine,
+        applied: tuple[str, ...],
+        new: NewStoreFile | None = None,
     ) -> None:
         self.audit = audit
         self.location = location
         self.url: str = location.shown
         self.applied_migrations = applied
         self._engine = engine
+        #: The private file a store that does not exist yet is built in (:mod:`.creation`).
+        self._new = new
         self.warning: str | None = None
         self.audit_sha256: str = audit.fingerprint()
 
@@ -89,18 +98,74 @@ class NotesStore:
             ReviewError: an unusable location, or a store that cannot be opened.
         """
         where = resolve_location(audit.path, location)
-        engine = backend.make_engine(where)
+        engine, new = backend.make_engine(where)
         try:
             applied = backend.migrate(engine, where)
             remember_store(where)  # from now on no guarded write may touch it
-            store = cls(audit, where, engine, applied)
-            sha, name = store.audit_sha256, audit.path.name
-            with backend.opening_errors(where):
-                store.warning = backend.write(engine, lambda c: writes.record_audit(c, sha, name))
+            store = cls(audit, where, engine, applied, new)
+            if new is None:
+                store.warning = store._record_audit(engine)
         except BaseException:
+            if new is not None:
+                new.discard()
             engine.dispose()
             raise
         return store
+
+    def _record_audit(self, engine: Engine) -> str | None:
+        sha, name = self.audit_sha256, self.audit.path.name
+        with backend.opening_errors(self.location):
+            return backend.write(engine, lambda c: writes.record_audit(c, sha, name))
+
+    # -- transactions ------------------------------------------------------------------
+
+    def _settle(self) -> None:
+        """Leave the private file for the store's own file, which now exists."""
+        if self._new is not None:
+            self._new.discard()
+            self._new = None
+        engine, new = backend.make_engine(self.location)
+        if new is not None:
+            new.discard()
+            raise ReviewError(f"notes store {self.url} was removed while in use")
+        try:
+            self.applied_migrations += backend.migrate(engine, self.location)
+            self.warning = self._record_audit(engine)
+        except BaseException:
+            engine.dispose()
+            raise
+        self._engine = engine
+
+    def _write(self, work: Callable[[Connection], T]) -> T:
+        """Run ``work`` in one write transaction (retried while the database is busy).
+
+        A store that did not exist yet is created by its first write, whole
+        (:mod:`.creation`); if another process created it meanwhile, ``work`` runs
+        again on theirs.
+        """
+        new = self._new
+        if new is not None and not new.appeared():
+            sha, name = self.audit_sha256, self.audit.path.name
+
+            def first(conn: Connection) -> T:
+                writes.record_audit(conn, sha, name)
+                return work(conn)
+
+            result = backend.write(new.engine, first)
+            if new.publish():
+                self._new = None
+                self._settle()
+                return result
+        if self._new is not None:
+            self._settle()
+        return backend.write(self._engine, work)
+
+    def _read_tx(self, work: Callable[[Connection], T]) -> T:
+        """Run ``work`` in one read transaction (a store another process created since
+        this one was opened is read from then on)."""
+        if self._new is not None and self._new.appeared():
+            self._settle()
+        return backend.read(self._engine, work)
 
     # -- checks against the audit database -------------------------------------------
 
@@ -151,7 +216,7 @@ class NotesStore:
             created_at=utc_now(),
             audit_sha256=self.audit_sha256,
         )
-        backend.write(self._engine, lambda conn: writes.create(conn, item, values))
+        self._write(lambda conn: writes.create(conn, item, values))
         return self._flag(item.item_id)
 
     def add_attempt_note(self, *, attempt_id: int, note: str, reviewer: str) -> AttemptNote:
@@ -171,16 +236,14 @@ class NotesStore:
             run_id=found[0].run_id,
             audit_sha256=self.audit_sha256,
         )
-        backend.write(self._engine, lambda conn: writes.create(conn, item, values))
+        self._write(lambda conn: writes.create(conn, item, values))
         return self._note(item.item_id)
 
     def _change(
         self, item_id: str, kind: str, reviewer: str, action: str, updates: Mapping[str, Value]
     ) -> None:
         who = clean_reviewer(reviewer)
-        backend.write(
-            self._engine, lambda conn: writes.change(conn, item_id, kind, who, action, updates)
-        )
+        self._write(lambda conn: writes.change(conn, item_id, kind, who, action, updates))
 
     def edit_flag(
         self,
@@ -211,8 +274,7 @@ class NotesStore:
         checked = check_choice(state, STATES, "state")
         why = clean_note(reason, required=False)
         who = clean_reviewer(reviewer)
-        backend.write(
-            self._engine,
+        self._write(
             lambda conn: writes.change_state(conn, item_id, kind, who, checked, why),
         )
 
@@ -250,7 +312,7 @@ class NotesStore:
         further back.
         """
         who = clean_reviewer(reviewer)
-        return backend.write(self._engine, lambda conn: writes.undo_last(conn, who))
+        return self._write(lambda conn: writes.undo_last(conn, who))
 
     def redo_last(self, reviewer: str) -> Revision | None:
         """Re-apply the change ``reviewer``'s latest undo reverted, by appending one more
@@ -259,7 +321,7 @@ class NotesStore:
         a new change of the reviewer's own clears what can be redone.
         """
         who = clean_reviewer(reviewer)
-        return backend.write(self._engine, lambda conn: writes.redo_last(conn, who))
+        return self._write(lambda conn: writes.redo_last(conn, who))
 
     def merge(self, items: Sequence[ItemRecord], revs: Sequence[Revision]) -> tuple[int, int]:
         """Add the items and revisions whose ids are not here yet, in one transaction.
@@ -269,14 +331,14 @@ class NotesStore:
         Raises:
             ReviewError: an id already here names a different item.
         """
-        return backend.write(self._engine, lambda conn: writes.merge(conn, items, revs))
+        return self._write(lambda conn: writes.merge(conn, items, revs))
 
     def run(self, work: Callable[[Connection], T], *, write: bool = False) -> T:
         """Run ``work`` in one transaction of this store: a read (one consistent
         snapshot), or with ``write`` a write (``work`` raising rolls it all back);
         retried while the database is busy. For the notes modules that read or merge
         whole tables (the review, :mod:`ai4hse_desk.review`)."""
-        return (backend.write if write else backend.read)(self._engine, work)
+        return self._write(work) if write else self._read_tx(work)
 
     # -- reading -----------------------------------------------------------------
 
@@ -293,7 +355,7 @@ class NotesStore:
         return note_from_row(rows[0])
 
     def _read(self, query: Any) -> list[Any]:
-        return backend.read(self._engine, lambda conn: list(conn.execute(query).all()))
+        return self._read_tx(lambda conn: list(conn.execute(query).all()))
 
     def flags(
         self,
@@ -331,7 +393,11 @@ class NotesStore:
         return [revision_from_row(row, str(row.kind)) for row in self._read(revisions_query())]
 
     def close(self) -> None:
-        """Release the store's connections (the audit database stays open); idempotent."""
+        """Release the store's connections (the audit database stays open); idempotent.
+        A store never written to leaves nothing behind (its private file is removed)."""
+        if self._new is not None:
+            self._new.discard()
+            self._new = None
         self._engine.dispose()
 
     def __enter__(self) -> NotesStore:

@@ -12,6 +12,7 @@ order of their times.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -72,6 +73,7 @@ def record_audit(conn: Connection, sha256: str, name: str) -> str | None:
 
 def create(conn: Connection, item: ItemRecord, values: Mapping[str, Value]) -> Revision:
     """Insert a new item and its ``create`` revision (every field changed from ``None``)."""
+    item = replace(item, created_at=backend.clock(conn))
     revision = Revision(
         revision_id=new_id(),
         item_id=item.item_id,
@@ -127,15 +129,19 @@ def append(
     changes = diff(values_of_row(latest, item.kind), new)
     if not changes and action != "undo":
         return None
+    at, writer_clock = after(
+        str(latest.at), backend.clock(conn), f"{_WHAT[item.kind]} {item.item_id}"
+    )
     revision = Revision(
         revision_id=new_id(),
         item_id=item.item_id,
         reviewer=reviewer,
-        at=after(str(latest.at), utc_now(), f"{_WHAT[item.kind]} {item.item_id}"),
+        at=at,
         action=action,
         changes=MappingProxyType(changes),
         values=frozen_values(new),
         reverts=reverts,
+        writer_clock=writer_clock,
     )
     conn.execute(insert(_REVS), [revision_row(revision)])
     return revision

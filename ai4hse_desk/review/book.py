@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from ai4hse_desk.audit import AuditError
 from ai4hse_desk.notes.errors import ReviewError
-from ai4hse_desk.notes.model import clean_note, usable_text, utc_now
+from ai4hse_desk.notes.model import clean_note, usable_text
 from ai4hse_desk.notes.people import clean_reviewer, distinct_people, resolve_person
 from ai4hse_desk.notes.schema import review_verdicts
 from ai4hse_desk.review import writes as review_writes
@@ -67,7 +67,7 @@ def _blind_draft(old: ReviewVerdict | None, blind: Answer | None, who: str) -> d
     return {
         "blind": NOT_BLIND if blind is None else BLIND,
         "blind_answer": dump_list(blind),
-        "blind_at": utc_now(),
+        "blind_at": None,  # the first revision's time (writes.change_verdict)
         "verdict": None,
         "proposed_key": None,
         "confidence": None,

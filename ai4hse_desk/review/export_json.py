@@ -79,6 +79,11 @@ def changes_json(changes: Changes) -> dict[str, list[object]]:
     }
 
 
+def _clock_json(writer_clock: str | None) -> dict[str, object]:
+    """``writer_clock`` only on a revision whose writer's clock was overruled."""
+    return {} if writer_clock is None else {"writer_clock": writer_clock}
+
+
 def verdict_revision_json(rev: VerdictRevision) -> dict[str, object]:
     """One verdict revision as a JSON object."""
     return {
@@ -88,6 +93,7 @@ def verdict_revision_json(rev: VerdictRevision) -> dict[str, object]:
         "action": rev.action,
         **verdict_fields_json(rev),
         "changes": changes_json(rev.changes),
+        **_clock_json(rev.writer_clock),
     }
 
 
@@ -143,6 +149,7 @@ def decision_revision_json(rev: DecisionRevision) -> dict[str, object]:
         "revision_id": rev.revision_id,
         "decision_id": rev.decision_id,
         **decision_fields_json(rev),
+        **_clock_json(rev.writer_clock),
     }
 
 

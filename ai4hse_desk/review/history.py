@@ -64,6 +64,7 @@ class VerdictRevision:
     note: str
     state: str
     changes: Changes = field(hash=False)
+    writer_clock: str | None = None
     where: str = field(default="", compare=False)
 
     def blind_triple(self) -> tuple[object, ...]:
@@ -95,6 +96,7 @@ class DecisionRevision:
     decision: str
     corrected_key: Answer | None
     note: str
+    writer_clock: str | None = None
     where: str = field(default="", compare=False)
 
 
@@ -165,6 +167,7 @@ def verdict_revision(row: Any) -> VerdictRevision:
         note=str(row.note),
         state=str(row.state),
         changes=decode_changes(row.changes, str(row.revision_id)),
+        writer_clock=opt_text(row.writer_clock),
     )
 
 
@@ -184,6 +187,7 @@ def verdict_revision_row(rev: VerdictRevision) -> dict[str, object]:
         "note": rev.note,
         "state": rev.state,
         "changes": encode_changes(rev.changes),
+        "writer_clock": rev.writer_clock,
     }
 
 
@@ -196,6 +200,7 @@ def decision_revision(row: Any) -> DecisionRevision:
         decision=str(row.decision),
         corrected_key=load_list(row.corrected_key, "corrected key"),
         note=str(row.note),
+        writer_clock=opt_text(row.writer_clock),
     )
 
 
@@ -208,4 +213,5 @@ def decision_revision_row(rev: DecisionRevision) -> dict[str, object]:
         "decision": rev.decision,
         "corrected_key": dump_list(rev.corrected_key),
         "note": rev.note,
+        "writer_clock": rev.writer_clock,
     }

@@ -185,7 +185,7 @@ class ReviewChecker:
         self, raw: object, verdict_id: str, options: int, where: str
     ) -> VerdictRevision:
         """One revision of the verdict ``verdict_id``."""
-        obj = f.exact_object(raw, where, _VERDICT_REVISION)
+        obj = f.exact_object(raw, where, _VERDICT_REVISION, f.WRITER_CLOCK)
         revision_id = self.items.item_id(obj, "revision_id", where, "verdict revision")
         if obj["verdict_id"] != verdict_id:
             f.fail(f.child(where, "verdict_id"), "belongs to another verdict")
@@ -200,6 +200,7 @@ class ReviewChecker:
             at=self.items.time(obj["at"], f.child(where, "at")),
             action=action,
             changes=changes,
+            writer_clock=self.items.optional_time(obj, "writer_clock", where),
             where=where,
             **values,
         )
@@ -286,7 +287,7 @@ class ReviewChecker:
         self, raw: object, decision_id: str, options: int, where: str
     ) -> DecisionRevision:
         """One revision of the decision ``decision_id``."""
-        obj = f.exact_object(raw, where, _DECISION_REVISION)
+        obj = f.exact_object(raw, where, _DECISION_REVISION, f.WRITER_CLOCK)
         revision_id = self.items.item_id(obj, "revision_id", where, "decision revision")
         if obj["decision_id"] != decision_id:
             f.fail(f.child(where, "decision_id"), "belongs to another decision")
@@ -302,5 +303,6 @@ class ReviewChecker:
             decision=decision,
             corrected_key=key,
             note=vals.note(obj["note"], f.child(where, "note")),
+            writer_clock=self.items.optional_time(obj, "writer_clock", where),
             where=where,
         )

@@ -121,6 +121,11 @@ class ItemChecks:
     def time(self, raw: object, where: str) -> str:
         return check_time(raw, where, now=self.now)
 
+    def optional_time(self, obj: Mapping[str, Any], name: str, where: str) -> str | None:
+        """``obj[name]`` as a time when present and not null, else ``None``."""
+        raw = obj.get(name)
+        return None if raw is None else self.time(raw, f.child(where, name))
+
     def sha(self, raw: object, where: str) -> str | None:
         return None if raw is None else f.sha256(raw, where)
 

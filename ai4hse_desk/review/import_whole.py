@@ -204,9 +204,16 @@ class ExportChecker:
             f.fail(attempt_at, f"unknown attempt {attempt_id} of run {run_id!r} on {question_id}")
         return attempt_id, run_id
 
+    def writer_clock(self, obj: Mapping[str, Any], where: str) -> str | None:
+        """A revision's optional ``writer_clock`` (a time; absent or null: none)."""
+        raw = obj.get("writer_clock")
+        if raw is None:
+            return None
+        return check_time(raw, f.child(where, "writer_clock"), now=self.now)
+
     def revision(self, raw: object, item: ItemRecord, where: str) -> Revision:
         """One revision of ``item``."""
-        obj = f.exact_object(raw, where, _REVISION)
+        obj = f.exact_object(raw, where, _REVISION, f.WRITER_CLOCK)
         revision_id = f.canonical_uuid(obj["revision_id"], f.child(where, "revision_id"))
         self._once(self._revisions, revision_id, f.child(where, "revision_id"))
         if obj["item_id"] != item.item_id:
@@ -230,6 +237,7 @@ class ExportChecker:
             ),
             values=frozen_values(values),
             reverts=reverts,
+            writer_clock=self.writer_clock(obj, where),
         )
         _check_action(rev, item.kind, where)
         return rev

@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING
 from sqlalchemy import select
 
 from ai4hse_desk.notes.errors import ReviewError
-from ai4hse_desk.notes.model import utc_now
 from ai4hse_desk.notes.people import person_key
 from ai4hse_desk.notes.schema import REVIEW_TABLES
 from ai4hse_desk.review import writes as review_writes
@@ -59,7 +58,7 @@ def blind_fields(
         return {
             "blind": NOT_BLIND if blind is None else BLIND,
             "blind_answer": dump_list(blind),
-            "blind_at": utc_now(),
+            "blind_at": None,  # the first revision's time (writes.change_verdict)
         }
     if blind is not None and old.blind == NOT_BLIND:
         raise BlindRuleError(

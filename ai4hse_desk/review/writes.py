@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import func, insert, select
 
 from ai4hse_desk.notes import backend
-from ai4hse_desk.notes.model import after, new_id, utc_now
+from ai4hse_desk.notes.model import after, new_id
 from ai4hse_desk.notes.schema import REVIEW_TABLES
 from ai4hse_desk.review.plan import Plan
 from ai4hse_desk.review.records import (
@@ -198,7 +198,7 @@ def write_plan(
         return None
     previous = conn.execute(select(func.max(_P.c.created_at))).scalar()
     plan_id = new_id()
-    at = after(None if previous is None else str(previous), utc_now(), "the review plan")
+    at, _ = after(None if previous is None else str(previous), backend.clock(conn), "the plan")
     conn.execute(
         insert(_P),
         [
@@ -251,8 +251,10 @@ def change_verdict(
     current = read_verdicts(conn, *where)
     old = current[0] if current else None
     values = update(old)
+    writer_clock: str | None = None
     if old is None:
-        verdict_id, now = new_id(), utc_now()
+        verdict_id, now = new_id(), backend.clock(conn)
+        values = {**values, "blind_at": now}
         conn.execute(
             insert(_V),
             [
@@ -274,7 +276,9 @@ def change_verdict(
             return old
         if action is None:
             action = "submit" if values["state"] == "submitted" != old.state else "edit"
-        at = after(old.updated_at, utc_now(), f"the verdict on {question_id}")
+        at, writer_clock = after(
+            old.updated_at, backend.clock(conn), f"the verdict on {question_id}"
+        )
     conn.execute(
         insert(_VR),
         [
@@ -284,6 +288,7 @@ def change_verdict(
                 "at": at,
                 "action": action,
                 "changes": _changes(before, values),
+                "writer_clock": writer_clock,
                 **values,
             }
         ],
@@ -303,11 +308,14 @@ def record_decision(
     """Record (or revise, appending a revision) the decision on ``question_id``."""
     backend.lock(conn, f"decision:{question_id}")
     current = read_decisions(conn, _D.c.question_id == question_id)
+    writer_clock: str | None = None
     if current:
         decision_id = current[0].decision_id
-        at = after(current[0].at, utc_now(), f"the decision on {question_id}")
+        at, writer_clock = after(
+            current[0].at, backend.clock(conn), f"the decision on {question_id}"
+        )
     else:
-        decision_id, at = new_id(), utc_now()
+        decision_id, at = new_id(), backend.clock(conn)
         conn.execute(
             insert(_D),
             [
@@ -330,6 +338,7 @@ def record_decision(
                 "decision": decision,
                 "corrected_key": dump_list(corrected_key),
                 "note": note,
+                "writer_clock": writer_clock,
             }
         ],
     )

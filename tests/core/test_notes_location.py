@@ -145,7 +145,8 @@ def test_a_store_from_a_newer_desk_is_refused(
 ) -> None:
     store_path = tmp_path / "n.sqlite"
     with open_audit(make_audit_db()) as audit:
-        NotesStore.open(audit, str(store_path)).close()
+        with NotesStore.open(audit, str(store_path)) as made:  # made by its first write
+            made.add_flag(question_id="Q001", category="other", note="", reviewer="ann")
         with sqlite3.connect(store_path) as conn:
             conn.execute("UPDATE review_schema_version SET version_num = '9999'")
         conn.close()
