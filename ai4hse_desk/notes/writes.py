@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import insert, select
 
 from ai4hse_desk.notes import backend
+from ai4hse_desk.notes.chain import Step, chain_problem
 from ai4hse_desk.notes.errors import ReviewError
 from ai4hse_desk.notes.model import (
     ItemRecord,
@@ -256,6 +257,29 @@ def _chunks(ids: Sequence[str], size: int = 500) -> list[Sequence[str]]:
     return [ids[start : start + size] for start in range(0, len(ids), size)]
 
 
+def _step(rev: Revision, where: str = "") -> Step:
+    return Step(where, rev.at, rev.revision_id, dict(rev.values), dict(rev.changes))
+
+
+def _check_extends(conn: Connection, added: Sequence[Revision]) -> None:
+    """Refuse revisions that do not extend their item's stored history exactly
+    (:mod:`.chain`): dated inside it, or with changes that do not lead from it."""
+    by_item: dict[str, list[Revision]] = {}
+    for rev in added:
+        by_item.setdefault(rev.item_id, []).append(rev)
+    for item_id, revs in by_item.items():
+        rows = conn.execute(
+            select(_REVS, _ITEMS.c.kind)
+            .join(_ITEMS, _ITEMS.c.item_id == _REVS.c.item_id)
+            .where(_REVS.c.item_id == item_id)
+            .order_by(_REVS.c.at, _REVS.c.revision_id)
+        ).all()
+        stored = [_step(revision_from_row(row, str(row.kind))) for row in rows]
+        broken = chain_problem(stored, [_step(rev, f"revision {rev.revision_id}") for rev in revs])
+        if broken is not None:
+            raise ReviewError(f"{broken[0]} of item {item_id}: {broken[1]}")
+
+
 def merge(
     conn: Connection, items: Sequence[ItemRecord], revisions: Sequence[Revision]
 ) -> tuple[int, int]:
@@ -282,7 +306,9 @@ def merge(
             if owner[str(rev_id)] != str(item_id):
                 raise ReviewError(f"revision {rev_id} belongs to another item in this store")
             have.add(str(rev_id))
-    new_revisions = [revision_row(rev) for rev in revisions if rev.revision_id not in have]
+    added = [rev for rev in revisions if rev.revision_id not in have]
+    _check_extends(conn, added)
+    new_revisions = [revision_row(rev) for rev in added]
     if new_items:
         conn.execute(insert(_ITEMS), new_items)
     if new_revisions:

@@ -21,9 +21,12 @@ rules (any break refuses the whole import, and nothing is written):
   neither change a recorded blind answer nor add one to a not-blind verdict;
 * one ``create`` revision per verdict: revisions added to a verdict already here
   never include another one;
-* independent adjudication: a decision revision added is never by one of the
-  question's reviewers (anyone with a verdict on it, or assigned it by the plan in
-  force at the revision's time).
+* every revision added extends its history exactly (:mod:`~ai4hse_desk.notes.chain`):
+  later than the store's latest, its changes leading from the values before it;
+* who a verdict or decision may be by, and a not-blind verdict never taking a
+  planned reviewer's blind answer still to be given: :mod:`.merge_rules`.
+
+Every record is checked; the first problems are named together and nothing is written.
 """
 
 from __future__ import annotations
@@ -34,8 +37,10 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import insert, select
 
 from ai4hse_desk.notes import backend
-from ai4hse_desk.notes.errors import ReviewError
+from ai4hse_desk.notes.chain import chain_problem
+from ai4hse_desk.notes.people import person_key
 from ai4hse_desk.notes.schema import REVIEW_TABLES
+from ai4hse_desk.review import writes as review_writes
 from ai4hse_desk.review.history import (
     DecisionRecord,
     DecisionRevision,
@@ -47,6 +52,14 @@ from ai4hse_desk.review.history import (
     decision_revision_row,
     verdict_revision,
     verdict_revision_row,
+)
+from ai4hse_desk.review.merge_rules import (
+    Problems,
+    decision_steps,
+    refuse,
+    reviewers_of,
+    steps,
+    verdict_people_problems,
 )
 from ai4hse_desk.review.read import by_parent, plans_of, rows_in
 from ai4hse_desk.review.records import BLIND, dump_list, opt_text
@@ -70,10 +83,6 @@ class MergeCounts:
     decision_revisions: int = 0
 
 
-def _refuse(where: str, problem: str) -> ReviewError:
-    return ReviewError(f"{where}: {problem}" if where else problem)
-
-
 def _merge_plans(conn: Connection, plans: Sequence[PlanRecord]) -> int:
     if not plans:
         return 0
@@ -85,7 +94,7 @@ def _merge_plans(conn: Connection, plans: Sequence[PlanRecord]) -> int:
         if plan.plan_id not in known:
             new.append(plan)
         elif known[plan.plan_id] != plan:
-            raise _refuse(plan.where, "this store holds another plan with this id")
+            raise refuse(plan.where, "this store holds another plan with this id")
     newest = max(new, key=lambda p: (p.created_at, p.plan_id), default=None)
     query = select(_P.c.plan_id, _P.c.created_at).order_by(_P.c.created_at.desc()).limit(1)
     in_force = conn.execute(query).first()
@@ -96,7 +105,7 @@ def _merge_plans(conn: Connection, plans: Sequence[PlanRecord]) -> int:
         and newest.created_at > str(in_force.created_at)
         and str(in_force.plan_id) not in ids
     ):
-        raise _refuse(
+        raise refuse(
             f"{newest.where}.plan_id",
             f"would replace this store's plan in force (made {in_force.created_at}), which "
             "the file does not hold; only `review plan --replace` replaces a plan",
@@ -147,7 +156,9 @@ def _present(conn: Connection, table: Any, revision_ids: Iterable[str]) -> dict[
     return {str(r.revision_id): r for r in rows_in(conn, table, table.c.revision_id, revision_ids)}
 
 
-def _merge_verdicts(conn: Connection, verdicts: Sequence[VerdictRecord]) -> tuple[int, int]:
+def _merge_verdicts(
+    conn: Connection, verdicts: Sequence[VerdictRecord], problems: Problems
+) -> tuple[int, int]:
     pairs = {f"verdict:{len(v.question_id)}:{v.question_id}:{v.reviewer}" for v in verdicts}
     for key in sorted(pairs):
         backend.lock(conn, key)
@@ -160,24 +171,14 @@ def _merge_verdicts(conn: Connection, verdicts: Sequence[VerdictRecord]) -> tupl
     new_verdicts: list[VerdictRecord] = []
     new_revisions: list[VerdictRevision] = []
     for verdict in verdicts:
-        row = by_id.get(verdict.verdict_id)
-        pair = by_pair.get((verdict.question_id, verdict.reviewer))
-        ours = (verdict.question_id, verdict.created_at, verdict.audit_sha256)
-        if row is not None and (_identity(row), str(row.reviewer)) != (ours, verdict.reviewer):
-            raise _refuse(verdict.where, "this store holds another verdict with this id")
-        if pair is not None and str(pair.verdict_id) != verdict.verdict_id:
-            raise _refuse(
-                f"{verdict.where}.verdict_id",
-                f"this store holds another verdict of {verdict.reviewer} on "
-                f"{verdict.question_id} (one verdict per reviewer and question; merge each "
-                "reviewer's work from one store)",
-            )
-        stored = history.get(verdict.verdict_id, [])
-        for rev in verdict.revisions:
-            if _new_verdict_revision(rev, present.get(rev.revision_id), stored):
-                new_revisions.append(rev)
-        if row is None:
-            new_verdicts.append(verdict)
+        with problems.collect():
+            row = by_id.get(verdict.verdict_id)
+            added = _verdict_added(verdict, row, by_pair, present, history)
+            new_revisions.extend(added)
+            if row is None:
+                new_verdicts.append(verdict)
+    if problems.found:
+        return 0, 0
     if new_verdicts:
         conn.execute(
             insert(_V),
@@ -197,6 +198,38 @@ def _merge_verdicts(conn: Connection, verdicts: Sequence[VerdictRecord]) -> tupl
     return len(new_verdicts), len(new_revisions)
 
 
+def _verdict_added(
+    verdict: VerdictRecord,
+    row: Any,
+    by_pair: dict[Any, Any],
+    present: dict[str, Any],
+    history: dict[str, list[VerdictRevision]],
+) -> list[VerdictRevision]:
+    """The revisions of ``verdict`` to add; a :class:`ReviewError` for the first rule
+    it breaks (module docstring)."""
+    pair = by_pair.get((verdict.question_id, verdict.reviewer))
+    ours = (verdict.question_id, verdict.created_at, verdict.audit_sha256)
+    if row is not None and (_identity(row), str(row.reviewer)) != (ours, verdict.reviewer):
+        raise refuse(verdict.where, "this store holds another verdict with this id")
+    if pair is not None and str(pair.verdict_id) != verdict.verdict_id:
+        raise refuse(
+            f"{verdict.where}.verdict_id",
+            f"this store holds another verdict of {verdict.reviewer} on "
+            f"{verdict.question_id} (one verdict per reviewer and question; merge each "
+            "reviewer's work from one store)",
+        )
+    stored = history.get(verdict.verdict_id, [])
+    added = [
+        rev
+        for rev in verdict.revisions
+        if _new_verdict_revision(rev, present.get(rev.revision_id), stored)
+    ]
+    broken = chain_problem(steps(stored), steps(added))
+    if broken is not None:
+        raise refuse(*broken)
+    return added
+
+
 def _new_verdict_revision(
     rev: VerdictRevision, row: Any, stored: Sequence[VerdictRevision]
 ) -> bool:
@@ -204,9 +237,9 @@ def _new_verdict_revision(
     is there already; a :class:`ReviewError` if it may not join them (module docstring)."""
     if row is not None:
         if str(row.verdict_id) != rev.verdict_id:
-            raise _refuse(rev.where, "this store holds this revision under another verdict")
+            raise refuse(rev.where, "this store holds this revision under another verdict")
         if verdict_revision(row) != rev:
-            raise _refuse(rev.where, "this store holds another revision with this id")
+            raise refuse(rev.where, "this store holds another revision with this id")
         return False
     if stored and stored[0].blind_triple() != rev.blind_triple():
         first = stored[0]
@@ -216,26 +249,13 @@ def _new_verdict_revision(
             problem = "would add a blind answer to a verdict this store recorded as not blind"
         else:
             problem = "would drop the blind answer this store recorded"
-        raise _refuse(
+        raise refuse(
             f"{rev.where}.blind_answer",
             f"{problem} (at {first.blind_at}); a blind answer is fixed once the key was shown",
         )
     if stored and rev.action == "create":
-        raise _refuse(f"{rev.where}.action", "this store holds this verdict's create revision")
+        raise refuse(f"{rev.where}.action", "this store holds this verdict's create revision")
     return True
-
-
-def _reviewers_of(conn: Connection, question_id: str, at: str) -> set[str]:
-    """Who reviews ``question_id``: whoever has a verdict on it, and its assignees in the
-    plan in force at ``at``."""
-    query = select(_V.c.reviewer).where(_V.c.question_id == question_id)
-    who = {str(name) for name in conn.execute(query).scalars()}
-    in_force = select(_P.c.plan_id).where(_P.c.created_at <= at)
-    plan = conn.execute(in_force.order_by(_P.c.created_at.desc()).limit(1)).scalar()
-    if plan is not None:
-        query = select(_A.c.reviewer).where(_A.c.plan_id == plan, _A.c.question_id == question_id)
-        who |= {str(name) for name in conn.execute(query).scalars()}
-    return who
 
 
 def _new_decision_revisions(
@@ -247,43 +267,55 @@ def _new_decision_revisions(
         row = present.get(rev.revision_id)
         if row is None:
             if held and rev.at == decision.created_at:
-                raise _refuse(f"{rev.where}.at", "this store holds this decision's first revision")
+                raise refuse(f"{rev.where}.at", "this store holds this decision's first revision")
             new.append(rev)
         elif str(row.decision_id) != rev.decision_id or decision_revision(row) != rev:
-            raise _refuse(rev.where, "this store holds another revision with this id")
+            raise refuse(rev.where, "this store holds another revision with this id")
     return new
 
 
-def _merge_decisions(conn: Connection, decisions: Sequence[DecisionRecord]) -> tuple[int, int]:
+def _merge_decisions(
+    conn: Connection, decisions: Sequence[DecisionRecord], problems: Problems
+) -> tuple[int, int]:
     for key in sorted({f"decision:{d.question_id}" for d in decisions}):
         backend.lock(conn, key)
     by_id, by_question = _stored_by_id(conn, _D, "decision_id", decisions, "question_id")
     present = _present(conn, _DR, (rev.revision_id for d in decisions for rev in d.revisions))
     new_decisions: list[DecisionRecord] = []
     new_revisions: list[tuple[DecisionRecord, DecisionRevision]] = []
+    stored = by_parent(
+        map(decision_revision, rows_in(conn, _DR, _DR.c.decision_id, list(by_id))), "decision_id"
+    )
     for decision in decisions:
-        row = by_id.get(decision.decision_id)
-        other = by_question.get((decision.question_id,))
-        ours = (decision.question_id, decision.created_at, decision.audit_sha256)
-        if row is not None and _identity(row) != ours:
-            raise _refuse(decision.where, "this store holds another decision with this id")
-        if other is not None and str(other.decision_id) != decision.decision_id:
-            raise _refuse(
-                f"{decision.where}.decision_id",
-                f"this store holds another decision on {decision.question_id} "
-                "(one decision per question)",
-            )
-        added = _new_decision_revisions(decision, row is not None, present)
-        new_revisions.extend((decision, rev) for rev in added)
-        if row is None:
-            new_decisions.append(decision)
+        with problems.collect():
+            row = by_id.get(decision.decision_id)
+            other = by_question.get((decision.question_id,))
+            ours = (decision.question_id, decision.created_at, decision.audit_sha256)
+            if row is not None and _identity(row) != ours:
+                raise refuse(decision.where, "this store holds another decision with this id")
+            if other is not None and str(other.decision_id) != decision.decision_id:
+                raise refuse(
+                    f"{decision.where}.decision_id",
+                    f"this store holds another decision on {decision.question_id} "
+                    "(one decision per question)",
+                )
+            added = _new_decision_revisions(decision, row is not None, present)
+            held = stored.get(decision.decision_id, [])
+            broken = chain_problem(decision_steps(held), decision_steps(added))
+            if broken is not None:
+                raise refuse(*broken)
+            new_revisions.extend((decision, rev) for rev in added)
+            if row is None:
+                new_decisions.append(decision)
     for decision, rev in new_revisions:
-        if rev.adjudicator in _reviewers_of(conn, decision.question_id, rev.at):
-            raise _refuse(
+        if person_key(rev.adjudicator) in reviewers_of(conn, decision.question_id):
+            problems.add(
                 f"{rev.where}.adjudicator",
                 f"{rev.adjudicator} is one of {decision.question_id}'s reviewers; another "
                 "person adjudicates it",
             )
+    if problems.found:
+        return 0, 0
     if new_decisions:
         conn.execute(
             insert(_D),
@@ -311,7 +343,11 @@ def merge_review(conn: Connection, data: ReviewData) -> MergeCounts:
         ReviewError: a merge rule is broken (named by the JSON path of what breaks it);
             the caller's transaction then rolls back.
     """
+    problems = Problems()
+    before = review_writes.read_plan_header(conn)
     plans = _merge_plans(conn, data.plans)
-    verdicts, verdict_revisions = _merge_verdicts(conn, data.verdicts)
-    decisions, decision_revisions = _merge_decisions(conn, data.decisions)
+    verdict_people_problems(conn, data, problems, before)
+    verdicts, verdict_revisions = _merge_verdicts(conn, data.verdicts, problems)
+    decisions, decision_revisions = _merge_decisions(conn, data.decisions, problems)
+    problems.raise_any()
     return MergeCounts(plans, verdicts, verdict_revisions, decisions, decision_revisions)
