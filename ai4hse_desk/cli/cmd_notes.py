@@ -127,6 +127,8 @@ def run_export(args: argparse.Namespace) -> int:
             summary = export_notes(store, args.fmt, args.out, include_private=args.include_private)
         except ReviewError as exc:
             raise InputError(str(exc)) from None
+    for damaged in summary.get("damaged", []):  # type: ignore[attr-defined]
+        sys.stderr.write(f"warning: left out {one_line(str(damaged))}, which has no history\n")
     _print_json(summary)
     return 0
 

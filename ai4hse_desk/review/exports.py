@@ -84,6 +84,8 @@ class Contents:
     verdicts: list[VerdictEntry]
     decisions: list[DecisionEntry]
     include_private: bool
+    #: Verdicts and decisions a damaged store holds without history (left out).
+    orphans: tuple[str, ...] = ()
 
     @classmethod
     def read(
@@ -112,6 +114,7 @@ class Contents:
                 if sight.shows_others(d.question_id)
             ],
             include_private,
+            review.orphans,
         )
 
     def table(self, cell: Callable[[object], object]) -> Any:
@@ -191,7 +194,9 @@ def export_notes(
 
     Returns:
         A summary: ``out``, ``format``, ``flags``, ``attempt_notes``, ``revisions``,
-        ``plans``, ``verdicts``, ``decisions``, ``include_private`` (counts only).
+        ``plans``, ``verdicts``, ``decisions``, ``include_private`` (counts only), and
+        ``damaged`` when the store holds verdicts or decisions without history (each
+        named; left out of the export).
     Raises:
         ReviewError: unknown format, or a target :func:`ai4hse_desk.filewrite.check_target`
             refuses (the audit database, the notes store, a side-file name of either,
@@ -226,4 +231,5 @@ def export_notes(
         "verdicts": len(contents.verdicts),
         "decisions": len(contents.decisions),
         "include_private": include_private,
+        **({"damaged": list(contents.orphans)} if contents.orphans else {}),
     }

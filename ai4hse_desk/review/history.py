@@ -119,6 +119,9 @@ class ReviewData:
     plans: tuple[PlanRecord, ...] = ()
     verdicts: tuple[VerdictRecord, ...] = ()
     decisions: tuple[DecisionRecord, ...] = ()
+    #: What a damaged store holds without its history (a verdict or decision row
+    #: whose revisions were deleted behind the desk's back), described; left out.
+    orphans: tuple[str, ...] = ()
 
 
 def _stored(name: str, value: object) -> object:

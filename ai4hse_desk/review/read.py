@@ -97,7 +97,8 @@ def by_parent(revisions: Iterable[Any], key: str) -> dict[str, list[Any]]:
 
 
 def read_review(conn: Connection) -> ReviewData:
-    """Every plan, verdict and decision with every revision (oldest first)."""
+    """Every plan, verdict and decision with every revision (oldest first); a verdict or
+    decision without any revision (a damaged store) is left out and named in ``orphans``."""
     plans = plans_of(conn, conn.execute(select(_P).order_by(_P.c.created_at, _P.c.plan_id)).all())
     revisions = by_parent((verdict_revision(r) for r in conn.execute(select(_VR))), "verdict_id")
     verdicts = [
@@ -122,4 +123,14 @@ def read_review(conn: Connection) -> ReviewData:
         )
         for row in conn.execute(select(_D).order_by(_D.c.created_at, _D.c.decision_id))
     ]
-    return ReviewData(tuple(plans), tuple(verdicts), tuple(decisions))
+    orphans = [
+        f"the verdict of {v.reviewer} on {v.question_id} ({v.verdict_id})"
+        for v in verdicts
+        if not v.revisions
+    ] + [f"the decision on {d.question_id} ({d.decision_id})" for d in decisions if not d.revisions]
+    return ReviewData(
+        tuple(plans),
+        tuple(v for v in verdicts if v.revisions),
+        tuple(d for d in decisions if d.revisions),
+        tuple(orphans),
+    )

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import func, insert, select
 
 from ai4hse_desk.notes import backend
+from ai4hse_desk.notes.errors import ReviewError
 from ai4hse_desk.notes.model import after, new_id
 from ai4hse_desk.notes.schema import REVIEW_TABLES
 from ai4hse_desk.review.plan import Plan
@@ -250,6 +251,11 @@ def change_verdict(
     where = (_V.c.question_id == question_id, _V.c.reviewer == reviewer)
     current = read_verdicts(conn, *where)
     old = current[0] if current else None
+    if old is None and conn.execute(select(_V.c.verdict_id).where(*where)).first() is not None:
+        raise ReviewError(
+            f"the notes store holds {reviewer}'s verdict on {question_id} without any "
+            "revision (its history was deleted outside the desk); nothing was written"
+        )
     values = update(old)
     writer_clock: str | None = None
     if old is None:
@@ -313,6 +319,11 @@ def record_decision(
         decision_id = current[0].decision_id
         at, writer_clock = after(
             current[0].at, backend.clock(conn), f"the decision on {question_id}"
+        )
+    elif conn.execute(select(_D.c.decision_id).where(decision_of(question_id))).first():
+        raise ReviewError(
+            f"the notes store holds the decision on {question_id} without any revision (its "
+            "history was deleted outside the desk); nothing was written"
         )
     else:
         decision_id, at = new_id(), backend.clock(conn)
