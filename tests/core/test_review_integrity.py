@@ -87,6 +87,14 @@ def workers() -> Iterator[tuple[Worker, Worker]]:
         worker.close()
 
 
+@pytest.fixture
+def any_store(audit: AuditDB, store_url: str) -> Iterator[NotesStore]:
+    """A notes store on ``audit``: an SQLite file, or a PostgreSQL schema of the cluster
+    ``make test`` starts."""
+    with NotesStore.open(audit, store_url) as notes:
+        yield notes
+
+
 def _status(audit: Path) -> dict[str, object]:
     code, out, err = cli("review", "status", str(audit))
     assert code == 0, err
@@ -181,19 +189,19 @@ def test_one_person_cannot_be_two_reviewers(
 
 @pytest.mark.parametrize("spelled", ["Ann", "ANN", "ａｎｎ", "ａｎｎ "])
 def test_a_reviewer_cannot_adjudicate_their_own_question_under_another_spelling(
-    store: NotesStore, spelled: str
+    any_store: NotesStore, spelled: str
 ) -> None:
-    book = ReviewBook(store)
+    book = ReviewBook(any_store)
     book.make_plan(reviewers=["ann", "bo"], per_question=2)
     book.save_verdict("Q001", "ann", verdict="key_wrong", not_blind=True,
                       proposed_key=[F, F, T, F])  # fmt: skip
     with pytest.raises(ReviewError, match="one of Q001's reviewers"):
-        Adjudication(store).adjudicate("Q001", spelled, "key_confirmed")
-    assert Adjudication(store).decisions() == []
+        Adjudication(any_store).adjudicate("Q001", spelled, "key_confirmed")
+    assert Adjudication(any_store).decisions() == []
 
 
-def test_another_spelling_records_under_the_plans_name(store: NotesStore) -> None:
-    book = ReviewBook(store)
+def test_another_spelling_records_under_the_plans_name(any_store: NotesStore) -> None:
+    book = ReviewBook(any_store)
     book.make_plan(reviewers=["ann", "bo"], per_question=2)
     verdict = book.save_verdict("Q001", "ＡＮＮ", verdict="key_ok", not_blind=True)
     assert verdict.reviewer == "ann"
@@ -201,10 +209,10 @@ def test_another_spelling_records_under_the_plans_name(store: NotesStore) -> Non
         book.save_verdict("Q001", "mallory", verdict="key_ok", not_blind=True)
 
 
-def test_deciding_first_and_reviewing_later_is_refused(store: NotesStore) -> None:
-    book = ReviewBook(store)
+def test_deciding_first_and_reviewing_later_is_refused(any_store: NotesStore) -> None:
+    book = ReviewBook(any_store)
     book.save_verdict("Q002", "bo", verdict="key_wrong", not_blind=True, proposed_key=[T, T, F, F])
-    Adjudication(store).adjudicate("Q002", "cy", "key_confirmed")
+    Adjudication(any_store).adjudicate("Q002", "cy", "key_confirmed")
     with pytest.raises(ReviewError, match="cy adjudicated Q002"):
         book.save_verdict("Q002", "Cy", verdict="key_ok", not_blind=True)
     with pytest.raises(ReviewError, match="cy adjudicated Q002"):
@@ -283,8 +291,9 @@ def _import_refused(store: NotesStore, doc: dict[str, object], path: Path, words
 
 
 @pytest.fixture
-def ann_key_wrong(store: NotesStore, tmp_path: Path) -> dict[str, object]:
+def ann_key_wrong(any_store: NotesStore, tmp_path: Path) -> dict[str, object]:
     """A store with a plan (ann, bo; K=2) and ann's submitted key_wrong on Q001; its export."""
+    store = any_store
     book = ReviewBook(store)
     book.make_plan(reviewers=["ann", "bo"], per_question=2)
     book.record_blind("Q001", "ann", [T, F, T, T])
@@ -304,7 +313,7 @@ def _verdict_revisions(doc: dict[str, object]) -> list[dict[str, object]]:
 
 
 def test_a_forged_edit_that_does_not_start_from_the_stored_verdict_is_refused(
-    store: NotesStore, ann_key_wrong: dict[str, object], tmp_path: Path
+    any_store: NotesStore, ann_key_wrong: dict[str, object], tmp_path: Path
 ) -> None:
     doc = json.loads(json.dumps(ann_key_wrong))
     revisions = _verdict_revisions(doc)
@@ -320,11 +329,11 @@ def test_a_forged_edit_that_does_not_start_from_the_stored_verdict_is_refused(
     verdict = doc["review_verdicts"][0]  # type: ignore[index]
     verdict.update(verdict="key_ok", proposed_key=None, note="fine after all",
                    updated_at=forged["at"])  # fmt: skip
-    _import_refused(store, doc, tmp_path / "forged.json", "is not the value before it")
+    _import_refused(any_store, doc, tmp_path / "forged.json", "is not the value before it")
 
 
 def test_a_revision_dated_inside_the_stored_history_is_refused(
-    store: NotesStore, ann_key_wrong: dict[str, object], tmp_path: Path
+    any_store: NotesStore, ann_key_wrong: dict[str, object], tmp_path: Path
 ) -> None:
     doc = json.loads(json.dumps(ann_key_wrong))
     revisions = _verdict_revisions(doc)
@@ -335,11 +344,11 @@ def test_a_revision_dated_inside_the_stored_history_is_refused(
         changes={"note": ["ISO 45001 says so", "slipped in"]},
     )  # fmt: skip
     revisions.insert(1, inserted)
-    _import_refused(store, doc, tmp_path / "inside.json", "inside the history")
+    _import_refused(any_store, doc, tmp_path / "inside.json", "inside the history")
 
 
 def test_an_import_cannot_plant_a_verdict_for_someone_outside_the_plan(
-    store: NotesStore, ann_key_wrong: dict[str, object], tmp_path: Path
+    any_store: NotesStore, ann_key_wrong: dict[str, object], tmp_path: Path
 ) -> None:
     doc = json.loads(json.dumps(ann_key_wrong))
     verdict = doc["review_verdicts"][0]  # type: ignore[index]
@@ -347,34 +356,34 @@ def test_an_import_cannot_plant_a_verdict_for_someone_outside_the_plan(
     for rev in verdict["revisions"]:
         rev["verdict_id"] = verdict["verdict_id"]
         rev["revision_id"] = rev["revision_id"][:-4] + "beef"
-    _import_refused(store, doc, tmp_path / "mallory.json", "not a reviewer of any plan")
+    _import_refused(any_store, doc, tmp_path / "mallory.json", "not a reviewer of any plan")
 
 
 def test_a_not_blind_verdict_cannot_take_a_pending_blind_answer(
-    store: NotesStore, audit: AuditDB, tmp_path: Path
+    any_store: NotesStore, audit: AuditDB, tmp_path: Path
 ) -> None:
-    book = ReviewBook(store)
+    book = ReviewBook(any_store)
     book.make_plan(reviewers=["ann", "bo"], per_question=2)
     with NotesStore.open(audit, str(tmp_path / "elsewhere.sqlite")) as elsewhere:
         ReviewBook(elsewhere).save_verdict("Q002", "bo", verdict="key_ok", not_blind=True)
         doc = _exported(elsewhere, tmp_path / "bo.json")
-    _import_refused(store, doc, tmp_path / "shadow.json", "still to be given")
+    _import_refused(any_store, doc, tmp_path / "shadow.json", "still to be given")
     mine = book.record_blind("Q002", "bo", [T, T, F, F])  # bo's blind answer stays his to give
     assert mine.blind_answer == (T, T, F, F)
 
 
 def test_a_decision_by_the_questions_reviewer_is_refused_even_dated_before_the_plan(
-    store: NotesStore, audit: AuditDB, tmp_path: Path
+    any_store: NotesStore, audit: AuditDB, tmp_path: Path
 ) -> None:
     with NotesStore.open(audit, str(tmp_path / "early.sqlite")) as early:
         Adjudication(early).adjudicate("Q003", "ann", "question_excluded")
         doc = _exported(early, tmp_path / "early.json")
-    ReviewBook(store).make_plan(reviewers=["ann", "bo"], per_question=2)
-    _import_refused(store, doc, tmp_path / "decision.json", "one of Q003's reviewers")
+    ReviewBook(any_store).make_plan(reviewers=["ann", "bo"], per_question=2)
+    _import_refused(any_store, doc, tmp_path / "decision.json", "one of Q003's reviewers")
 
 
 def test_a_refused_import_names_its_first_problems_together(
-    store: NotesStore, ann_key_wrong: dict[str, object], tmp_path: Path
+    any_store: NotesStore, ann_key_wrong: dict[str, object], tmp_path: Path
 ) -> None:
     doc = json.loads(json.dumps(ann_key_wrong))
     first = doc["review_verdicts"][0]  # type: ignore[index]
@@ -390,7 +399,7 @@ def test_a_refused_import_names_its_first_problems_together(
     path = tmp_path / "two.json"
     path.write_text(json.dumps(doc))
     with pytest.raises(ReviewError) as info:
-        import_notes(store, path)
+        import_notes(any_store, path)
     assert "2 problems, nothing imported" in str(info.value)
     assert "mallory" in str(info.value)
     assert "eve" in str(info.value)
@@ -451,9 +460,9 @@ def test_a_verdict_without_history_is_reported_not_a_crash(
 
 
 def test_a_verdict_never_reads_the_whole_plan(
-    store: NotesStore, monkeypatch: pytest.MonkeyPatch
+    any_store: NotesStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    book = ReviewBook(store)
+    book = ReviewBook(any_store)
     book.make_plan(reviewers=["ann", "bo"], per_question=2)
 
     def whole_plan(_conn: object) -> None:
@@ -468,16 +477,16 @@ def test_a_verdict_never_reads_the_whole_plan(
     assert book.progress("ann")["submitted"] == 1
     assert book.visibility("ann").shows_others("Q001")
     with pytest.raises(ReviewError, match="one of Q001's reviewers"):
-        Adjudication(store).adjudicate("Q001", "ann", "key_confirmed")
+        Adjudication(any_store).adjudicate("Q001", "ann", "key_confirmed")
 
 
 # -- undo and redo of a verdict -----------------------------------------------------------
 
 
 def test_undo_and_redo_of_a_verdict_append_revisions_and_keep_the_blind_answer(
-    store: NotesStore,
+    any_store: NotesStore,
 ) -> None:
-    book = ReviewBook(store)
+    book = ReviewBook(any_store)
     drafted = book.record_blind("Q001", "ann", [T, F, T, F])
     submitted = book.save_verdict("Q001", "ann", verdict="key_wrong", proposed_key=[T, F, F, F])
     undone = book.restore_verdict(submitted, drafted, action="undo")
@@ -486,5 +495,31 @@ def test_undo_and_redo_of_a_verdict_append_revisions_and_keep_the_blind_answer(
     assert (redone.verdict, redone.proposed_key) == ("key_wrong", (T, F, F, F))
     with pytest.raises(ReviewError, match="changed since"):
         book.restore_verdict(submitted, drafted, action="undo")  # stale: it moved on
-    (record,) = store.run(read_review).verdicts
+    (record,) = any_store.run(read_review).verdicts
     assert [r.action for r in record.revisions] == ["create", "submit", "undo", "redo"]
+
+
+def test_on_postgresql_a_revision_from_a_fast_clock_freezes_nobody(
+    pg_url: str, audit: AuditDB
+) -> None:
+    """The server's clock stamps revisions; one planted an hour ahead (a fast client of an
+    older desk) is followed, 1 µs later, with the server's clock recorded beside it."""
+    from sqlalchemy import create_engine, text
+
+    with NotesStore.open(audit, pg_url) as notes:
+        book = ReviewBook(notes)
+        book.save_verdict("Q001", "ann", verdict="key_ok", not_blind=True, submit=False)
+        engine = create_engine(pg_url)
+        with engine.begin() as conn:
+            conn.execute(text(
+                "UPDATE review_verdict_revisions SET at = to_char((clock_timestamp() "
+                "AT TIME ZONE 'UTC') + interval '1 hour', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"')"
+            ))  # fmt: skip
+            ahead = conn.execute(text("SELECT at FROM review_verdict_revisions")).scalar_one()
+        engine.dispose()
+        revised = book.save_verdict("Q001", "ann", verdict="key_ok", not_blind=True, note="ok")
+        assert revised.note == "ok"
+        assert revised.updated_at > ahead
+        (record,) = notes.run(read_review).verdicts
+        assert record.revisions[-1].writer_clock is not None
+        assert record.revisions[-1].writer_clock < ahead
