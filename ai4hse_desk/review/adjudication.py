@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING
 from ai4hse_desk.notes.errors import ReviewError
 from ai4hse_desk.notes.model import clean_note
 from ai4hse_desk.review import writes as review_writes
-from ai4hse_desk.review.book import ReviewBook, choice
+from ai4hse_desk.review.book import ReviewBook
 from ai4hse_desk.review.rules import decide
 from ai4hse_desk.review.status import adjudication_list
-from ai4hse_desk.review.values import DECISIONS, KEY_CORRECTED, check_answer
+from ai4hse_desk.review.values import DECISIONS, KEY_CORRECTED, check_answer, choice
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

@@ -1,15 +1,15 @@
-"""The independent expert review, kept in the notes store: plans, verdicts, decisions.
+"""The independent expert review of one audit file, kept in its notes store.
 
-:class:`ReviewBook` is what :attr:`NotesStore.review <ai4hse_desk.notes.store.NotesStore>`
-returns. Every value is checked against the audit file (the question exists, a
-list has one value per option) before anything is written; a refused call
-writes nothing. The **blind rule** is kept here, in the store, so that no
-client can break it: :meth:`ReviewBook.others_verdicts` refuses a reviewer the
-other reviewers' verdicts on a question until their own is submitted (and on a
-question outside their queue), and a blind answer can never be recorded once
-the key was shown — once a verdict exists, its blind answer (or "not blind") is
-fixed. :meth:`ReviewBook.all_verdicts` is the coordinator's read (status, report,
-exports), never shown in a reviewer's Review view before the reveal.
+``ReviewBook(store)`` holds the plans, the verdicts and what a viewer may see
+(:meth:`ReviewBook.visibility`); decisions are :mod:`.adjudication`'s. Every value is
+checked against the audit file (the question exists, a list has one value per option)
+before anything is written; a refused call writes nothing. The rules are kept in the
+store's transactions (:mod:`.rules`), so that no client can break them:
+:meth:`ReviewBook.others_verdicts` refuses a reviewer the other reviewers' verdicts on
+a question until their own is submitted (and on a question outside their queue), a
+blind answer is fixed once recorded, and an adjudicator never reviews. Names are one
+person's (:mod:`ai4hse_desk.notes.people`). :meth:`ReviewBook.all_verdicts` is the
+coordinator's read (status, report, exports).
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from ai4hse_desk.notes.people import clean_reviewer, distinct_people, resolve_pe
 from ai4hse_desk.notes.schema import review_verdicts
 from ai4hse_desk.review import writes as review_writes
 from ai4hse_desk.review.plan import ORDERS, plan_review
-from ai4hse_desk.review.records import BLIND, NOT_BLIND, dump_list, verdict_values
+from ai4hse_desk.review.records import dump_list, verdict_values
 from ai4hse_desk.review.rules import (
-    BlindRuleError,
+    blind_draft,
     blind_fields,
     check_not_adjudicator,
     others_submitted,
@@ -40,6 +40,7 @@ from ai4hse_desk.review.values import (
     VERDICTS,
     check_answer,
     check_seed,
+    choice,
     clean_source,
 )
 from ai4hse_desk.review.visibility import Visibility, read_visibility
@@ -52,35 +53,8 @@ if TYPE_CHECKING:
     from ai4hse_desk.audit import Question
     from ai4hse_desk.notes.store import NotesStore
     from ai4hse_desk.review.records import Decision, PlanHeader, ReviewVerdict, StoredPlan
-    from ai4hse_desk.review.values import Answer
 
 _V = review_verdicts
-
-
-def _blind_draft(old: ReviewVerdict | None, blind: Answer | None, who: str) -> dict[str, object]:
-    """A new verdict's first revision: the blind answer (``None``: not blind), a draft."""
-    if old is not None:
-        raise BlindRuleError(
-            f"{who} already answered {old.question_id} (at {old.blind_at}); "
-            "a blind answer cannot be recorded after the key was shown"
-        )
-    return {
-        "blind": NOT_BLIND if blind is None else BLIND,
-        "blind_answer": dump_list(blind),
-        "blind_at": None,  # the first revision's time (writes.change_verdict)
-        "verdict": None,
-        "proposed_key": None,
-        "confidence": None,
-        "source": "",
-        "note": "",
-        "state": DRAFT,
-    }
-
-
-def choice(value: str | None, allowed: tuple[str, ...], what: str) -> str | None:
-    if value is None or value in allowed:
-        return value
-    raise ReviewError(f"unknown {what} {str(value)[:40]!r} (one of {', '.join(allowed)})")
 
 
 class ReviewBook:
@@ -208,7 +182,7 @@ class ReviewBook:
             for question_id in blind:
                 check_not_adjudicator(conn, question_id, who)
                 review_writes.change_verdict(
-                    conn, question_id, who, self._sha, lambda old: _blind_draft(old, None, who)
+                    conn, question_id, who, self._sha, lambda old: blind_draft(old, None, who)
                 )
             return len(blind)
 
@@ -233,7 +207,7 @@ class ReviewBook:
             else check_answer(answer, question.n_options, unsure=True, what="the blind answer")
         )
 
-        return self._change(question_id, who, lambda old: _blind_draft(old, blind, who))
+        return self._change(question_id, who, lambda old: blind_draft(old, blind, who))
 
     def save_verdict(
         self,

@@ -26,6 +26,7 @@ from ai4hse_desk.notes.people import person_key
 from ai4hse_desk.notes.schema import REVIEW_TABLES
 from ai4hse_desk.review import writes as review_writes
 from ai4hse_desk.review.records import BLIND, NOT_BLIND, dump_list
+from ai4hse_desk.review.values import DRAFT
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
@@ -74,6 +75,26 @@ def blind_fields(
         "blind": old.blind,
         "blind_answer": dump_list(old.blind_answer),
         "blind_at": old.blind_at,
+    }
+
+
+def blind_draft(old: ReviewVerdict | None, blind: Answer | None, who: str) -> dict[str, object]:
+    """A new verdict's first revision: the blind answer (``None``: not blind), a draft."""
+    if old is not None:
+        raise BlindRuleError(
+            f"{who} already answered {old.question_id} (at {old.blind_at}); "
+            "a blind answer cannot be recorded after the key was shown"
+        )
+    return {
+        "blind": NOT_BLIND if blind is None else BLIND,
+        "blind_answer": dump_list(blind),
+        "blind_at": None,  # the first revision's time (writes.change_verdict)
+        "verdict": None,
+        "proposed_key": None,
+        "confidence": None,
+        "source": "",
+        "note": "",
+        "state": DRAFT,
     }
 
 

@@ -148,3 +148,10 @@ def answer_of(key: tuple[bool, ...]) -> Answer:
 def is_concern(verdict: str) -> bool:
     """True for every verdict but ``key_ok``."""
     return verdict != KEY_OK
+
+
+def choice(value: str | None, allowed: tuple[str, ...], what: str) -> str | None:
+    """``value`` if it is ``None`` or one of ``allowed``, else :class:`ReviewError`."""
+    if value is None or value in allowed:
+        return value
+    raise ReviewError(f"unknown {what} {str(value)[:40]!r} (one of {', '.join(allowed)})")
