@@ -22,11 +22,12 @@ from desk_helpers import cli
 from ai4hse_desk.notes import ReviewError
 from ai4hse_desk.notes.store import NotesStore
 from ai4hse_desk.review.adjudication import Adjudication
-from ai4hse_desk.review.book import BlindRuleError, ReviewBook
+from ai4hse_desk.review.book import ReviewBook
 from ai4hse_desk.review.exports import export_notes
 from ai4hse_desk.review.history import ReviewData
 from ai4hse_desk.review.imports import import_notes
 from ai4hse_desk.review.read import read_review
+from ai4hse_desk.review.rules import BlindRuleError
 
 if TYPE_CHECKING:
     from collections.abc import Callable

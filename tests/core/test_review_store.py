@@ -15,7 +15,8 @@ import pytest
 from ai4hse_desk.notes import ReviewError
 from ai4hse_desk.notes.store import NotesStore
 from ai4hse_desk.review.adjudication import Adjudication
-from ai4hse_desk.review.book import BlindRuleError, ReviewBook
+from ai4hse_desk.review.book import ReviewBook
+from ai4hse_desk.review.rules import BlindRuleError
 
 if TYPE_CHECKING:
     from ai4hse_desk.audit import AuditDB
