@@ -152,7 +152,8 @@ class Reveal:
 
     Attributes:
         rows: every attempt of the question (the compare grid's rows).
-        flags: the question's flags as they stand now.
+        flags: the question's flags as they stand now (other people's only once the
+            reviewer's own verdict is submitted: the visibility policy).
         others: the other reviewers' submitted verdicts; ``None`` while the store
             refuses them (``withheld`` says why).
     """
@@ -194,7 +195,9 @@ def read_page(
     except BlindRuleError as exc:
         others, withheld = None, first_line(exc)
     rows = () if index is None else tuple(index.compare_grid(question_id))
-    flags = tuple(store.flags(question_id=question_id))
+    sight = ReviewBook(store).visibility(reviewer)  # others' flags once theirs is submitted
+    flags = tuple(f for f in store.flags(question_id=question_id)
+                  if sight.shows_item(f.question_id, f.reviewer))  # fmt: skip
     return QuestionRead(question_id, own, Reveal(rows, flags, others, withheld))
 
 
