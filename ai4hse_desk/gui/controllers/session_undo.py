@@ -68,6 +68,7 @@ class SessionUndo(QObject):
         self._notes, self._reviewer = notes, reviewer
         self._done: list[VerdictStep | str] = []
         self._undone: list[VerdictStep | str] = []
+        self._now: dict[str, ReviewVerdict] = {}  # each verdict as this window last left it
 
     def record_note(self) -> None:
         """A flag or note change was saved (a new change: nothing is left to redo)."""
@@ -78,6 +79,7 @@ class SessionUndo(QObject):
         """A verdict change was saved: ``before`` (``None``: it was made now) → ``after``."""
         self._done.append(VerdictStep(before, after))
         self._undone.clear()
+        self._now[after.verdict_id] = after
 
     def undo(self) -> None:
         """Take back the latest change of this session (else the store's latest note change)."""
@@ -131,8 +133,8 @@ class SessionUndo(QObject):
                 "(it was given before the key was shown)."
             )
             return
-        current, target = (step.before, step.after) if redo else (step.after, step.before)
-        action = "redo" if redo else "undo"
+        current = self._now.get(step.after.verdict_id, step.after)
+        target, action = (step.after, "redo") if redo else (step.before, "undo")
         task = self._notes.write(
             lambda store: ReviewBook(store).restore_verdict(current, target, action=action)
         )
@@ -141,8 +143,8 @@ class SessionUndo(QObject):
             return
 
         def done(restored: ReviewVerdict) -> None:
-            back = VerdictStep(step.before, restored) if redo else VerdictStep(restored, step.after)
-            other.append(back)
+            self._now[restored.verdict_id] = restored
+            other.append(step)
             what = "Redone" if redo else "Undone"
             self.message.emit(
                 f"{what}: {who}'s verdict on {where} is back to {_values(restored)}; "
