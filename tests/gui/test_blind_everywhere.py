@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.gui.controllers.reviewer import SETTINGS_KEY
-from ai4hse_desk.gui.dialogs import confirm, reviewer_name
+from ai4hse_desk.gui.dialogs import reviewer_name
 from ai4hse_desk.gui.main_window import MainWindow
 from ai4hse_desk.gui.models.attempt_columns import COL_STATUS, COLUMNS
 from ai4hse_desk.gui.review.texts import key_text
@@ -335,8 +335,9 @@ def test_the_blind_answer_shows_the_key_and_submitting_shows_the_others(
     show_q001(win)
     session = win.opening.session
     assert session is not None
-    assert not win.attempts.cover.isVisible()
     assert key_cells(win) == ["TRUE" if k else "FALSE" for k in session.questions[FIRST].key]
+    assert win.attempts.flags_panel.flag_rows() == []  # ... but not ann's flag
+    assert not win.attempts.cover.isVisible()
     rows = q001_rows(win)
     assert {cells[_COLUMN["Correct"]] for cells in rows} <= {"✓", "✗"}
     assert win.attempts.response_view.plain_text() != ""
@@ -380,12 +381,12 @@ def test_the_blind_answer_shows_the_key_and_submitting_shows_the_others(
 def test_under_a_plan_without_a_name_every_planned_question_is_hidden_and_the_window_asks(
     qtbot: QtBot, audit: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from ai4hse_desk.gui.controllers.sight import NO_NAME
-
     win = open_as(qtbot, audit, None)
     show_q001(win)
     assert win.attempts.question_panel.row_texts() == []
     assert not any(secret in window_texts(win) for secret in SECRETS)
+    from ai4hse_desk.gui.controllers.sight import NO_NAME
+
     session = win.opening.session
     assert session is not None
     assert win.sight.blind_questions() == frozenset(session.questions)
@@ -414,6 +415,8 @@ def test_under_a_plan_without_a_name_every_planned_question_is_hidden_and_the_wi
 def test_leaving_blind_mode_asks_then_records_not_blind_on_the_whole_queue(
     bob: MainWindow, audit: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from ai4hse_desk.gui.dialogs import confirm
+
     win = bob
     asked: list[str] = []
     answers = iter((False, True))

@@ -35,7 +35,7 @@ from ai4hse_desk.gui.dialogs import reviewer_name
 from ai4hse_desk.gui.main_window import MainWindow
 from ai4hse_desk.gui.review.reveal import WITHHELD
 from ai4hse_desk.gui.review.texts import key_text
-from ai4hse_desk.gui.review.view import BLIND, IDLE, REVEALED, unanswered_text
+from ai4hse_desk.gui.review.view import BLIND, IDLE, REVEALED
 from ai4hse_desk.gui.settings import app_settings
 from ai4hse_desk.notes.store import NotesStore
 from ai4hse_desk.review.book import ReviewBook
@@ -245,6 +245,8 @@ def test_keys_answer_blind_then_enter_records_it_and_reveals_the_key(
     assert stored(audit) is None
     assert view.phase == BLIND
     assert view.error.isVisible()
+    from ai4hse_desk.gui.review.view import unanswered_text
+
     assert view.error.text() == unanswered_text(["D"])
     assert "option D is not answered yet" in view.error.text()
     press(qtbot, view, Qt.Key.Key_4, Qt.Key.Key_4)  # D: TRUE, then FALSE
@@ -495,8 +497,9 @@ def test_screenshot_of_the_review_view(audit: Path, tmp_path: Path) -> None:
     assert QImage(str(out)).width() == 1600
 
 
+@pytest.mark.usefixtures("confirmed")  # Skip blind asks first: yes
 def test_the_revealed_responses_colour_correct_and_valid_but_wrong_apart(
-    window: MainWindow, confirmed: list[str]
+    window: MainWindow,
 ) -> None:
     """A correct attempt's cell takes "Valid ✓"'s colour, a valid but wrong one "Valid ✗"'s."""
     from ai4hse_desk.gui.palette_mode import status_colours_now
