@@ -244,7 +244,7 @@ def test_nothing_of_q001_shows_before_bobs_blind_answer(bob: MainWindow, tmp_pat
     assert attempts.question_panel.row_texts() == []
     assert attempts.cover.isVisible()
     assert attempts.cover.heading.text() == f"{FIRST} — hidden until your blind answer"
-    assert HIDDEN_TEXT in attempts.cover.reason.text()
+    assert "once you have recorded your blind answer" in attempts.cover.reason.text()
     assert attempts.cover.button.text() == f"Answer {FIRST} blind in the Review view"
     assert not attempts.question_panel.isVisible()
     assert attempts.question_panel.verdict_text() == ""
@@ -330,6 +330,11 @@ def test_the_blind_answer_shows_the_key_and_submitting_shows_the_others(
     assert win.reviewing.current == FIRST
     answer_blind(qtbot, win)
     assert win.review.phase == "revealed"
+    flags_line = win.review.reveal.flags.text()  # the Review view's reveal: ann's flag sealed
+    assert (
+        flags_line
+        == f"No open flag of yours on this question. 1 flag of other people: {SEALED_TEXT}."
+    )
 
     # Blind answer recorded: the key and the runs' selections show ...
     show_q001(win)
@@ -402,7 +407,8 @@ def test_under_a_plan_without_a_name_every_planned_question_is_hidden_and_the_wi
     assert win.sight.visibility is not None
     assert win.sight.visibility.viewer == "bob"
     assert cover.isVisible()
-    assert HIDDEN_TEXT in cover.reason.text()
+    assert HIDDEN_TEXT in cover.heading.text()
+    assert cover.reason.text().startswith("The key of Q001")
     win.close()
 
     win = open_as(qtbot, audit, "dora")  # not one of the plan's reviewers: sees everything

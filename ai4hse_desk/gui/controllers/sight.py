@@ -43,14 +43,11 @@ NO_NAME: Final = (
 
 
 def blind_text(question_id: str) -> str:
-    """Why a blind question's key, runs' answers and others' notes are not shown (once the
-    policy is known, so its module is loaded)."""
-    from ai4hse_desk.review.visibility import HIDDEN_TEXT
-
+    """What a blind question's cover and masked cells say: what is hidden, until when."""
     return (
-        f"{question_id}: {HIDDEN_TEXT}. Its key, the runs' selections and responses, the "
-        "compare grid, the key-audit evidence and other people's notes stay hidden until you "
-        "record your blind answer in the Review view (or leave blind mode, Review menu)."
+        f"The key of {question_id}, its runs' selections and responses, the compare grid, the "
+        "key-audit evidence and other people's notes on it show once you have recorded your "
+        "blind answer in the Review view (or left blind mode: Review ▸ Leave blind mode…)."
     )
 
 

@@ -162,6 +162,7 @@ class Reveal:
     flags: tuple[Flag, ...]
     others: tuple[ReviewVerdict, ...] | None
     withheld: str = ""
+    sealed_flags: int = 0  # other people's flags the policy hides still
 
 
 @dataclass(frozen=True)
@@ -196,9 +197,10 @@ def read_page(
         others, withheld = None, first_line(exc)
     rows = () if index is None else tuple(index.compare_grid(question_id))
     sight = ReviewBook(store).visibility(reviewer)  # others' flags once theirs is submitted
-    flags = tuple(f for f in store.flags(question_id=question_id)
-                  if sight.shows_item(f.question_id, f.reviewer))  # fmt: skip
-    return QuestionRead(question_id, own, Reveal(rows, flags, others, withheld))
+    every = store.flags(question_id=question_id)
+    flags = tuple(f for f in every if sight.shows_item(f.question_id, f.reviewer))
+    reveal = Reveal(rows, flags, others, withheld, len(every) - len(flags))
+    return QuestionRead(question_id, own, reveal)
 
 
 __all__ = [

@@ -114,6 +114,7 @@ class ReviewView(QWidget):
         set_style_sheet(self.error, chip_style_sheet(*MATCH_COLOURS[False]))
         self.info = plain_label(name="Review state")
         self.blind = BlindAnswerPanel()
+        self.blind.changed.connect(self.clear_error)  # answering again: the last "why" goes
         self.hint = plain_label(BLIND_HINT, name="Keys")
         self.form = VerdictForm()
         self.reveal = RevealPanel()
