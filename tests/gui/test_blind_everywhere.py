@@ -39,6 +39,7 @@ from ai4hse_desk.gui.main_window import MainWindow
 from ai4hse_desk.gui.models.attempt_columns import COL_STATUS, COLUMNS
 from ai4hse_desk.gui.review.texts import key_text
 from ai4hse_desk.gui.settings import app_settings
+from ai4hse_desk.index import AttemptQuery
 from ai4hse_desk.notes.store import NotesStore
 from ai4hse_desk.review.book import ReviewBook
 from ai4hse_desk.review.records import NOT_BLIND
@@ -287,6 +288,14 @@ def test_nothing_of_q001_shows_before_bobs_blind_answer(bob: MainWindow, tmp_pat
     assert q001_rows(win) == []
     win.filters.correct.setCurrentIndex(0)
     assert q001_rows(win)
+    # A search of the responses leaves it out; a search for its id lists it, masked.
+    for text, listed in (("true", False), ("q001", True)):  # Q001 answers "[true, …]"
+        win.attempt_list.apply_query(AttemptQuery(text=text))
+        settle(win)
+        assert bool(q001_rows(win)) is listed
+    assert {cells[_COLUMN["Correct"]] for cells in q001_rows(win)} == {"hidden"}
+    win.attempt_list.clear_all()
+    settle(win)
     # The key audit ranks every question but shows none of Q001's evidence.
     win.switcher.show_keyaudit(wait=True)
     ranked = [win.keyaudit.model.item(r) for r in range(win.keyaudit.model.rowCount())]

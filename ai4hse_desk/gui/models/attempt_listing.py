@@ -5,7 +5,8 @@ filters (:mod:`ai4hse_desk.gui.controllers.sight`): a listing that filters by
 correctness (correct or incorrect, runner ≠ desk), searches the responses (which
 spell the selections) or sorts by Correct, Strict or Runner ≠ desk leaves the
 blind questions' attempts out, in SQL (:func:`listed_query`). Any other listing
-keeps them, their revealing cells masked.
+keeps them, their revealing cells masked — a search for a blind question's own id
+("Q001") too: it lists that question's attempts, whatever their responses.
 """
 
 from __future__ import annotations
@@ -22,9 +23,11 @@ if TYPE_CHECKING:
 REVEALING_SORTS: Final = frozenset({"correct", "strict", "disagrees"})
 
 
-def reveals_correctness(query: AttemptQuery, sort: str) -> bool:
-    """Would listing ``query`` in ``sort`` order tell a question's correct attempts?"""
-    searched = bool(query.text and query.text.strip()) and "responses" in query.text_scope
+def reveals_correctness(query: AttemptQuery, sort: str, *, id_search: bool = False) -> bool:
+    """Would listing ``query`` in ``sort`` order tell a question's correct attempts?
+    (``id_search``: the text is a question's id, found whatever the responses say.)"""
+    text = (query.text or "").strip()
+    searched = bool(text) and "responses" in query.text_scope and not id_search
     return (
         query.correct is not None or query.disagreements_only or searched or sort in REVEALING_SORTS
     )
@@ -33,7 +36,10 @@ def reveals_correctness(query: AttemptQuery, sort: str) -> bool:
 def listed_query(query: AttemptQuery, sort: str, blind: Set[str]) -> AttemptQuery:
     """``query`` as the list runs it in ``sort`` order: without the ``blind`` questions'
     attempts when it would tell their correctness (idempotent)."""
-    excluded = tuple(sorted(blind)) if blind and reveals_correctness(query, sort) else None
+    text = (query.text or "").strip().casefold()
+    id_search = bool(text) and any(text == question.casefold() for question in blind)
+    reveals = reveals_correctness(query, sort, id_search=id_search)
+    excluded = tuple(sorted(blind)) if blind and reveals else None
     if query.excluded_question_ids == excluded:
         return query
     return replace(query, excluded_question_ids=excluded)
