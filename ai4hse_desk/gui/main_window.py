@@ -1,18 +1,15 @@
 """The review window: it builds the views, the controllers and the menus, and wires them.
 
 Nothing here computes or reads a file: the controllers do, and talk through signals
-(:mod:`ai4hse_desk.gui.controllers`); the actions are in :mod:`ai4hse_desk.gui.window_actions`.
+(:mod:`ai4hse_desk.gui.controllers`); the actions are in :mod:`ai4hse_desk.gui.window_actions`;
+what the reviewer may see is the :class:`~.controllers.sight.Sight`'s to say.
 
-The window is built in two parts. The first is what the attempt list needs: the list
-with its search bar and counts, the filters dock, the status bar, the menu bar's
-menus, and the controllers that open a file and keep the list on its query. The rest
-(the selected attempt's panels, the compare grid, the scores, key-audit and review
-pages, the notes, the menus' actions) is :meth:`MainWindow.build_rest`. A window made
-for a start (``rest_after_first_rows=True``) draws its first rows before it builds the
-rest, once the frame that holds them is drawn (:mod:`.controllers.first_rows`); every other window
-is whole when made. Built late, the rest is handed what the first part already holds:
-the open file, its review index, the list's first row selected.
-"""
+The window is built in two parts: what the attempt list needs (the list, its search bar
+and counts, the filters dock, the status bar, the menus, and the controllers that open a
+file and keep the list on its query), then the rest (:meth:`MainWindow.build_rest`). A
+window made for a start (``rest_after_first_rows=True``) draws its first rows before it
+builds the rest (:mod:`.controllers.first_rows`), and hands the rest what the first part
+already holds: the open file, its review index, the list's first row selected."""
 
 from __future__ import annotations
 
@@ -26,6 +23,8 @@ from ai4hse_desk.gui.actions import ActionRegistry
 from ai4hse_desk.gui.controllers.attempt_list import AttemptList
 from ai4hse_desk.gui.controllers.first_rows import FirstRows
 from ai4hse_desk.gui.controllers.opening import APP_TITLE, EMPTY_MESSAGE, OpeningController
+from ai4hse_desk.gui.controllers.sight import Sight
+from ai4hse_desk.gui.controllers.sight_wiring import sight_connections
 from ai4hse_desk.gui.models.attempt_table import AttemptTableModel
 from ai4hse_desk.gui.qt_guard import guarded
 from ai4hse_desk.gui.review.page import ReviewPage
@@ -83,7 +82,8 @@ class MainWindow(QMainWindow):
     # -- the list's part ----------------------------------------------------------------
 
     def _build_list_part(self) -> None:
-        self.model = AttemptTableModel(self)
+        self.sight = Sight(self)  # what the person at the desk may see: every view asks it
+        self.model = AttemptTableModel(self, self.sight)
         self.attempts = AttemptsView(self.model)
         self.review_page = ReviewPage()  # the view itself is made on first show
         self.views = QTabWidget()
@@ -103,7 +103,8 @@ class MainWindow(QMainWindow):
         self.attempt_list = lst = AttemptList(None, a.search, self.model, tasks, self)
         status = self.statusBar().showMessage
         connections = (
-            (o.session_changed, (lst.set_session, lambda _s: self.index_bar.hide())),
+            (o.session_changed, (self.sight.set_session, lst.set_session,
+                                 lambda _s: self.index_bar.hide())),
             (o.choices_changed, (lst.set_choices,)),
             (o.index_ready, (lst.set_index, self._index_ready)),
             (o.reading_progress, (self.index_bar.show_reading,)),
@@ -154,7 +155,7 @@ class MainWindow(QMainWindow):
         self.filters = self.filters_dock.make_panel()
         self.attempt_list.attach_filters(self.filters)
         self.attempts.build_detail(self.settings)
-        self.scores = ScoresView(self.tasks)
+        self.scores = ScoresView(self.tasks, self.sight)
         self.keyaudit = KeyAuditView(self.tasks)
         shown = self.views.currentIndex()  # (a page tab may have been clicked already)
         self.views.setCurrentIndex(0)  # (removing the page shown would show its neighbour)
@@ -187,6 +188,7 @@ class MainWindow(QMainWindow):
         from ai4hse_desk.gui.controllers.reviewer import ReviewerIdentity
         from ai4hse_desk.gui.controllers.selection import AttemptSelection
         from ai4hse_desk.gui.controllers.views import ViewSwitcher
+        from ai4hse_desk.gui.review.blind_mode import LeaveBlind
         from ai4hse_desk.gui.review.report_action import ReviewReportController
 
         a, tasks = self.attempts, self.tasks
@@ -197,23 +199,25 @@ class MainWindow(QMainWindow):
             self.views, a.tabs, self.scores, self.keyaudit, self.navigator, self.attempt_list,
             tasks, filters_dock=self.filters_dock,
         )  # fmt: skip
-        self.notes = NotesController(a.flags_panel, self.notes_dock, tasks, self)
-        identity = ReviewerIdentity(self.settings)
+        identity = ReviewerIdentity(self.settings, self)
+        people, name = (identity, self.sight), lambda: identity.name
+        self.notes = NotesController(a.flags_panel, self.notes_dock, tasks, self, people)
         self.changes = NoteChanges(self.notes, a.flags_panel, identity, tasks, self)
-        self.review_page.attach(self.notes, identity, tasks, lambda: self.keyaudit.result)
-        self.review_report = ReviewReportController(self.notes, tasks, self, self)
-        self.notes_export = NotesExportController(self.notes, tasks, self, self)
+        self.review_page.attach(self.notes, identity, tasks, lambda: self.keyaudit.result,
+                                self.changes.session)  # fmt: skip
+        self.review_report = ReviewReportController(self.notes, tasks, self, self, name)
+        self.notes_export = NotesExportController(self.notes, tasks, self, self, name)
+        self.leave_blind = LeaveBlind(self.notes, identity, tasks, self, self)
 
     def _wire(self) -> None:
         a, o, s, lst, nav, notes = (self.attempts, self.opening, self.selection,
                                     self.attempt_list, self.navigator, self.notes)  # fmt: skip
         status = self.statusBar().showMessage
-        connections = (
+        connections: tuple[tuple[SignalInstance, Iterable[Callable[..., object]]], ...] = (
             (o.session_changed, self._session_slots()),
             (o.index_ready, self._index_slots()),
-            (s.changed, (a.question_panel.set_detail, a.verdict_panel.set_detail,
-                         a.response_view.show_detail, self.compare.show_detail,
-                         notes.show_detail, lambda _detail: a.keep_question_readable())),
+            (s.changed, (self.sight.show_detail,)),  # the panels get it if the policy lets them
+            (s.cleared, (self.sight.clear_detail,)),
             (s.cleared, (a.clear_detail, lambda: notes.show_detail(None))),
             (s.unreadable, (o.unreadable,)),
             (a.compare.attempt_activated, (nav.show_attempt,)),
@@ -226,9 +230,11 @@ class MainWindow(QMainWindow):
             (self.switcher.flag_requested, (self.changes.flag_question,)),
             (self.changes.explore_requested, (self.switcher.explore_without,)),
             *((src.message, (status,)) for src in (nav, notes, self.changes,
-              self.review_page, self.review_report, self.notes_export)),
+              self.review_page, self.review_report, self.notes_export, self.leave_blind)),
         )  # fmt: skip
         _connect(connections)
+        _connect(sight_connections(self.sight, a, self.compare, notes, (self.keyaudit,
+                 self.notes_dock.list, self.review_page, self.switcher), self.changes))  # fmt: skip
 
     def _session_slots(self) -> tuple[Callable[[Any], object], ...]:
         """What the rest does when another file is open (or none), in order."""
@@ -264,6 +270,7 @@ class MainWindow(QMainWindow):
             self.attempts.search, self.filters, self.filters_dock.toggleViewAction(),
             self.notes_dock.toggleViewAction(), self.scores.action_map, self.close,
             lambda: show_about(self), self.review_report.ask, self.notes_export.ask,
+            self.leave_blind.ask,
         )  # fmt: skip
 
     # -- the window -----------------------------------------------------------------------

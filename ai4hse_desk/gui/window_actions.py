@@ -59,6 +59,7 @@ class WindowParts(NamedTuple):
     about: Callable[[], object]
     review_report: Callable[[], object]
     notes_export: Callable[[], object]
+    leave_blind: Callable[[], object]
 
 
 def window_actions(p: WindowParts) -> tuple[Entry, ...]:
@@ -105,8 +106,9 @@ def window_actions(p: WindowParts) -> tuple[Entry, ...]:
                    ("Ctrl+Shift+F",)),
         ActionSpec("add_note", notes, "Add &note on this attempt…", c.add_note,
                    ("Ctrl+Shift+N",)),
-        ActionSpec("undo", notes, "&Undo last note change", c.undo, ("Ctrl+Z",), separator=True),
-        ActionSpec("redo", notes, "&Redo last note change", c.redo, ("Ctrl+Shift+Z",)),
+        ActionSpec("undo", notes, "&Undo last change", c.undo, ("Ctrl+Z",), separator=True,
+                   tip="Flags, notes and verdicts: one more revision gives the old values back"),
+        ActionSpec("redo", notes, "&Redo last undone change", c.redo, ("Ctrl+Shift+Z",)),
         Placed("notes_list", notes, p.notes_toggle, "Show notes &list", ("Ctrl+Shift+L",),
                separator=True),
         ActionSpec("notes_export", notes, "&Export notes (CSV, JSON, XLSX)…", p.notes_export,
@@ -117,6 +119,9 @@ def window_actions(p: WindowParts) -> tuple[Entry, ...]:
                    "Explore scores without key-flagged questions (not official)…", c.explore,
                    tip=EXPLORE_TIP, separator=True),
         ActionSpec("review_queue", "Re&view", "Review, &blind first", p.switcher.show_review),
+        ActionSpec("leave_blind", "Re&view", "&Leave blind mode…", p.leave_blind,
+                   tip="Record \"not blind\" on the questions of your queue not answered yet "
+                   "(asks first): their keys show, their blind answers are given up for good"),
         ActionSpec("review_report", "Re&view", "&Report…", p.review_report,
                    tip="The review report (printable HTML or JSON): progress, agreement, "
                    "decisions and the sensitivity table, which is not official"),

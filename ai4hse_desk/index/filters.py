@@ -90,6 +90,9 @@ class AttemptQuery:
         question_ids: allowed questions.
         flagged_question_ids: questions with a reviewer's flag (an allow-list
             like ``question_ids``; the notes feature fills it).
+        excluded_question_ids: questions whose attempts are left out (the window
+            leaves a blind reviewer's questions out of a listing that filters or
+            sorts by correctness).
         text: search (see :mod:`.search`); ``None`` or blank for none.
         text_mode: ``"auto"`` (full-text index when ready, else ``LIKE``),
             ``"fts"`` (the index must be ready) or ``"like"``.
@@ -107,6 +110,7 @@ class AttemptQuery:
     labels: tuple[tuple[str, str], ...] | None = None
     question_ids: tuple[str, ...] | None = None
     flagged_question_ids: tuple[str, ...] | None = None
+    excluded_question_ids: tuple[str, ...] | None = None
     text: str | None = None
     text_mode: TextMode = "auto"
     text_scope: tuple[str, ...] = SEARCH_SCOPES
@@ -216,6 +220,8 @@ def where_sql(
     for allowed_questions in (query.question_ids, query.flagged_question_ids):
         if allowed_questions is not None:
             conds.append(_questions_in(allowed_questions, params))
+    if query.excluded_question_ids:
+        conds.append("NOT " + _questions_in(query.excluded_question_ids, params))
     if text is not None:
         conds.append(text[0])
         params.extend(text[1])

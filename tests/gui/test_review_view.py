@@ -147,6 +147,29 @@ def press(qtbot: QtBot, view: ReviewView, *keys: Qt.Key, ctrl: bool = False) -> 
         qtbot.keyClick(target, key, modifier)
 
 
+#: Key n once: TRUE; twice: FALSE; once, then 0: unsure.
+_PRESSES = {TRUE: 1, FALSE: 2, UNSURE: 1}
+
+
+def answer(qtbot: QtBot, view: ReviewView, *values: str) -> None:
+    """Answer every option blind with the keys, as a reviewer does (1–9, again, 0)."""
+    for position, value in enumerate(values):
+        key = Qt.Key(int(Qt.Key.Key_1) + position)
+        press(qtbot, view, *(key,) * _PRESSES[value])
+        if value == UNSURE:
+            press(qtbot, view, Qt.Key.Key_0)
+
+
+@pytest.fixture
+def confirmed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every confirmation the window asks is answered yes; the texts asked, in order."""
+    from ai4hse_desk.gui.dialogs import confirm
+
+    asked: list[str] = []
+    monkeypatch.setattr(confirm, "confirm", lambda _p, _t, text, _a: asked.append(text) or True)
+    return asked
+
+
 def assert_nothing_revealed(view: ReviewView) -> None:
     """Not even the hidden parts hold a key, a response or a verdict before the reveal."""
     assert [t.rowCount() for t in view.findChildren(QTableWidget)] == [0, 0, 0]
@@ -195,8 +218,9 @@ def test_before_the_blind_answer_only_the_question_and_options_show(window: Main
     everywhere = "\n".join(visible_texts(window))
     assert key_text(question.key) not in everywhere
     assert BOB_NOTE not in everywhere
-    # Every option starts FALSE (the reviewer's own ticks, not the key).
-    assert view.blind.answer() == (FALSE,) * question.n_options
+    # Every option starts unanswered (neither the key nor a deliberate-looking answer).
+    assert view.blind.answer() == (None,) * question.n_options
+    assert view.blind.missing() == ["A", "B", "C", "D"]
     assert view.progress.text() == "0 of 100 submitted · 0 drafts"
     assert "corpus order" in view.queue_line.text()
 
@@ -206,16 +230,27 @@ def test_keys_answer_blind_then_enter_records_it_and_reveals_the_key(
 ) -> None:
     view = window.review
     press(qtbot, view, Qt.Key.Key_1)
-    assert view.blind.answer() == (TRUE, FALSE, FALSE, FALSE)
+    assert view.blind.answer() == (TRUE, None, None, None)
     press(qtbot, view, Qt.Key.Key_1, Qt.Key.Key_3, Qt.Key.Key_3, Qt.Key.Key_3)
-    assert view.blind.answer() == (FALSE, FALSE, TRUE, FALSE)
-    press(qtbot, view, Qt.Key.Key_0)  # the option toggled last: C
-    assert view.blind.answer() == (FALSE, FALSE, UNSURE, FALSE)
+    assert view.blind.answer() == (FALSE, None, TRUE, None)
+    press(qtbot, view, Qt.Key.Key_0)  # the option set last: C
+    assert view.blind.answer() == (FALSE, None, UNSURE, None)
     press(qtbot, view, Qt.Key.Key_9)  # no option 9: nothing changes
     press(qtbot, view, Qt.Key.Key_2)
-    assert view.blind.answer() == (FALSE, TRUE, UNSURE, FALSE)
+    assert view.blind.answer() == (FALSE, TRUE, UNSURE, None)
     assert stored(audit) is None
 
+    press(qtbot, view, Qt.Key.Key_Return)  # D is not answered yet: nothing is recorded
+    settle(window)
+    assert stored(audit) is None
+    assert view.phase == BLIND
+    assert view.error.isVisible()
+    from ai4hse_desk.gui.review.view import unanswered_text
+
+    assert view.error.text() == unanswered_text(["D"])
+    assert "option D is not answered yet" in view.error.text()
+    press(qtbot, view, Qt.Key.Key_4, Qt.Key.Key_4)  # D: TRUE, then FALSE
+    assert view.blind.answer() == (FALSE, TRUE, UNSURE, FALSE)
     press(qtbot, view, Qt.Key.Key_Return)
     settle(window)
     verdict = stored(audit)
@@ -251,7 +286,8 @@ def test_ctrl_enter_submits_moves_on_and_shows_the_other_verdicts_after(
     window: MainWindow, qtbot: QtBot, audit: Path
 ) -> None:
     view = window.review
-    press(qtbot, view, Qt.Key.Key_1, Qt.Key.Key_3, Qt.Key.Key_Return)
+    answer(qtbot, view, TRUE, FALSE, TRUE, FALSE)
+    press(qtbot, view, Qt.Key.Key_Return)
     settle(window)
     form = view.form
     form.verdict.setCurrentIndex(form.verdict.findData("key_ok"))
@@ -285,8 +321,27 @@ def test_ctrl_enter_submits_moves_on_and_shows_the_other_verdicts_after(
     assert form.verdict.currentData() == "key_ok"  # her own verdict, to revise
 
 
-def test_skip_blind_records_not_blind_and_reveals(window: MainWindow, audit: Path) -> None:
+def test_skip_blind_asks_first_then_records_not_blind_and_reveals(
+    window: MainWindow, audit: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ai4hse_desk.gui.dialogs import confirm
+
     view = window.review
+    asked: list[tuple[str, str]] = []
+
+    def cancelled(_parent: object, _title: str, text: str, action: str) -> bool:
+        asked.append((text, action))
+        return False
+
+    monkeypatch.setattr(confirm, "confirm", cancelled)
+    view.skip_blind_button.click()  # the reviewer cancels: nothing is recorded
+    settle(window)
+    assert stored(audit) is None
+    assert view.phase == BLIND
+    assert len(asked) == 1
+    assert "blind answer is given up for good" in asked[0][0]
+    assert FIRST in asked[0][0]
+    monkeypatch.setattr(confirm, "confirm", lambda _p, _t, _text, _a: True)
     view.skip_blind_button.click()
     settle(window)
     verdict = stored(audit)
@@ -302,7 +357,8 @@ def test_drafts_skip_back_and_the_progress_line(
     window: MainWindow, qtbot: QtBot, audit: Path
 ) -> None:
     view = window.review
-    press(qtbot, view, Qt.Key.Key_2, Qt.Key.Key_Return)
+    answer(qtbot, view, FALSE, TRUE, FALSE, FALSE)
+    press(qtbot, view, Qt.Key.Key_Return)
     settle(window)
     view.form.verdict.setCurrentIndex(view.form.verdict.findData("unclear_question"))
     press(qtbot, view, Qt.Key.Key_S, ctrl=True)  # Save draft
@@ -333,7 +389,7 @@ def test_leaving_the_view_and_coming_back_keeps_what_was_ticked_and_typed(
     window: MainWindow, qtbot: QtBot
 ) -> None:
     view = window.review
-    press(qtbot, view, Qt.Key.Key_2, Qt.Key.Key_4)
+    answer(qtbot, view, FALSE, TRUE, FALSE, TRUE)
     window.switcher.show_attempt_tab()
     window.switcher.show_review(wait=True)
     assert view.blind.answer() == (FALSE, TRUE, FALSE, TRUE)
@@ -354,6 +410,7 @@ def test_refusals_are_one_line_in_the_view(window: MainWindow, qtbot: QtBot, aud
     # Another client of the same reviewer answers Q001 first: the store refuses the
     # second blind answer; the view says so in one line and shows the reveal.
     in_store(audit, lambda s: ReviewBook(s).record_blind(FIRST, "ann", [TRUE, TRUE, TRUE, TRUE]))
+    answer(qtbot, view, FALSE, FALSE, FALSE, FALSE)
     press(qtbot, view, Qt.Key.Key_Return)
     settle(window)
     assert view.error.isVisible()
@@ -387,7 +444,8 @@ def test_the_name_is_asked_when_the_first_answer_is_recorded(
     win = open_review(qtbot, audit, reviewer=None)
     view = win.review
     assert view.phase == BLIND  # without a plan, the queue needs no name
-    press(qtbot, view, Qt.Key.Key_4, Qt.Key.Key_Return)
+    answer(qtbot, view, FALSE, FALSE, FALSE, TRUE)
+    press(qtbot, view, Qt.Key.Key_Return)
     settle(win)
     assert asked == ["?"]
     verdict = stored(audit, "carol")
@@ -439,6 +497,7 @@ def test_screenshot_of_the_review_view(audit: Path, tmp_path: Path) -> None:
     assert QImage(str(out)).width() == 1600
 
 
+@pytest.mark.usefixtures("confirmed")  # Skip blind asks first: yes
 def test_the_revealed_responses_colour_correct_and_valid_but_wrong_apart(
     window: MainWindow,
 ) -> None:

@@ -23,7 +23,7 @@ from PySide6.QtCore import QObject, Signal
 
 from ai4hse_desk.display.status_style import status_label
 from ai4hse_desk.gui.controllers.go_to import GoTo
-from ai4hse_desk.gui.models.attempt_table import AttemptTableModel, FirstPage, first_page
+from ai4hse_desk.gui.models.attempt_listing import FirstPage, first_page
 from ai4hse_desk.gui.workers.task import QueryOp, Task
 from ai4hse_desk.index import PARSE_ERROR_STATUSES, AttemptQuery, ReviewIndex
 from ai4hse_desk.protocol.outcome import Status
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from ai4hse_desk.gui.controllers.opening import FilterChoices
+    from ai4hse_desk.gui.models.attempt_table import AttemptTableModel
     from ai4hse_desk.gui.panels.filters import FilterPanel
     from ai4hse_desk.gui.widgets.search_bar import SearchBar
     from ai4hse_desk.gui.workers.runner import TaskRunner
@@ -183,7 +184,7 @@ class AttemptList(QObject):
             self.searching.emit(False)
             self._model.set_query(query)
             return
-        self._wanted = query
+        self._wanted = query = self._model.listed(query)  # as the model would list it
         sort, descending = self._model.sort_order
         self.searching.emit(True)
         self.counts_changed.emit("Searching every response (plain search, slower)…")
@@ -289,6 +290,9 @@ class AttemptList(QObject):
         parts = [f"Showing {self._model.matching:,} of {index.total():,} attempts"]
         if index.search_mode(query) == "like":
             parts.append("plain search (slower)")
+        if left_out := len(query.excluded_question_ids or ()):
+            parts.append(f"{left_out:,} blind question{'s' * (left_out > 1)} left out "
+                         "(their correctness is hidden until your blind answer)")  # fmt: skip
         self._head = " · ".join(parts)
         self.counts_changed.emit(f"{self._head} · counting statuses…")
         for older in self._tasks.pending(LANE):

@@ -2,23 +2,23 @@
 
 * **Opening.** The notes of an audit file live in the default store
   (``AUDIT.review.sqlite`` beside it, or the user data folder; see
-  :mod:`ai4hse_desk.notes.location`). Once the review index is ready (the audit
-  fingerprint known, the first rows shown), the store is looked for on the notes
-  lane and opened if it exists; a file with no notes yet gets its store at the
-  first flag or note, so merely reading an audit leaves nothing behind. A store
-  first used with another audit file opens with a warning. A store that cannot be
-  opened or written leaves the window working read-only, with the reason.
-* **Off the GUI thread.** Every read and write of the store runs on the
-  ``"notes"`` lane of the window's task runner (reads as ``QueryOp``, changes as
-  ``CollectionOp``), in order; a store busy with another process is retried
-  there, never on the GUI thread.
-* **Marks.** Only *open* flags mark a question: :attr:`NotesController.flags_changed`
-  carries the questions with an open flag after every read, and the attempt list,
-  the key audit and the flagged-only filter follow it. A resolved or withdrawn
-  flag stays listed (with its state) in the flags panel and the notes list.
+  :mod:`ai4hse_desk.notes.location`), looked for on the notes lane once the review
+  index is ready (the first rows shown) and opened if it exists; a file with no notes
+  gets its store at the first flag or note. A store first used with another audit file
+  opens with a warning; one that cannot be opened or written leaves the window
+  working read-only, with the reason.
+* **Off the GUI thread.** Every read and write of the store runs on the ``"notes"``
+  lane of the window's task runner (reads as ``QueryOp``, changes as ``CollectionOp``),
+  in order; a store busy with another process is retried there.
+* **Marks.** Only *open* flags mark a question (:attr:`NotesController.flags_changed`,
+  after every read: the attempt list, the key audit and the flagged-only filter follow
+  it); a resolved or withdrawn flag stays listed with its state.
+* **What the reviewer may see.** Every read also reads the visibility policy for the
+  reviewer's name and hands it to the window's :class:`~.sight.Sight`; the marks, the
+  panel and the list hold only what it lets them see.
 
-The changes (flags, attempt notes, undo, history, the reviewer's name) are carried
-out by :class:`~.notes_changes.NoteChanges` through :meth:`NotesController.write`.
+The changes (flags, attempt notes, history, the reviewer's name) are carried out by
+:class:`~.notes_changes.NoteChanges` through :meth:`NotesController.write`.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from ai4hse_desk.gui.workers.notes_store import (
     StoreHolder,
     default_store_path,
     read_snapshot,
+    sealed_line,
     store_line,
     store_problem,
 )
@@ -47,6 +48,8 @@ if TYPE_CHECKING:
     from PySide6.QtWidgets import QWidget
 
     from ai4hse_desk.audit.records import Question
+    from ai4hse_desk.gui.controllers.reviewer import ReviewerIdentity
+    from ai4hse_desk.gui.controllers.sight import Sight
     from ai4hse_desk.gui.panels.flags import FlagsPanel
     from ai4hse_desk.gui.views.notes_list import NotesDock
     from ai4hse_desk.gui.workers.runner import TaskRunner
@@ -62,13 +65,8 @@ REFRESH = "notes shown"
 def show_message(
     parent: QWidget | None, title: str, text: str, *, warning: bool = True, wait: bool = True
 ) -> None:
-    """A message in plain text (tests replace this function).
-
-    Args:
-        wait: block until it is closed (answers to the reviewer's own actions);
-            ``False`` for notices on opening, which must not stop the window (or
-            a headless screenshot) from carrying on.
-    """
+    """A message in plain text (tests replace this function); ``wait``: until it is closed
+    (answers to the reviewer's own actions), else a notice that lets the window carry on."""
     plain_message(parent, Icon.Warning if warning else Icon.Information, title, text, wait=wait)
 
 
@@ -86,14 +84,22 @@ class NotesController(QObject):
     message = Signal(str)
 
     def __init__(
-        self, panel: FlagsPanel, dock: NotesDock, tasks: TaskRunner, dialogs: QWidget
+        self,
+        panel: FlagsPanel,
+        dock: NotesDock,
+        tasks: TaskRunner,
+        dialogs: QWidget,
+        people: tuple[ReviewerIdentity, Sight],
     ) -> None:
+        """``people``: the reviewer's name, and the holder of what they may see."""
         super().__init__(dialogs)
         self._panel, self._dock, self._tasks, self._dialogs = panel, dock, tasks, dialogs
+        self._identity, self._sight = people
+        self._sealed = ""  # others' notes on the shown question the policy hides
         self._session: AuditSession | None = None
         self._store: StoreHolder | None = None
         self._store_path: Path | None = None
-        self._prepared = False
+        self._prepared = self._located_yet = False  # looked for; found (or not)
         self._unavailable: str | None = None
         self._detail: AttemptDetail | None = None
         self._flags: dict[str, Flag] = {}  # of the shown question, as last read
@@ -101,6 +107,7 @@ class NotesController(QObject):
         self._flagged: frozenset[str] = frozenset()
         self._select: tuple[str, str] | None = None  # ("flag" | "note", id) once listed
         dock.shown.connect(self.refresh)
+        self._identity.changed.connect(lambda _name: self.refresh())
         self._show_store_line()
 
     # -- what the controller knows -----------------------------------------------------------
@@ -157,11 +164,8 @@ class NotesController(QObject):
         self.close()
         self._session = session
         self._store = None if session is None else StoreHolder(session.db)
-        self._prepared = False
-        self._unavailable = None
-        self._store_path = None
-        self._detail = None
-        self._select = None
+        self._prepared = self._located_yet = False
+        self._unavailable = self._store_path = self._detail = self._select = None
         self.refresh()
 
     def index_ready(self) -> None:
@@ -177,6 +181,7 @@ class NotesController(QObject):
     def _located(self, session: AuditSession, path: Path | None, problem: str | None) -> None:
         if session is not self._session:
             return
+        self._located_yet = True  # from now on, what is read says what may be seen
         if problem is not None:
             self._fail(problem)
             return
@@ -242,9 +247,8 @@ class NotesController(QObject):
         if holder.open_error is not None and self._unavailable is None:
             self._fail(holder.open_error)
             return
-        store = holder.store
-        if first and store is not None:
-            self._opened(store)
+        if first and holder.store is not None:
+            self._opened(holder.store)
         self.refresh()
 
     def refresh(self) -> None:
@@ -252,7 +256,7 @@ class NotesController(QObject):
         self._show_store_line()
         holder, session = self._store, self._session
         question_id = None if self._detail is None else self._detail.question_id
-        attempt_id = self.attempt_id
+        attempt_id, viewer = self.attempt_id, self._identity.name
         with_list = self._dock.isVisible()
         if (holder is None or holder.store is None) and self._tasks.idle(LANE):
             # No store, and none being opened: there is nothing to read.
@@ -261,7 +265,7 @@ class NotesController(QObject):
 
         def read(_progress: object) -> NotesSnapshot:
             store = None if holder is None else holder.store
-            return read_snapshot(store, question_id, attempt_id, with_list)
+            return read_snapshot(store, question_id, attempt_id, with_list, viewer)
 
         for older in self._tasks.pending(LANE):
             if older.name == REFRESH:  # superseded by this one
@@ -273,24 +277,22 @@ class NotesController(QObject):
     def _show(self, session: AuditSession | None, snapshot: NotesSnapshot) -> None:
         if session is not self._session:
             return
+        if self._located_yet:  # (until then the window hides every key: not known yet)
+            self._sight.take(snapshot.visibility)  # first: the views follow what it says
         self._flags = {f.flag_id: f for f in snapshot.flags}
         self._notes = {n.note_id: n for n in snapshot.notes}
         question_id = None if self._detail is None else self._detail.question_id
+        self._sealed = sealed_line(question_id, snapshot.hidden)
         self._panel.set_content(question_id, self.attempt_id, snapshot.flags, snapshot.notes)
         if self._select is not None:
-            kind, item_id = self._select
-            self._select = None
-            if kind == "flag":
-                self._panel.select_flag(item_id)
-            else:
-                self._panel.select_note(item_id)
+            (kind, item_id), self._select = self._select, None
+            (self._panel.select_flag if kind == "flag" else self._panel.select_note)(item_id)
         if snapshot.every_flag is not None:
             self._dock.list.set_items(
-                snapshot.every_flag,
-                snapshot.every_note or [],
-                has_store=self.store is not None,
+                snapshot.every_flag, snapshot.every_note or [], has_store=self.store is not None,
                 concerns=snapshot.every_concern or [],
-            )
+                hidden=(snapshot.hidden, self._sight.blind_questions()),
+            )  # fmt: skip
         if snapshot.flagged != self._flagged:
             self._flagged = snapshot.flagged
             self.flags_changed.emit(snapshot.flagged)
@@ -309,12 +311,10 @@ class NotesController(QObject):
             self._store_path,
         )  # fmt: skip
         writable = self.writable
+        text = " · ".join(part for part in (text, self._sealed) if part)
         self._panel.set_store_line(display_text(text), writable=writable)
-        self.availability_changed.emit(
-            writable and self._detail is not None,
-            writable and self._detail is not None,
-            writable and self.store is not None,
-        )
+        shown = writable and self._detail is not None
+        self.availability_changed.emit(shown, shown, writable and self.store is not None)
 
 
 __all__ = ["NotesController", "show_message"]

@@ -2,9 +2,9 @@
 
 Changes are made under the reviewer's name (asked once, see :mod:`.reviewer`), each
 one revision in the store, off the GUI thread (through :meth:`~.notes.NotesController.write`).
-*Notes ▸ Undo last note change* (Ctrl+Z) appends one more revision reverting the
-reviewer's latest change; *Redo last note change* (Ctrl+Shift+Z) re-applies it. Problems
-a reviewer can fix come back as a message box, never a traceback. The audit database
+*Notes ▸ Undo last change* (Ctrl+Z) and *Redo* (Ctrl+Shift+Z) walk the window's changes
+of this session, flags, notes and verdicts alike (:mod:`.session_undo`). Problems a
+reviewer can fix come back as a message box, never a traceback. The audit database
 is never written, and no score depends on a note (protocol §7).
 """
 
@@ -17,10 +17,10 @@ from PySide6.QtCore import QObject, Signal
 from ai4hse_desk.display.format import plural
 from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.errors import first_line
-from ai4hse_desk.gui.controllers import undo_steps
+from ai4hse_desk.gui.controllers.session_undo import SessionUndo
 from ai4hse_desk.gui.dialogs import reason as reason_dialog
 from ai4hse_desk.gui.dialogs.note import NoteDialog
-from ai4hse_desk.gui.workers.notes_store import LANE, store_problem
+from ai4hse_desk.gui.workers.notes_store import LANE, flagged_for, store_problem
 from ai4hse_desk.gui.workers.task import QueryOp
 from ai4hse_desk.notes.errors import ReviewError
 
@@ -65,6 +65,9 @@ class NoteChanges(QObject):
         """Carry out ``panel``'s requests (and the menu's) on ``notes``' store."""
         super().__init__(notes)
         self._notes, self._identity, self._tasks, self._dialogs = notes, identity, tasks, dialogs
+        #: The window's changes of this session, to undo and redo (verdicts too).
+        self.session = SessionUndo(notes, self._reviewer, self)
+        self.session.message.connect(self.message)
         panel.add_flag_requested.connect(lambda: self.add_flag())
         panel.edit_flag_requested.connect(self.edit_flag)
         panel.flag_state_requested.connect(self.set_flag_state)
@@ -97,6 +100,7 @@ class NoteChanges(QObject):
             return
 
         def saved(result: T) -> None:
+            self.session.record_note()
             if done:
                 self.message.emit(done)
             if then is not None:
@@ -240,24 +244,12 @@ class NoteChanges(QObject):
         )
 
     def undo(self) -> None:
-        """Notes ▸ Undo last note change: revert this reviewer's latest change."""
-        self._step(redo=False)
+        """Notes ▸ Undo last change: take back the window's latest change (see :attr:`session`)."""
+        self.session.undo()
 
     def redo(self) -> None:
-        """Notes ▸ Redo last note change: re-apply what this reviewer's latest undo took back."""
-        self._step(redo=True)
-
-    def _step(self, *, redo: bool) -> None:
-        reviewer = None if self._notes.store is None else self._reviewer()
-        if reviewer is None:
-            if self._notes.store is None:
-                self.message.emit(f"No note change to {'redo' if redo else 'undo'}.")
-            return
-        self._write(
-            "",
-            lambda store: undo_steps.step(store, reviewer, redo=redo),
-            lambda done: self.message.emit(undo_steps.step_message(reviewer, done, redo=redo)),
-        )
+        """Notes ▸ Redo: re-apply what the latest undo took back."""
+        self.session.redo()
 
     def change_reviewer(self) -> None:
         """Notes ▸ Reviewer name…"""
@@ -300,13 +292,13 @@ class NoteChanges(QObject):
         self._read(lambda store: store.history(item_id), show)
 
     def explore(self) -> None:
-        """Hand the questions with an open ``key_incorrect`` flag to the scores' exploration."""
-        from ai4hse_desk.review.book import ReviewBook as Book
-
+        """Hand the questions with an open ``key_incorrect`` flag to the scores' exploration
+        (only those the visibility policy lets the reviewer see: never a blind question)."""
         if self._notes.store is None:
             self._explore(set())
             return
-        self._read(lambda s: Book(s).flagged_question_ids(category=EXPLORE_CATEGORY), self._explore)
+        viewer = self._identity.name
+        self._read(lambda store: flagged_for(store, viewer, EXPLORE_CATEGORY), self._explore)
 
     def _explore(self, ids: set[str]) -> None:
         if not ids:

@@ -4,7 +4,10 @@ The same export as ``notes export`` (:func:`ai4hse_desk.notes.export_notes`):
 flags, attempt notes and the review's plans, verdicts and decisions, options by
 letter, every text cell through the formula guard. The file and the private-text
 choice are asked explicitly (:mod:`~ai4hse_desk.gui.dialogs.export_target`); the
-export runs on the notes store's lane and goes through the guarded writer.
+export runs on the notes store's lane and goes through the guarded writer. It holds
+only what the visibility policy lets the reviewer at the window see
+(:mod:`ai4hse_desk.review.visibility`, read as the export starts): nothing of a blind
+question, and others' notes only where the reviewer's own verdict is submitted.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from ai4hse_desk.gui.workers.notes_store import LANE, store_problem
 from ai4hse_desk.gui.workers.task import QueryOp
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
 
     from PySide6.QtWidgets import QWidget
@@ -32,13 +36,18 @@ PRIVATE_QUESTION = (
 )
 
 
-def export(store: NotesStore | None, target: Path, fmt: str, include_private: bool) -> str:
-    """Export ``store``'s notes; the summary line the status bar shows."""
+def export(
+    store: NotesStore | None, target: Path, fmt: str, include_private: bool, viewer: str | None
+) -> str:
+    """Export what ``viewer`` (``None``: not known) may see of ``store``'s notes; the
+    summary line the status bar shows."""
+    from ai4hse_desk.review.book import ReviewBook
     from ai4hse_desk.review.exports import export_notes
 
     if store is None:
         raise ValueError("no notes have been recorded for this audit file yet")
-    summary = export_notes(store, fmt, target, include_private=include_private)
+    sight = ReviewBook(store).visibility(viewer)
+    summary = export_notes(store, fmt, target, include_private=include_private, visibility=sight)
     counts = ", ".join(
         f"{summary[key]} {name}"
         for key, name in (("flags", "flags"), ("attempt_notes", "attempt notes"),
@@ -64,9 +73,13 @@ class NotesExportController(QObject):
         tasks: TaskRunner,
         dialogs: QWidget,
         parent: QObject | None = None,
+        viewer: Callable[[], str | None] = lambda: None,
     ) -> None:
+        """``viewer``: the reviewer's name (``None``: not known; under a plan, every
+        planned question is then left out)."""
         super().__init__(parent)
         self._notes, self._tasks, self._dialogs = notes, tasks, dialogs
+        self._viewer = viewer
 
     def ask(self) -> None:
         """Notes ▸ Export notes…: choose the file (its format) and the private-text choice."""
@@ -83,10 +96,10 @@ class NotesExportController(QObject):
 
     def write(self, target: Path, fmt: str, *, include_private: bool) -> None:
         """Export to ``target`` as ``fmt`` on the notes lane."""
-        notes = self._notes
+        notes, viewer = self._notes, self._viewer()
         task = self._tasks.run(
             QueryOp(
-                lambda _progress: export(notes.store, target, fmt, include_private),
+                lambda _progress: export(notes.store, target, fmt, include_private, viewer),
                 lane=LANE,
                 name="notes export",
                 explain=store_problem,

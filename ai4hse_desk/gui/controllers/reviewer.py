@@ -3,12 +3,16 @@
 Every flag and note records who made it. The window asks for the name the
 first time a reviewer changes something (not on start-up: only reading needs no
 name) and keeps it under the settings key ``reviewer``. The dialog is
-:func:`~ai4hse_desk.gui.dialogs.reviewer_name.ask_name`.
+:func:`~ai4hse_desk.gui.dialogs.reviewer_name.ask_name`. What the window shows
+follows the name (the visibility policy is the named reviewer's): a new name is
+announced through :attr:`ReviewerIdentity.changed`.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Signal
 
 from ai4hse_desk.gui.dialogs import reviewer_name
 from ai4hse_desk.notes import ReviewError
@@ -21,10 +25,17 @@ if TYPE_CHECKING:
 SETTINGS_KEY = "reviewer"
 
 
-class ReviewerIdentity:
-    """The reviewer's name as kept in ``settings``."""
+class ReviewerIdentity(QObject):
+    """The reviewer's name as kept in ``settings``.
 
-    def __init__(self, settings: QSettings) -> None:
+    Signals:
+        changed: the name given now (it differs from the one before).
+    """
+
+    changed = Signal(str)
+
+    def __init__(self, settings: QSettings, parent: QObject | None = None) -> None:
+        super().__init__(parent)
         self._settings = settings
 
     @property
@@ -55,9 +66,11 @@ class ReviewerIdentity:
         typed = reviewer_name.ask_name(parent, self.name or "")
         if typed is None:
             return None
-        name = clean_reviewer(typed)
+        name, before = clean_reviewer(typed), self.name
         self._settings.setValue(SETTINGS_KEY, name)
         self._settings.sync()
+        if name != before:
+            self.changed.emit(name)
         return name
 
 

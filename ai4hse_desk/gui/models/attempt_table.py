@@ -6,24 +6,23 @@ scroll bar spans the list; a row's key is read by position through
 :class:`~ai4hse_desk.index.positions.ListPositions` (keyset pages from either end,
 a held page, a key found by Go to, or the page ends; never an ``OFFSET`` scan) and
 its light row is built only when Qt asks, from a bounded cache (:mod:`.attempt_rows`).
+A page by key is one index seek, read here; the page ends (one pass over the listing)
+and a slow first page (a plain ``LIKE`` search) are found off the GUI thread
+(:meth:`~AttemptTableModel.positions_job`, :func:`~.attempt_listing.first_page`) and
+handed over (:meth:`~AttemptTableModel.set_positions`, ``show_first_page``).
 
-A page by key is one index seek (well under a millisecond on a million attempts),
-read here, synchronously. Only the page ends (one pass over the listing) are found
-off the GUI thread (:meth:`AttemptTableModel.positions_job`, handed back to
-:meth:`AttemptTableModel.set_positions`); until then a row far from every known key
-shows "…". A slow first page (a plain ``LIKE`` search) is prepared off the GUI
-thread with :func:`first_page` and handed over with
-:meth:`AttemptTableModel.show_first_page`.
-
-Every Qt override is :func:`~ai4hse_desk.gui.qt_guard.guarded`: a row the index
-cannot turn into a :class:`~ai4hse_desk.index.ListRow` shows as a disabled "…" row
-and is reported once through ``read_failed``, never raised into Qt.
+What a row may tell of its question's key is the window's
+:class:`~ai4hse_desk.gui.controllers.sight.Sight`'s to say: a blind question's
+revealing cells are masked, and it is left out of a listing by correctness
+(:mod:`.attempt_listing`). Every Qt override is
+:func:`~ai4hse_desk.gui.qt_guard.guarded`: a row the index cannot read shows as a
+disabled "…" row and is reported once through ``read_failed``, never raised into Qt.
 """
 
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from PySide6.QtCore import (
     QAbstractTableModel,
@@ -35,22 +34,26 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor
 
+from ai4hse_desk.gui.controllers.sight import HIDDEN_CELL
 from ai4hse_desk.gui.models.attempt_columns import (
     COL_STATUS,
     COLUMNS,
     PLACEHOLDER,
+    cell_text,
     cell_tip,
     placeholder_tip,
 )
+from ai4hse_desk.gui.models.attempt_listing import FirstPage, first_page, listed_query
 from ai4hse_desk.gui.models.attempt_rows import RowCache, ids_around
 from ai4hse_desk.gui.palette_mode import status_colours_now
 from ai4hse_desk.gui.qt_guard import READ_ERRORS, guarded, problem_text
 from ai4hse_desk.index import AttemptQuery, ListRow, ReviewIndex, SortKey
-from ai4hse_desk.index.positions import PAGE, Listing, ListPositions, PageEnds, page_ends
+from ai4hse_desk.index.positions import Listing, ListPositions, PageEnds, page_ends
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
+    from ai4hse_desk.gui.controllers.sight import Sight
     from ai4hse_desk.progress import Progress
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -60,27 +63,11 @@ _R = Qt.ItemDataRole
 _ROLES = frozenset(map(int, (_R.DisplayRole, _R.BackgroundRole, _R.ForegroundRole,
                              _R.ToolTipRole, _R.TextAlignmentRole, _R.UserRole)))  # fmt: skip
 _DISPLAY, _TOOLTIP = int(_R.DisplayRole), int(_R.ToolTipRole)
-
-
-class FirstPage(NamedTuple):
-    """What a model shows first for a query in one order: the count and the first keys."""
-
-    query: AttemptQuery
-    sort: str
-    descending: bool
-    matching: int
-    keys: list[SortKey]
+_COLOURS = frozenset(map(int, (_R.BackgroundRole, _R.ForegroundRole)))
 
 
 #: The page ends :func:`~ai4hse_desk.index.positions.page_ends` found for a listing.
 FoundPositions = tuple[ListPositions, PageEnds]
-
-
-def first_page(index: ReviewIndex, query: AttemptQuery, sort: str, descending: bool) -> FirstPage:
-    """Count ``query``'s attempts and find its first page (on any thread)."""
-    matching = index.count(query)
-    keys = index.page_keys(query, sort, descending, None, PAGE)
-    return FirstPage(query, sort, descending, matching, keys)
 
 
 class AttemptTableModel(QAbstractTableModel):
@@ -96,18 +83,19 @@ class AttemptTableModel(QAbstractTableModel):
     read_failed = Signal(str)
     positions_found = Signal()
 
-    def __init__(self, parent: QObject | None = None) -> None:
+    def __init__(self, parent: QObject | None = None, sight: Sight | None = None) -> None:
+        """``sight``: what the person at the desk may see (``None``: everything)."""
         super().__init__(parent)
         self._index: ReviewIndex | None = None
-        self._query = AttemptQuery()
-        self._sort = "attempt_id"
-        self._descending = False
+        self._sight = sight
+        self._asked = self._query = AttemptQuery()  # as the filters ask; as listed
+        self._sort, self._descending = "attempt_id", False
         self._rows: ListPositions | None = None
         self._matching = 0
         self._cache = RowCache(self._failed)
         self.read_problem: str | None = None
-
-    # -- state ------------------------------------------------------------------
+        if sight is not None:
+            sight.changed.connect(self._sight_changed)
 
     @property
     def review_index(self) -> ReviewIndex | None:
@@ -116,8 +104,21 @@ class AttemptTableModel(QAbstractTableModel):
 
     @property
     def query(self) -> AttemptQuery:
-        """The current filter."""
+        """The current filter, as listed (:meth:`listed`)."""
         return self._query
+
+    def listed(self, query: AttemptQuery) -> AttemptQuery:
+        """``query`` as the list runs it now (:func:`~.attempt_listing.listed_query`)."""
+        blind = frozenset() if self._sight is None else self._sight.blind_questions()
+        return listed_query(query, self._sort, blind)
+
+    def _sight_changed(self) -> None:
+        """What may be seen changed: the listing again if it leaves other questions out."""
+        if self._index is not None and self.listed(self._asked) != self._query:
+            self.refresh()
+        else:
+            self._cache.clear()
+            self._all_rows_changed()
 
     @property
     def sort_order(self) -> tuple[str, bool]:
@@ -143,7 +144,7 @@ class AttemptTableModel(QAbstractTableModel):
 
     def set_query(self, query: AttemptQuery) -> None:
         """Change the filter: count and first page in SQL, then a model reset."""
-        self._query = query
+        self._asked = query
         self.refresh()
 
     def set_flagged(self, question_ids: Iterable[str]) -> None:
@@ -153,19 +154,19 @@ class AttemptTableModel(QAbstractTableModel):
         self._all_rows_changed()
 
     def show_first_page(self, page: FirstPage) -> None:
-        """Show a first page prepared elsewhere (:func:`first_page`) for its query.
-
-        A page found for another order than the one now chosen is found again here.
-        """
-        self._query = page.query
-        if (page.sort, page.descending) != (self._sort, self._descending):
+        """Show a first page prepared elsewhere (:func:`first_page`) for its query (as
+        :meth:`listed`); one found for another order or listing is found again here."""
+        self._asked, ordered = page.query, (page.sort, page.descending)
+        if ordered != (self._sort, self._descending) or self.listed(page.query) != page.query:
             self.refresh()
             return
+        self._query = page.query
         self._reset(page.matching, page.keys)
 
     def refresh(self) -> None:
         """Re-run the query (filter, sort) from the first page (empty if it fails)."""
         page: FirstPage | None = None
+        self._query = self.listed(self._asked)
         if self._index is not None:
             try:
                 page = first_page(self._index, self._query, self._sort, self._descending)
@@ -176,8 +177,7 @@ class AttemptTableModel(QAbstractTableModel):
     def _reset(self, matching: int, keys: list[SortKey]) -> None:
         self.beginResetModel()
         self._cache.clear()
-        self._matching = matching
-        self._rows = None
+        self._matching, self._rows = matching, None
         if self._index is not None and matching:
             listing = Listing(self._query, self._sort, self._descending)
             self._rows = ListPositions(self._index, listing, matching, keys)
@@ -185,8 +185,7 @@ class AttemptTableModel(QAbstractTableModel):
 
     def _failed(self, exc: BaseException) -> None:
         text = problem_text(exc)
-        if self.read_problem is None:
-            self.read_problem = text
+        self.read_problem = self.read_problem or text  # the first one
         self.read_failed.emit(text)
 
     def _all_rows_changed(self) -> None:
@@ -293,15 +292,17 @@ class AttemptTableModel(QAbstractTableModel):
                 broken = self._cache.is_broken(self.attempt_id_at(index.row()))
                 return placeholder_tip(self.read_problem if broken else None)
             return None
-        column = index.column()
+        column, sight = index.column(), self._sight
+        # Why this cell may not tell its value ("" when it may): the Sight says.
+        why = sight.hidden_reason(item.question_id) if sight and COLUMNS[column].reveals else ""
         if role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[column].text(item)
-        if role == Qt.ItemDataRole.BackgroundRole and column == COL_STATUS:  # colours, not brushes
-            return QColor(status_colours_now(item.status, item.correct)[0])
-        if role == Qt.ItemDataRole.ForegroundRole and column == COL_STATUS:
-            return QColor(status_colours_now(item.status, item.correct)[1])
+            mask = None if not why or sight is None else "" if sight.pending else HIDDEN_CELL
+            return cell_text(column, item, mask)
+        if role in _COLOURS and column == COL_STATUS:  # colours, not brushes
+            shade = status_colours_now(item.status, item.correct)[role == _R.ForegroundRole]
+            return None if why else QColor(shade)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return cell_tip(column, item)
+            return cell_tip(column, item, why)
         if role == Qt.ItemDataRole.TextAlignmentRole and COLUMNS[column].centred:
             return int(Qt.AlignmentFlag.AlignCenter)
         if role == Qt.ItemDataRole.UserRole:

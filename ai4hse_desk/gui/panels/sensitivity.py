@@ -5,7 +5,8 @@ The reviewer ticks questions (or the window hands over those with an open
 every run is scored again without their attempts (from the review index's
 stored verdicts when it is ready), on the ``"sensitivity"`` lane of the window's
 task runner, and shown beside the official figures, which this panel never
-changes.
+changes. A blind question (the window's :class:`~ai4hse_desk.gui.controllers.sight.Sight`)
+is greyed out, never left out: the difference would tell how many runs got it right.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
 
     from ai4hse_desk.audit import AuditDB, Question
+    from ai4hse_desk.gui.controllers.sight import Sight
     from ai4hse_desk.gui.workers.runner import TaskRunner
     from ai4hse_desk.index import ReviewIndex
     from ai4hse_desk.progress import Progress
@@ -52,6 +54,8 @@ _DEBOUNCE_MS = 400
 _TEXT_PREVIEW = 90
 LANE = "sensitivity"
 STOPPED = "Recomputation stopped. Tick or untick a question to start again."
+BLIND_TIP = "Hidden until your blind answer: it cannot be left out"
+_TICKABLE = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable
 
 
 def explore(
@@ -69,9 +73,11 @@ class SensitivityPanel(QWidget):
 
     recomputed = Signal()
 
-    def __init__(self, tasks: TaskRunner, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._tasks = tasks
+    def __init__(self, tasks: TaskRunner, sight: Sight | None = None) -> None:
+        super().__init__()
+        self._tasks, self._sight = tasks, sight
+        if sight is not None:
+            sight.changed.connect(self._sight_changed)
         self.setAccessibleName("Sensitivity, not official")
         self.banner = QLabel(BANNER)
         self.banner.setAccessibleName("Not official banner")
@@ -168,6 +174,7 @@ class SensitivityPanel(QWidget):
             item.setCheckState(Qt.CheckState.Unchecked)
             self.questions.addItem(item)
         self._updating = False
+        self._sight_changed()
         self._show()
 
     def clear(self) -> None:
@@ -185,12 +192,12 @@ class SensitivityPanel(QWidget):
         self.state.clear()
 
     def excluded(self) -> set[str]:
-        """The ticked question ids."""
+        """The ticked question ids (never a blind one)."""
         return {
             str(self.questions.item(i).data(Qt.ItemDataRole.UserRole))
             for i in range(self.questions.count())
             if self.questions.item(i).checkState() == Qt.CheckState.Checked
-        }
+        } - self._blind()
 
     def set_excluded_questions(self, ids: set[str], reason: str, *, wait: bool = False) -> None:
         """Tick exactly ``ids`` (unknown ids are ignored), say why, and recompute."""
@@ -203,6 +210,24 @@ class SensitivityPanel(QWidget):
         self._set_reason(reason)
         self._timer.stop()
         self.recompute(wait=wait)
+
+    def _blind(self) -> frozenset[str]:
+        return frozenset() if self._sight is None else self._sight.blind_questions()
+
+    def _sight_changed(self) -> None:
+        """Blind questions greyed out and unticked (the exploration recomputed if one was)."""
+        blind, dropped = self._blind(), False
+        self._updating = True
+        for item in map(self.questions.item, range(self.questions.count())):
+            hidden = item.data(Qt.ItemDataRole.UserRole) in blind
+            if hidden and item.checkState() == Qt.CheckState.Checked:
+                item.setCheckState(Qt.CheckState.Unchecked)
+                dropped = True
+            item.setFlags(item.flags() & ~_TICKABLE if hidden else item.flags() | _TICKABLE)
+            item.setToolTip(BLIND_TIP if hidden else "")
+        self._updating = False
+        if dropped and self._db is not None:
+            self.recompute()
 
     def _set_reason(self, reason: str) -> None:
         self.reason_text = reason
@@ -222,11 +247,8 @@ class SensitivityPanel(QWidget):
     # -- computing --------------------------------------------------------------
 
     def recompute(self, *, wait: bool = False) -> None:
-        """Score again without the ticked questions, in the background.
-
-        Args:
-            wait: return once the exploration is shown (tests, screenshots).
-        """
+        """Score again without the ticked questions, in the background (``wait``: until
+        the exploration is shown: tests, screenshots)."""
         self.stop()
         self._generation += 1
         excluded = self.excluded()
@@ -241,7 +263,7 @@ class SensitivityPanel(QWidget):
 
         generation = self._generation
         task = self._tasks.run(QueryOp(work, lane=LANE))
-        task.progress.connect(self._progress)
+        task.progress.connect(self.task_status.report)
         task.succeeded.connect(lambda result: self._done(result, generation))
         task.failed.connect(lambda text: self._note(f"Could not recompute: {text}", generation))
         task.cancelled.connect(lambda: self._note(STOPPED, generation))
@@ -250,9 +272,6 @@ class SensitivityPanel(QWidget):
         self.task_status.started(f"Recomputing without {plural(len(excluded), 'question')}…")
         if wait:
             self._tasks.wait_idle()
-
-    def _progress(self, done: int, total: int) -> None:
-        self.task_status.report(done, total)
 
     def _note(self, text: str | None, generation: int) -> None:
         """A task's last word, unless a newer recomputation has started."""

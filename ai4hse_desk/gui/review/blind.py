@@ -1,11 +1,12 @@
 """The blind answer: the question's text and options, each answered TRUE, FALSE or unsure.
 
 Built from a :class:`~ai4hse_desk.gui.review.reads.BlindQuestion`, which
-holds no key. Every option starts FALSE (an unticked box); :meth:`toggle` flips
-option *n* between TRUE and FALSE (keys 1–9) and makes it the *current* option,
-:meth:`set_unsure` marks the current option unsure (key 0). A click on an
-option's button makes that option current too. Once the answer is recorded the
-buttons are locked and show what was recorded.
+holds no key. Every option starts *unanswered* (no button checked), so that an
+early Enter cannot record an answer nobody gave: :meth:`missing` names the options
+still to answer. :meth:`toggle` sets option *n* TRUE, then flips it between TRUE
+and FALSE (keys 1–9) and makes it the *current* option; :meth:`set_unsure` marks
+the current option unsure (key 0). A click on an option's button makes that option
+current too. Once the answer is recorded the buttons are locked and show it.
 """
 
 from __future__ import annotations
@@ -65,14 +66,14 @@ class BlindAnswerPanel(QWidget):
     # -- content ------------------------------------------------------------------
 
     def set_question(self, question: BlindQuestion) -> None:
-        """Show ``question`` with every option FALSE, option 1 current, unlocked."""
+        """Show ``question`` with every option unanswered, option 1 current, unlocked."""
         self.text.setText(display_text(question.text))
         self._clear_rows()
         for position, text in enumerate(question.options):
             self._add_row(position, text)
         self._current = 0
         self._locked = False
-        self.set_answer(tuple(FALSE for _ in question.options), locked=False)
+        self.set_answer(None, locked=False)
 
     def _clear_rows(self) -> None:
         while self._grid.count():
@@ -130,12 +131,17 @@ class BlindAnswerPanel(QWidget):
         button = self._groups[position].checkedButton()
         return None if button is None else str(button.property("answer"))
 
-    def answer(self) -> tuple[str, ...]:
-        """The answer, one TRUE / FALSE / UNSURE per option."""
-        return tuple(self.value(p) or FALSE for p in range(self.option_count))
+    def answer(self) -> tuple[str | None, ...]:
+        """The answer, one TRUE / FALSE / UNSURE per option (``None``: not answered yet)."""
+        return tuple(self.value(p) for p in range(self.option_count))
+
+    def missing(self) -> list[str]:
+        """The letters of the options not answered yet (none: the answer can be recorded)."""
+        return [option_letter(p) for p in range(self.option_count) if self.value(p) is None]
 
     def toggle(self, position: int) -> bool:
-        """Keys 1–9: option ``position`` TRUE ↔ FALSE (unsure becomes TRUE); False if none."""
+        """Keys 1–9: option ``position`` TRUE, then TRUE ↔ FALSE (unanswered or unsure
+        becomes TRUE); False if there is no such option."""
         if self._locked or not 0 <= position < self.option_count:
             return False
         self._set(position, FALSE if self.value(position) == TRUE else TRUE)

@@ -1,14 +1,14 @@
 """The Review view's requests: the reviewer's queue, one question at a time, blind first.
 
-The queue is the reviewer's in the review plan, or — without a plan — every
-question in corpus order. The reviewer is the one the window records flags
-under (:class:`~.reviewer.ReviewerIdentity`, asked the first time something is
-recorded). Every read and write of the notes store runs on its ``"notes"`` lane
-(reads here, changes through :meth:`~.notes.NotesController.write`), in order,
-never on the GUI thread. A question this reviewer has not answered is read — and
-shown — without its key (:mod:`ai4hse_desk.gui.review.reads`); a
-refusal of the store (:class:`~ai4hse_desk.notes.ReviewError`) comes back as one
-line in the view.
+The queue is the reviewer's in the review plan, or — without a plan — every question
+in corpus order; the reviewer is the one the window records flags under
+(:class:`~.reviewer.ReviewerIdentity`, asked the first time something is recorded).
+Every read and write of the notes store runs on its ``"notes"`` lane (reads here,
+changes through :meth:`~.notes.NotesController.write`), in order. A question this
+reviewer has not answered is read — and shown — without its key
+(:mod:`ai4hse_desk.gui.review.reads`); a refusal of the store comes back as one line
+in the view. *Skip blind* asks first (it gives the blind answer up for good); every
+verdict change is kept for Notes ▸ Undo (:class:`~.session_undo.SessionUndo`).
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ from PySide6.QtCore import QObject, Signal
 
 from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.errors import first_line
+from ai4hse_desk.gui.dialogs import confirm
+from ai4hse_desk.gui.review import changes
 from ai4hse_desk.gui.review.form import starting_key
 from ai4hse_desk.gui.review.reads import blind_question, read_page, read_queue
 from ai4hse_desk.gui.review.view import BLIND, REVEALED
@@ -31,6 +33,8 @@ if TYPE_CHECKING:
 
     from ai4hse_desk.gui.controllers.notes import NotesController
     from ai4hse_desk.gui.controllers.reviewer import ReviewerIdentity
+    from ai4hse_desk.gui.controllers.session_undo import SessionUndo
+    from ai4hse_desk.gui.review.changes import Change
     from ai4hse_desk.gui.review.form import VerdictValues
     from ai4hse_desk.gui.review.reads import QuestionRead, ReviewQueue
     from ai4hse_desk.gui.review.view import ReviewView
@@ -62,12 +66,14 @@ class ReviewController(QObject):
         identity: ReviewerIdentity,
         tasks: TaskRunner,
         key_audit: Callable[[], KeyAuditResult | None],
+        undo: SessionUndo | None = None,
         parent: QObject | None = None,
     ) -> None:
-        """``key_audit``: the key audit computed so far, if any (its evidence is shown)."""
+        """``key_audit``: the key audit so far (its evidence shows); ``undo``: for Ctrl+Z."""
         super().__init__(parent)
         self._view, self._notes, self._identity = view, notes, identity
-        self._tasks, self._key_audit = tasks, key_audit
+        self._tasks, self._key_audit, self._undo = tasks, key_audit, undo
+        self._wanted: str | None = None  # a question asked for from another view
         self._session: AuditSession | None = None
         self._index: ReviewIndex | None = None
         self._queue: ReviewQueue | None = None
@@ -77,7 +83,7 @@ class ReviewController(QObject):
         self._generation = 0
         view.shown.connect(self.activate)
         view.blind_requested.connect(self.record_blind)
-        view.skip_blind_requested.connect(lambda: self.record_blind(None))
+        view.skip_blind_requested.connect(self.skip_blind)
         view.submit_requested.connect(lambda values: self.save(values, submit=True))
         view.draft_requested.connect(lambda values: self.save(values, submit=False))
         view.skip_requested.connect(self.skip)
@@ -116,6 +122,8 @@ class ReviewController(QObject):
         queue = self._queue
         if queue is None or self._current is None or queue.reviewer != self._identity.name:
             self.reload()
+        elif self._wanted is not None:
+            self.reload(keep_input=True)
         else:
             self._open(self._current, remember=False, keep_input=True)
 
@@ -141,10 +149,9 @@ class ReviewController(QObject):
     def reload(self, *, advance: bool = False, keep_input: bool = False) -> None:
         """Read the queue, then show the current question (``advance``: the next open one;
         ``keep_input``: what the reviewer typed or ticked on it stays)."""
-        session = self._session
+        session, reviewer = self._session, self._identity.name
         if session is None or self._index is None:
             return
-        reviewer = self._identity.name
         ordered = sorted(session.questions.values(), key=lambda q: q.ordinal)
         corpus = [q.question_id for q in ordered]
         self._read(
@@ -154,12 +161,17 @@ class ReviewController(QObject):
 
     def _queue_read(self, queue: ReviewQueue, advance: bool, keep_input: bool) -> None:
         self._queue = queue
-        empty = queue.empty_reason()
-        if empty:
+        if empty := queue.empty_reason():
             self._view.show_idle(empty)
             return
         current = self._current if self._current in queue.questions else None
-        if advance:
+        wanted, self._wanted = self._wanted, None
+        if wanted is not None and wanted not in queue.questions:
+            self.message.emit(f"{display_text(wanted)} is not in your review queue.")
+        target: str | None = None
+        if wanted in queue.questions:
+            target, advance = wanted, True  # (remembered, as a move of the reviewer's)
+        elif advance:
             target = queue.next_open(current)
             if target is None or target == current:
                 total = len(queue.questions)
@@ -204,6 +216,12 @@ class ReviewController(QObject):
 
     # -- moving ---------------------------------------------------------------------------
 
+    def open_question(self, question_id: str) -> None:
+        """Show ``question_id`` (another view asked: answer it blind here)."""
+        self._wanted = question_id
+        if self._view.isVisible() and self._queue is not None:
+            self.reload(keep_input=True)
+
     def skip(self) -> None:
         """The next question not yet submitted, without saving anything."""
         queue, current = self._queue, self._current
@@ -230,24 +248,20 @@ class ReviewController(QObject):
 
     def record_blind(self, answer: tuple[str, ...] | None) -> None:
         """Enter (``answer``) or Skip blind (``None``): record it; the reveal follows."""
-        from ai4hse_desk.review.book import ReviewBook
+        if self._current is not None:
+            self._write(*changes.blind_answer(self._current, answer), advance=False)
 
-        question_id = self._current
-        if question_id is None:
-            return
-        done = (
-            f"Blind answer on {question_id} recorded."
-            if answer is not None
-            else f"{question_id}: recorded as not blind."
-        )
-        self._write(
-            lambda store, who: ReviewBook(store).record_blind(question_id, who, answer), done, False
-        )
+    def skip_blind(self) -> None:
+        """Skip blind: asks first, then records "not blind" (the key is shown)."""
+        qid = self._current
+        if qid is not None and confirm.confirm(
+            self._view, "Skip the blind answer", changes.SKIP_BLIND.format(qid=display_text(qid)),
+            "Skip blind, show the key",
+        ):  # fmt: skip
+            self.record_blind(None)
 
     def save(self, values: VerdictValues, *, submit: bool) -> None:
         """Submit & next (``submit``) or Save draft."""
-        from ai4hse_desk.review.book import ReviewBook
-
         session, question_id = self._session, self._current
         if session is None or question_id is None:
             return
@@ -255,19 +269,11 @@ class ReviewController(QObject):
         if problem:
             self._view.show_error(problem)
             return
+        self._write(*changes.verdict(question_id, values, submit=submit), advance=submit)
 
-        def work(store: NotesStore, who: str) -> object:
-            return ReviewBook(store).save_verdict(
-                question_id, who, verdict=values.verdict, proposed_key=values.proposed_key,
-                confidence=values.confidence, source=values.source, note=values.note,
-                submit=submit,
-            )  # fmt: skip
-
-        what = values.verdict or "no verdict yet"
-        done = f"{'Submitted' if submit else 'Draft saved'}: {question_id} ({what})."
-        self._write(work, done, submit)
-
-    def _write(self, work: Callable[[NotesStore, str], object], done: str, advance: bool) -> None:
+    def _write(
+        self, work: Callable[[NotesStore, str], Change], done: str, *, advance: bool
+    ) -> None:
         self._view.clear_error()
         try:
             reviewer = self._identity.ensure(self._view)
@@ -283,7 +289,9 @@ class ReviewController(QObject):
             return
         generation = self._generation
 
-        def saved(_result: object) -> None:
+        def saved(change: Change) -> None:
+            if self._undo is not None:
+                self._undo.record_verdict(*change)
             if generation == self._generation:
                 self.message.emit(display_text(done))
                 self.reload(advance=advance)

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
     from ai4hse_desk.gui.controllers.notes import NotesController
     from ai4hse_desk.gui.controllers.reviewer import ReviewerIdentity
+    from ai4hse_desk.gui.controllers.session_undo import SessionUndo
     from ai4hse_desk.gui.review.controller import ReviewController
     from ai4hse_desk.gui.review.view import ReviewView
     from ai4hse_desk.gui.workers.runner import TaskRunner
@@ -44,10 +45,11 @@ class ReviewPage(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         self._parts: (
             tuple[
-                NotesController, ReviewerIdentity, TaskRunner, Callable[[], KeyAuditResult | None]
+                NotesController, ReviewerIdentity, TaskRunner,
+                Callable[[], KeyAuditResult | None], SessionUndo | None,
             ]
             | None
-        ) = None
+        ) = None  # fmt: skip
         self._built: tuple[ReviewView, ReviewController] | None = None
         self._session: AuditSession | None = None
         self._index: ReviewIndex | None = None
@@ -58,11 +60,12 @@ class ReviewPage(QWidget):
         identity: ReviewerIdentity,
         tasks: TaskRunner,
         key_audit: Callable[[], KeyAuditResult | None],
+        undo: SessionUndo | None = None,
     ) -> None:
         """What the controller works with (see :class:`ReviewController`), once the
         window has made it (a page shown before, its tab clicked while a starting window
         was still being built, is made now)."""
-        self._parts = (notes, identity, tasks, key_audit)
+        self._parts = (notes, identity, tasks, key_audit, undo)
         if self.isVisible():
             self._build()
 
@@ -73,6 +76,17 @@ class ReviewPage(QWidget):
     def controller(self) -> ReviewController:
         """The Review controller (made with the view)."""
         return self._build()[1]
+
+    def show_question(self, question_id: str) -> None:
+        """Show ``question_id`` of the reviewer's queue (asked for from another view)."""
+        self.controller().open_question(question_id)
+
+    def refresh(self, *, keep_input: bool = True) -> None:
+        """What the store holds changed (blind mode left, another plan; ``keep_input``
+        False: the reviewer's verdict undone): a Review view on screen reads its question
+        again (what the reviewer typed stays, unless ``keep_input`` is False)."""
+        if self._built is not None and self._built[0].isVisible():
+            self._built[1].reload(keep_input=keep_input)
 
     def set_session(self, session: AuditSession | None) -> None:
         """Another file is open (or none)."""

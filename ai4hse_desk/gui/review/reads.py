@@ -152,7 +152,8 @@ class Reveal:
 
     Attributes:
         rows: every attempt of the question (the compare grid's rows).
-        flags: the question's flags as they stand now.
+        flags: the question's flags as they stand now (other people's only once the
+            reviewer's own verdict is submitted: the visibility policy).
         others: the other reviewers' submitted verdicts; ``None`` while the store
             refuses them (``withheld`` says why).
     """
@@ -161,6 +162,7 @@ class Reveal:
     flags: tuple[Flag, ...]
     others: tuple[ReviewVerdict, ...] | None
     withheld: str = ""
+    sealed_flags: int = 0  # other people's flags the policy hides still
 
 
 @dataclass(frozen=True)
@@ -194,8 +196,11 @@ def read_page(
     except BlindRuleError as exc:
         others, withheld = None, first_line(exc)
     rows = () if index is None else tuple(index.compare_grid(question_id))
-    flags = tuple(store.flags(question_id=question_id))
-    return QuestionRead(question_id, own, Reveal(rows, flags, others, withheld))
+    sight = ReviewBook(store).visibility(reviewer)  # others' flags once theirs is submitted
+    every = store.flags(question_id=question_id)
+    flags = tuple(f for f in every if sight.shows_item(f.question_id, f.reviewer))
+    reveal = Reveal(rows, flags, others, withheld, len(every) - len(flags))
+    return QuestionRead(question_id, own, reveal)
 
 
 __all__ = [

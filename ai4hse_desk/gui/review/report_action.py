@@ -5,7 +5,9 @@ reviewer picks the file (its type from the name or the chosen filter) and says
 explicitly whether question and option texts go in; the report is built on the
 notes store's lane — its sensitivity pass reads every attempt, with progress and
 Cancel — and written through the guarded writer (never over the audit file or
-the store).
+the store). The report shows every reviewer's verdicts: the window refuses it to one
+of the plan's reviewers (the visibility policy, :mod:`ai4hse_desk.review.visibility`),
+whose blind rule it would break; the coordinator writes it.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from ai4hse_desk.gui.workers.notes_store import LANE, store_problem
 from ai4hse_desk.gui.workers.task import QueryOp
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
 
     from ai4hse_desk.gui.controllers.notes import NotesController
@@ -34,13 +37,25 @@ PRIVATE_QUESTION = (
 
 
 def write_report(
-    store: NotesStore | None, target: Path, *, include_private: bool, progress: Progress
+    store: NotesStore | None,
+    target: Path,
+    *,
+    include_private: bool,
+    progress: Progress,
+    viewer: str | None = None,
 ) -> Path:
-    """Build the review report of ``store`` and write it to ``target``."""
+    """Build the review report of ``store`` and write it to ``target``, unless ``viewer``
+    (``None``: not known) is one of the plan's reviewers."""
+    from ai4hse_desk.review.book import ReviewBook
     from ai4hse_desk.review.report import write_review_report
 
     if store is None:
         raise ValueError("no review has been recorded for this audit file yet")
+    if ReviewBook(store).visibility(viewer).limited:
+        raise ValueError(
+            "the review report shows every reviewer's verdicts: one of the plan's reviewers "
+            "(or a window without a reviewer name) cannot write it; the coordinator can"
+        )
     fmt = "json" if target.suffix.lower() == ".json" else "html"
     return write_review_report(
         store, target, fmt, include_private=include_private, progress=progress
@@ -62,9 +77,12 @@ class ReviewReportController(QObject):
         tasks: TaskRunner,
         dialogs: QWidget,
         parent: QObject | None = None,
+        viewer: Callable[[], str | None] = lambda: None,
     ) -> None:
+        """``viewer``: the reviewer's name (``None``: not known)."""
         super().__init__(parent)
         self._notes, self._tasks, self._dialogs = notes, tasks, dialogs
+        self._viewer = viewer
         self.progress_dialog: QProgressDialog | None = None
 
     def ask(self) -> None:
@@ -83,11 +101,15 @@ class ReviewReportController(QObject):
 
     def write(self, target: Path, *, include_private: bool) -> None:
         """Write the report to ``target`` in the background, with progress and Cancel."""
-        notes = self._notes
+        notes, viewer = self._notes, self._viewer()
         task = self._tasks.run(
             QueryOp(
                 lambda progress: write_report(
-                    notes.store, target, include_private=include_private, progress=progress
+                    notes.store,
+                    target,
+                    include_private=include_private,
+                    progress=progress,
+                    viewer=viewer,
                 ),
                 lane=LANE,
                 name="review report",

@@ -117,7 +117,7 @@ class RevealPanel(QWidget):
         self._fit(self.options)
         self._show_responses(reveal.rows)
         self.evidence.setText(evidence_text(question, key_audit))
-        self.flags.setText(flags_text(reveal.flags))
+        self.flags.setText(flags_text(reveal.flags, reveal.sealed_flags))
         others = reveal.others
         self.others.setVisible(others is not None)
         if others is None:

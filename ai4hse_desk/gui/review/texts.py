@@ -110,15 +110,22 @@ def evidence_text(question: Question, result: KeyAuditResult | None) -> str:
     return display_text("\n".join(parts))
 
 
-def flags_text(flags: Sequence[Flag]) -> str:
-    """The question's open flags, by category."""
+def flags_text(flags: Sequence[Flag], sealed: int = 0) -> str:
+    """The question's open flags, by category (``sealed``: other people's flags the
+    visibility policy hides until the reviewer's verdict is submitted)."""
+    hidden = ""
+    if sealed:
+        from ai4hse_desk.review.visibility import SEALED_TEXT  # loaded: it hid them
+
+        hidden = f" {plural(sealed, 'flag')} of other people: {SEALED_TEXT}."
     open_flags = [f for f in flags if f.state == "open"]
     if not open_flags:
         closed = len(flags)
-        return "No open flag on this question" + (f" ({plural(closed, 'closed flag')})."
-                                                   if closed else ".")  # fmt: skip
+        none = "No open flag of yours" if sealed else "No open flag"
+        closed_part = f" ({plural(closed, 'closed flag')})." if closed else "."
+        return f"{none} on this question{closed_part}{hidden}"
     categories = sorted({f.category for f in open_flags})
-    return f"{plural(len(open_flags), 'open flag')}: {', '.join(categories)}"
+    return f"{plural(len(open_flags), 'open flag')}: {', '.join(categories)}.{hidden}"
 
 
 def response_cell(row: ListRow, status_label: str) -> str:

@@ -5,9 +5,10 @@ options (a :class:`~ai4hse_desk.gui.review.reads.BlindQuestion`, which
 has no key) and the TRUE / FALSE / unsure buttons; the reveal panel and the
 verdict form are hidden and empty. Keys, while the view has the focus:
 
-* **1–9** toggle option *n* between TRUE and FALSE (every option starts FALSE),
-  **0** marks the option toggled (or clicked) last unsure, **Enter** records the
-  blind answer; *Skip blind* records that the key was seen without one.
+* **1–9** set option *n* TRUE, then toggle it between TRUE and FALSE (every option
+  starts unanswered), **0** marks the option set (or clicked) last unsure, **Enter**
+  records the blind answer once every option is answered (an early Enter says which
+  are not); *Skip blind* (asked first) records that the key was seen without one.
 * Then **Ctrl+Enter** submits the verdict and moves to the next question not yet
   submitted, **Ctrl+S** saves a draft.
 
@@ -50,9 +51,9 @@ if TYPE_CHECKING:
 
 IDLE, BLIND, REVEALED = "idle", "blind", "revealed"
 BLIND_HINT = (
-    "Answer before you see the key: keys 1–9 toggle option n between TRUE and FALSE "
-    "(every option starts FALSE), 0 marks the option toggled last (▸) unsure, Enter "
-    "records your answer. Skip blind records that you saw the key without answering."
+    "Answer before you see the key: every option starts unanswered; keys 1–9 set option n "
+    "TRUE, again FALSE; 0 marks the option set last (▸) unsure; Enter records your answer "
+    "once every option is answered. Skip blind gives the blind answer up for good."
 )
 REVEALED_HINT = (
     "Ctrl+Enter submits and moves to the next question not yet submitted; Ctrl+S saves a draft."
@@ -61,6 +62,15 @@ PLACEHOLDER = (
     "The key, the models' responses, the key-audit evidence and the other reviewers' "
     "verdicts appear once you have recorded your blind answer (or skipped it)."
 )
+
+
+def unanswered_text(letters: Sequence[str]) -> str:
+    """Why an early Enter records nothing: the options still to answer."""
+    which = f"option {letters[0]} is" if len(letters) == 1 else f"options {', '.join(letters)} are"
+    return (
+        f"Nothing recorded: {which} not answered yet. Set each option TRUE or FALSE "
+        "(keys 1–9, or click) or mark it unsure (0), then press Enter."
+    )
 
 
 def _scrolled(widget: QWidget) -> QScrollArea:
@@ -104,6 +114,7 @@ class ReviewView(QWidget):
         set_style_sheet(self.error, chip_style_sheet(*MATCH_COLOURS[False]))
         self.info = plain_label(name="Review state")
         self.blind = BlindAnswerPanel()
+        self.blind.changed.connect(self.clear_error)  # answering again: the last "why" goes
         self.hint = plain_label(BLIND_HINT, name="Keys")
         self.form = VerdictForm()
         self.reveal = RevealPanel()
@@ -270,9 +281,13 @@ class ReviewView(QWidget):
     # -- what the reviewer asks --------------------------------------------------------
 
     def record_blind(self) -> None:
-        """Enter: record the blind answer shown."""
-        if self.phase == BLIND:
-            self.blind_requested.emit(self.blind.answer())
+        """Enter: record the blind answer shown, once every option is answered."""
+        if self.phase != BLIND:
+            return
+        if missing := self.blind.missing():
+            self.show_error(unanswered_text(missing))
+            return
+        self.blind_requested.emit(self.blind.answer())
 
     def submit(self) -> None:
         """Ctrl+Enter: submit the verdict and move on."""
@@ -290,4 +305,6 @@ class ReviewView(QWidget):
             self.shown.emit()
 
 
-__all__ = ["BLIND", "BLIND_HINT", "IDLE", "PLACEHOLDER", "REVEALED", "ReviewView"]
+__all__ = [
+    "BLIND", "BLIND_HINT", "IDLE", "PLACEHOLDER", "REVEALED", "ReviewView", "unanswered_text",
+]  # fmt: skip

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QLabel,
     QSplitter,
+    QStackedWidget,
     QTableView,
     QTabWidget,
     QVBoxLayout,
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from ai4hse_desk.gui.panels.question import QuestionPanel
     from ai4hse_desk.gui.panels.response import ResponseView
     from ai4hse_desk.gui.panels.verdict import VerdictPanel
+    from ai4hse_desk.gui.views.blind_cover import BlindCover
     from ai4hse_desk.gui.views.compare_grid import CompareGrid
     from ai4hse_desk.gui.views.detail_panes import DetailPanes
 
@@ -113,6 +115,7 @@ class AttemptsView(QSplitter):
     question_column: QSplitter
     compare: CompareGrid
     tabs: QTabWidget
+    cover: BlindCover
 
     def __init__(self, model: AttemptTableModel, parent: QWidget | None = None) -> None:
         super().__init__(Qt.Orientation.Vertical, parent)
@@ -152,6 +155,7 @@ class AttemptsView(QSplitter):
         from ai4hse_desk.gui.panels.question import QuestionPanel
         from ai4hse_desk.gui.panels.response import ResponseView
         from ai4hse_desk.gui.panels.verdict import VerdictPanel
+        from ai4hse_desk.gui.views.blind_cover import BlindCover
         from ai4hse_desk.gui.views.compare_grid import CompareGrid
         from ai4hse_desk.gui.views.detail_panes import DetailPanes
 
@@ -168,8 +172,12 @@ class AttemptsView(QSplitter):
         self.tabs.setAccessibleName("Attempt detail and compare")
         self.tabs.addTab(self.detail_splitter, "Attempt (side by side)")
         self.tabs.addTab(self.compare, "Compare runs × repetitions")
+        self.cover = BlindCover()  # a blind question's detail, hidden (see show_cover)
+        self._detail_stack = QStackedWidget()
+        self._detail_stack.addWidget(self.tabs)
+        self._detail_stack.addWidget(self.cover)
         sizes = self.sizes()
-        stand_in = self.replaceWidget(1, self.tabs)
+        stand_in = self.replaceWidget(1, self._detail_stack)
         if stand_in is not None:
             stand_in.deleteLater()
         self.setSizes(sizes)  # the list keeps the height it has
@@ -182,6 +190,19 @@ class AttemptsView(QSplitter):
         self.verdict_panel.clear()
         self.response_view.clear()
         self.compare.clear()
+        self.show_detail_pages()
+
+    def show_cover(self, question_id: str, why: str) -> None:
+        """The selected attempt's question may not be shown: every panel and the compare
+        grid empty, and the cover saying ``why`` in their place."""
+        self.clear_detail()
+        self.flags_panel.clear()
+        self.cover.cover(question_id, why)
+        self._detail_stack.setCurrentWidget(self.cover)
+
+    def show_detail_pages(self) -> None:
+        """The attempt's panels and the compare grid again (not the cover)."""
+        self._detail_stack.setCurrentWidget(self.tabs)
 
     # -- layout ---------------------------------------------------------------------------
 

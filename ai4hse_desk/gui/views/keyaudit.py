@@ -53,6 +53,7 @@ class KeyAuditView(QWidget):
         self.result: KeyAuditResult | None = None
         self._task: Task[KeyAuditResult] | None = None
         self._generation = 0
+        self._hidden: frozenset[str] = frozenset()  # blind questions, left out (hide_questions)
         self.model = KeyAuditModel(self)
         self.table = QTableView()
         self.table.setAccessibleName("Questions ranked by key-audit evidence")
@@ -178,9 +179,12 @@ class KeyAuditView(QWidget):
         if generation != self._generation:
             return
         self.result = result
-        self.model.set_items(result.questions)
+        shown = [item for item in result.questions if item.question_id not in self._hidden]
+        self.model.set_items(shown)
         skew = result.corpus.get("position_skew") or {}
         parts = [f"{len(result.questions):,} questions ranked"]
+        if left_out := len(result.questions) - len(shown):
+            parts.append(f"{left_out:,} left out: hidden until your blind answer (Review view)")
         if isinstance(skew, dict) and skew.get("skewed"):
             leaning = ", ".join(str(x) for x in skew.get("leaning", []) or [])
             parts.append(
@@ -190,8 +194,18 @@ class KeyAuditView(QWidget):
         elif isinstance(skew, dict) and skew:
             parts.append(f"no answer-key position skew (χ² p = {skew.get('p_value')})")
         self.corpus.setText(" · ".join(parts))
-        if result.questions:
+        if shown:
             self.table.selectRow(0)
+        self._show_reasons()  # (a reset says nothing to the selection: the pane follows here)
+
+    def hide_questions(self, question_ids: frozenset[str]) -> None:
+        """Leave these questions out of the list, their evidence with them (a reviewer's
+        blind questions: the window's :class:`~ai4hse_desk.gui.controllers.sight.Sight`
+        says which)."""
+        if question_ids != self._hidden:
+            self._hidden = frozenset(question_ids)
+            if self.result is not None:
+                self._show(self.result, self._generation)
 
     # -- the selected question ----------------------------------------------------------
 

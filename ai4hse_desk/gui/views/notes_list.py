@@ -8,7 +8,9 @@ which have none), reviewer (the author) and kind. A double-click on a flag or a
 concern shows the first listed attempt of its question; on an attempt note, that
 attempt. Every text is shown as plain text. The list is small (people write
 notes): the notes controller reads it whole, off the GUI thread, and it is
-filtered here.
+filtered here. It holds only what the visibility policy lets the reviewer see:
+under the table, a line says what is hidden, on which questions, and why, with a
+button to answer a blind one in the Review view.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QPushButton,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -35,7 +38,7 @@ from ai4hse_desk.notes import CATEGORIES, STATES, AttemptNote, Flag
 from ai4hse_desk.review.list_rows import COLUMNS, KINDS, note_cells, note_rows
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence, Set
 
     from ai4hse_desk.review.records import ReviewVerdict
 
@@ -57,6 +60,7 @@ class NotesList(QWidget):
 
     question_activated = Signal(str)
     attempt_activated = Signal(int)
+    review_requested = Signal(str)  # a blind question, to answer in the Review view
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -74,6 +78,11 @@ class NotesList(QWidget):
         self.reviewer = _combo("Reviewer filter", [("Any reviewer", None)])
         self.kind = _combo("Kind filter", KINDS)
         self.count = plain_label(name="Notes shown", wrap=False)
+        self.hidden = plain_label(name="Notes hidden from you")
+        self.review_button = QPushButton()
+        self.review_button.clicked.connect(
+            lambda: self.review_requested.emit(self.review_button.property("question"))
+        )
         self.table = QTableWidget(0, len(COLUMNS))
         self.table.setAccessibleName("Flags, attempt notes and review concerns")
         self.table.setHorizontalHeaderLabels(list(COLUMNS))
@@ -106,8 +115,13 @@ class NotesList(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(filters)
         layout.addWidget(self.table, 1)
+        below = QHBoxLayout()
+        below.addWidget(self.hidden, 1)
+        below.addWidget(self.review_button)
+        layout.addLayout(below)
         for combo in (self.state, self.category, self.reviewer, self.kind):
             combo.currentIndexChanged.connect(lambda _i: self.refresh())
+        self._show_hidden({}, frozenset())
         self.refresh()
 
     def set_items(
@@ -117,12 +131,34 @@ class NotesList(QWidget):
         *,
         has_store: bool,
         concerns: Sequence[ReviewVerdict] = (),
+        hidden: tuple[Mapping[str, int], Set[str]] = ({}, frozenset()),
     ) -> None:
         """List every flag, note and submitted concern of the store (``has_store``: False
-        when there is none)."""
+        when there is none) the reviewer may see; ``hidden``: how many the policy hides
+        on each question, and the blind questions among them."""
         self._flags, self._notes, self._has_store = list(flags), list(notes), has_store
         self._concerns = [v for v in concerns if v.concern]
+        self._show_hidden(*hidden)
         self.refresh()
+
+    def _show_hidden(self, counts: Mapping[str, int], blind: Set[str]) -> None:
+        """The line under the table: what the policy hides, where, why."""
+        blinded = sorted(q for q in counts if q in blind)
+        sealed = sorted(q for q in counts if q not in blind)
+        parts = []
+        if counts:
+            from ai4hse_desk.review.visibility import HIDDEN_TEXT, SEALED_TEXT  # (it hid them)
+
+            for ids, why in ((blinded, HIDDEN_TEXT), (sealed, SEALED_TEXT)):
+                named = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+                if ids:
+                    parts.append(f"{sum(counts[q] for q in ids)} on {named}: {why}")
+        self.hidden.setText(display_text("Hidden from you: " + " · ".join(parts)) if parts else "")
+        self.hidden.setVisible(bool(parts))
+        first = blinded[0] if blinded else ""
+        self.review_button.setProperty("question", first)
+        self.review_button.setText(f"Answer {display_text(first)} blind…".replace("&", "&&"))
+        self.review_button.setVisible(bool(first))
 
     def refresh(self) -> None:
         """Show what the current filters let through."""

@@ -2,14 +2,14 @@
 
 One tab per track holds that track's table (runs in rescore's order; the model
 and run frozen on the left, then exact accuracy, valid accuracy beside coverage,
-the other metrics, the settings last) above its plots; a last tab, clearly
-marked, holds the sensitivity exploration. The official scores are computed in the background
-on the ``"scores"`` lane of the window's task runner (``load``; ``load_now``
-waits for them), from the review index's stored verdicts, and kept per audit
-fingerprint in the cache folder. Clicking a bar or point emits ``filter_requested``
-with the :class:`~ai4hse_desk.index.AttemptQuery` of the attempts behind it. The
-toolbar exports tables, the current plot and an HTML report (:mod:`.scores_exports`).
-"""
+the other metrics, the settings last) above its plots; a last tab, clearly marked,
+holds the sensitivity exploration (never leaving out a question the ``sight`` hides).
+The official scores are computed in the background on the ``"scores"`` lane of the
+window's task runner (``load``; ``load_now`` waits for them), from the review index's
+stored verdicts, and kept per audit fingerprint in the cache folder. Clicking a bar or
+point emits ``filter_requested`` with the :class:`~ai4hse_desk.index.AttemptQuery` of
+the attempts behind it. The toolbar exports tables, the current plot and an HTML
+report (:mod:`.scores_exports`)."""
 
 from __future__ import annotations
 
@@ -24,9 +24,8 @@ from ai4hse_desk.gui.widgets.task_status import TaskStatus
 from ai4hse_desk.gui.workers.task import QueryOp, Task
 
 if TYPE_CHECKING:
-    from PySide6.QtGui import QAction
-
     from ai4hse_desk.audit import AuditDB
+    from ai4hse_desk.gui.controllers.sight import Sight
     from ai4hse_desk.gui.models.scores_table import ScoresTableModel
     from ai4hse_desk.gui.panels.sensitivity import SensitivityPanel
     from ai4hse_desk.gui.views.scores_exports import ScoresExporter
@@ -61,9 +60,9 @@ class ScoresView(QWidget):
     loaded = Signal()
     failed = Signal(str)
 
-    def __init__(self, tasks: TaskRunner, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._tasks = tasks
+    def __init__(self, tasks: TaskRunner, sight: Sight | None = None) -> None:
+        super().__init__()
+        self._tasks, self._sight = tasks, sight
         self.setAccessibleName("Scores dashboard")
         self.toolbar = QToolBar("Scores")
         self.toolbar.setAccessibleName("Scores toolbar")
@@ -89,8 +88,7 @@ class ScoresView(QWidget):
         self._task: Task[ScoresData] | None = None
         self._generation = 0
         self._exclusion: tuple[set[str], str] | None = None
-        self.action_map: dict[str, QAction] = {}
-        self._build_actions()
+        self._build_actions()  # (the toolbar's actions by key: action_map)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.toolbar)
@@ -127,7 +125,7 @@ class ScoresView(QWidget):
         if self._sensitivity is None:
             from ai4hse_desk.gui.panels.sensitivity import SensitivityPanel
 
-            self._sensitivity = SensitivityPanel(self._tasks)
+            self._sensitivity = SensitivityPanel(self._tasks, self._sight)
         return self._sensitivity
 
     @property

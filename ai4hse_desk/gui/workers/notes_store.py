@@ -6,7 +6,8 @@ keeps the lane's tasks in order), never on the GUI thread.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ai4hse_desk.errors import first_line
@@ -14,13 +15,18 @@ from ai4hse_desk.gui.workers.task import failure_text
 from ai4hse_desk.notes.errors import ReviewError
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable, Mapping
     from pathlib import Path
+    from typing import TypeVar
 
     from ai4hse_desk.audit import AuditDB
     from ai4hse_desk.notes import AttemptNote, Flag
     from ai4hse_desk.notes.store import NotesStore
     from ai4hse_desk.review.records import ReviewVerdict
+    from ai4hse_desk.review.visibility import Visibility
+
+    #: Something written on a question by someone: a flag, an attempt note, a verdict.
+    _Item = TypeVar("_Item", Flag, AttemptNote, ReviewVerdict)
 
 LANE = "notes"
 
@@ -101,7 +107,8 @@ class StoreHolder:
 
 @dataclass(frozen=True)
 class NotesSnapshot:
-    """What one read of the store shows: the marks, the panel's items, the list."""
+    """What one read of the store shows: the marks, the panel's items, the list — only
+    what the visibility policy read with them lets the viewer see."""
 
     flagged: frozenset[str]
     flags: list[Flag]
@@ -110,26 +117,82 @@ class NotesSnapshot:
     every_note: list[AttemptNote] | None
     #: The submitted review concerns (verdicts other than key_ok), for the notes list.
     every_concern: list[ReviewVerdict] | None = None
+    #: The policy these were read under (``None``: no store yet, nothing limited).
+    visibility: Visibility | None = None
+    #: Question → how many flags, notes and concerns of others the policy hides on it.
+    hidden: Mapping[str, int] = field(default_factory=dict)
 
 
 def read_snapshot(
-    store: NotesStore | None, question_id: str | None, attempt_id: int | None, with_list: bool
+    store: NotesStore | None,
+    question_id: str | None,
+    attempt_id: int | None,
+    with_list: bool,
+    viewer: str | None = None,
 ) -> NotesSnapshot:
-    """Read what the window shows of ``store`` (``None``: no store yet, nothing to read)."""
+    """Read what the window shows of ``store`` (``None``: no store yet, nothing to read) to
+    ``viewer`` (the reviewer's name; ``None``: not known), with the policy in one go."""
     if store is None:
         return NotesSnapshot(
             frozenset(), [], [], [] if with_list else None, [] if with_list else None
         )
     from ai4hse_desk.review.book import ReviewBook  # SQLAlchemy, as the store has
 
+    book = ReviewBook(store)
+    sight = book.visibility(viewer)
+    hidden: Counter[str] = Counter()
+
+    def seen(items: Iterable[_Item]) -> list[_Item]:
+        shown = []
+        for item in items:
+            if sight.shows_item(item.question_id, item.reviewer):
+                shown.append(item)
+            else:
+                hidden[item.question_id] += 1
+        return shown
+
+    flags = seen(store.flags())
+    concerns = seen(v for v in book.all_verdicts() if v.concern)
+    if with_list or attempt_id is not None:
+        notes = seen(store.attempt_notes(attempt_id=None if with_list else attempt_id))
+    else:
+        notes = []
+    flagged = {f.question_id for f in flags if f.state == "open"}
     return NotesSnapshot(
-        frozenset(ReviewBook(store).flagged_question_ids()),
-        [] if question_id is None else store.flags(question_id=question_id),
-        [] if attempt_id is None else store.attempt_notes(attempt_id=attempt_id),
-        store.flags() if with_list else None,
-        store.attempt_notes() if with_list else None,
-        [v for v in ReviewBook(store).all_verdicts() if v.concern] if with_list else None,
+        frozenset(flagged | {v.question_id for v in concerns}),
+        [] if question_id is None else [f for f in flags if f.question_id == question_id],
+        [] if attempt_id is None else [n for n in notes if n.attempt_id == attempt_id],
+        flags if with_list else None,
+        notes if with_list else None,
+        concerns if with_list else None,
+        sight,
+        dict(hidden),
     )
+
+
+def sealed_line(question_id: str | None, hidden: Mapping[str, int]) -> str:
+    """The flags panel's line on the shown question's items of others the policy hides."""
+    count = 0 if question_id is None else hidden.get(question_id, 0)
+    if not count:
+        return ""
+    from ai4hse_desk.review.visibility import SEALED_TEXT  # loaded: it hid them
+
+    return f"{question_id}: {count} {SEALED_TEXT}"
+
+
+def flagged_for(store: NotesStore, viewer: str | None, category: str) -> set[str]:
+    """The questions with an open ``category`` flag or concern that ``viewer`` may see
+    (what the sensitivity exploration leaves out: never a blind question)."""
+    from ai4hse_desk.review.book import ReviewBook
+    from ai4hse_desk.review.values import CONCERN_CATEGORY
+
+    book = ReviewBook(store)
+    sight = book.visibility(viewer)
+    concerns = [v for v in book.all_verdicts()
+                if v.concern and CONCERN_CATEGORY.get(v.verdict or "") == category]  # fmt: skip
+    items: list[Flag | ReviewVerdict] = [*store.flags(states=("open",), category=category),
+                                         *concerns]  # fmt: skip
+    return {i.question_id for i in items if sight.shows_item(i.question_id, i.reviewer)}
 
 
 __all__ = [
@@ -137,7 +200,9 @@ __all__ = [
     "NotesSnapshot",
     "StoreHolder",
     "default_store_path",
+    "flagged_for",
     "read_snapshot",
+    "sealed_line",
     "store_errors",
     "store_line",
     "store_problem",

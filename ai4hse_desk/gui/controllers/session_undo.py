@@ -1,0 +1,159 @@
+"""Undo and redo of the window's own changes: flags and notes, and review verdicts.
+
+The window keeps, for this session, the order of the changes it made: a flag or note
+change, or a change of the reviewer's verdict. *Notes ▸ Undo last change* (Ctrl+Z)
+takes back the latest one — a note change through the store's own undo
+(:func:`.undo_steps.step`, which walks the reviewer's note changes), a verdict by
+appending one revision that gives it its previous values back
+(:meth:`~ai4hse_desk.review.book.ReviewBook.restore_verdict`); *Redo* re-applies what
+the latest undo took back, until a new change. Nothing is rewritten: each is one more
+revision in the history. A blind answer is never taken back (it is kept for good), and
+a verdict changed meanwhile by another window is left alone, with the reason. With
+nothing of this session's left, Undo goes on with the store's earlier note changes
+(and Redo with what they took back, unless this session changed something since).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+
+from PySide6.QtCore import QObject, Signal
+
+from ai4hse_desk.display.text_sanitize import display_text
+from ai4hse_desk.gui.controllers import undo_steps
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from ai4hse_desk.gui.controllers.notes import NotesController
+    from ai4hse_desk.review.records import ReviewVerdict
+
+#: A flag or note change of this session (the store knows which).
+NOTE: Final = "note"
+
+
+@dataclass(frozen=True)
+class VerdictStep:
+    """One change of a verdict: as it was (``None``: the blind answer made it) and as it
+    became."""
+
+    before: ReviewVerdict | None
+    after: ReviewVerdict
+
+
+def _values(verdict: ReviewVerdict) -> str:
+    return f"{verdict.state}, {verdict.verdict or 'no verdict yet'}"
+
+
+class SessionUndo(QObject):
+    """The window's changes of this session, in order, and their undo and redo.
+
+    Signals:
+        message: a line for the status bar.
+        verdict_restored: the question whose verdict an undo or redo gave back.
+    """
+
+    message = Signal(str)
+    verdict_restored = Signal(str)
+
+    def __init__(
+        self,
+        notes: NotesController,
+        reviewer: Callable[[], str | None],
+        parent: QObject | None = None,
+    ) -> None:
+        """``reviewer``: the reviewer's name, asked if need be (``None``: not given)."""
+        super().__init__(parent)
+        self._notes, self._reviewer = notes, reviewer
+        self._done: list[VerdictStep | str] = []
+        self._undone: list[VerdictStep | str] = []
+        self._now: dict[str, ReviewVerdict] = {}  # each verdict as this window last left it
+
+    def record_note(self) -> None:
+        """A flag or note change was saved (a new change: nothing is left to redo)."""
+        self._done.append(NOTE)
+        self._undone.clear()
+
+    def record_verdict(self, before: ReviewVerdict | None, after: ReviewVerdict) -> None:
+        """A verdict change was saved: ``before`` (``None``: it was made now) → ``after``."""
+        self._done.append(VerdictStep(before, after))
+        self._undone.clear()
+        self._now[after.verdict_id] = after
+
+    def undo(self) -> None:
+        """Take back the latest change of this session (else the store's latest note change)."""
+        self._step(redo=False)
+
+    def redo(self) -> None:
+        """Re-apply what the latest undo took back."""
+        self._step(redo=True)
+
+    def _step(self, *, redo: bool) -> None:
+        stack = self._undone if redo else self._done
+        if redo and not stack and self._done:  # a change since the last undo: none to redo
+            if (reviewer := self._reviewer()) is not None:
+                self.message.emit(undo_steps.step_message(reviewer, (None, ""), redo=True))
+            return
+        top = stack[-1] if stack else NOTE
+        if isinstance(top, VerdictStep):
+            self._verdict(top, redo=redo)
+        else:
+            self._note(redo=redo)
+
+    def _note(self, *, redo: bool) -> None:
+        word = "redo" if redo else "undo"
+        reviewer = None if self._notes.store is None else self._reviewer()
+        if reviewer is None:
+            if self._notes.store is None:
+                self.message.emit(f"No note change to {word}.")
+            return
+        task = self._notes.write(lambda store: undo_steps.step(store, reviewer, redo=redo))
+        if task is None:
+            return
+        stack, other = (self._undone, self._done) if redo else (self._done, self._undone)
+
+        def done(result: undo_steps.Step) -> None:
+            if result[0] is not None and stack and stack[-1] == NOTE:
+                other.append(stack.pop())
+            self.message.emit(undo_steps.step_message(reviewer, result, redo=redo))
+
+        task.succeeded.connect(done)
+        task.failed.connect(lambda reason: self._notes.tell(f"Nothing to {word}", reason))
+
+    def _verdict(self, step: VerdictStep, *, redo: bool) -> None:
+        from ai4hse_desk.review.book import ReviewBook  # loaded with the store already
+
+        stack, other = (self._undone, self._done) if redo else (self._done, self._undone)
+        stack.pop()
+        who, where = display_text(step.after.reviewer), display_text(step.after.question_id)
+        if step.before is None:
+            self.message.emit(
+                f"Nothing undone: {who}'s blind answer on {where} is kept for good "
+                "(it was given before the key was shown)."
+            )
+            return
+        current = self._now.get(step.after.verdict_id, step.after)
+        target, action = (step.after, "redo") if redo else (step.before, "undo")
+        task = self._notes.write(
+            lambda store: ReviewBook(store).restore_verdict(current, target, action=action)
+        )
+        if task is None:
+            stack.append(step)  # nothing can be written now: it stays to be undone
+            return
+
+        def done(restored: ReviewVerdict) -> None:
+            self._now[restored.verdict_id] = restored
+            other.append(step)
+            what = "Redone" if redo else "Undone"
+            self.message.emit(
+                f"{what}: {who}'s verdict on {where} is back to {_values(restored)}; "
+                "the history keeps every revision."
+            )
+            self.verdict_restored.emit(step.after.question_id)
+
+        task.succeeded.connect(done)
+        task.failed.connect(lambda reason: self._notes.tell(f"Nothing to {action}", reason))
+
+
+__all__ = ["NOTE", "SessionUndo", "VerdictStep"]
