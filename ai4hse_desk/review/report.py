@@ -15,7 +15,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from ai4hse_desk.review.agreement import Rated, review_agreement
-from ai4hse_desk.review.status import needs_adjudication, submitted_by_question
+from ai4hse_desk.review.queue import needs_adjudication, submitted_by_question
 from ai4hse_desk.review.values import KEY_CORRECTED, QUESTION_EXCLUDED, VERDICTS, key_of
 from ai4hse_desk.verdicts.key_sensitivity import review_sensitivity
 

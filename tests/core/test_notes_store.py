@@ -37,7 +37,7 @@ def _engine_for(notes: NotesStore) -> object:
 
 
 #: Every migration, oldest first: a fresh store runs them all.
-ALL_MIGRATIONS = ("0001", "0002")
+ALL_MIGRATIONS = ("0001", "0002", "0003")
 
 
 def test_migrations_run_on_a_fresh_store_and_a_second_open_is_a_no_op(
@@ -89,7 +89,7 @@ def test_a_store_made_before_the_review_tables_upgrades_and_keeps_its_flags(
     finally:
         engine.dispose()
     with NotesStore.open(audit, store_url) as notes:
-        assert notes.applied_migrations == ("0002",)
+        assert notes.applied_migrations == ("0002", "0003")
         assert [f.note for f in notes.flags()] == ["kept"]
 
 

@@ -52,7 +52,7 @@ def record_review(notes: NotesStore) -> None:
     review.save_verdict("Q001", "bob", verdict="key_ok", blind_answer=[T, F, T, F])
     review.save_verdict("Q003", "bob", verdict="unclear_options", blind_answer=[T, T, F, F, U],
                         note="B and C overlap")  # fmt: skip
-    Adjudication(notes).adjudicate("Q001", "cy", "key_corrected", key=[T, F, T, F], note="@SUM(A1)")
+    Adjudication(notes).adjudicate("Q001", "cy", "key_corrected", key=[T, F, T, T], note="@SUM(A1)")
     Adjudication(notes).adjudicate("Q001", "cy", "unresolved", note="ask the author")
 
 
@@ -131,6 +131,8 @@ def test_two_reviewers_files_merge_to_the_same_store_in_either_order(
 ) -> None:
     with NotesStore.open(audit, str(tmp_path / "ann.sqlite")) as ann:
         ReviewBook(ann).save_verdict("Q001", "ann", verdict="key_ok", blind_answer=[T, F, T, F])
+        ReviewBook(ann).save_verdict("Q004", "dan", verdict="key_wrong", not_blind=True,
+                                     proposed_key=[F, F, F, T])  # fmt: skip
         Adjudication(ann).adjudicate("Q004", "ann", "key_confirmed")
         export_notes(ann, "json", tmp_path / "ann.json")
     with NotesStore.open(audit, str(tmp_path / "bob.sqlite")) as bob:
@@ -147,7 +149,7 @@ def test_two_reviewers_files_merge_to_the_same_store_in_either_order(
     review = stores[0][0]
     assert isinstance(review, ReviewData)
     assert [(v.question_id, v.reviewer) for v in review.verdicts] == [
-        ("Q001", "ann"), ("Q001", "bob"), ("Q005", "bob"),
+        ("Q001", "ann"), ("Q004", "dan"), ("Q001", "bob"), ("Q005", "bob"),
     ]  # fmt: skip
 
 
@@ -489,7 +491,7 @@ def test_csv_and_xlsx_guard_formulas_and_name_options_by_letter(
     assert history[0]["blind_answer"] == "A TRUE, B FALSE, C UNSURE, D FALSE"
     decided = sheets["decision_history"]
     assert [(r["decision"], r["corrected_key"]) for r in decided] == [
-        ("key_corrected", "A TRUE, B FALSE, C TRUE, D FALSE"), ("unresolved", None),
+        ("key_corrected", "A TRUE, B FALSE, C TRUE, D TRUE"), ("unresolved", None),
     ]  # fmt: skip
     assert decided[0]["note"] == "'@SUM(A1)"
     plan = sheets["plan"]
@@ -506,6 +508,8 @@ def test_csv_and_xlsx_guard_formulas_and_name_options_by_letter(
 def test_private_texts_only_with_include_private(audit: AuditDB, tmp_path: Path, fmt: str) -> None:
     with NotesStore.open(audit, str(tmp_path / "notes.sqlite")) as notes:
         ReviewBook(notes).save_verdict("Q001", "ann", verdict="key_ok", blind_answer=[T, F, T, F])
+        ReviewBook(notes).save_verdict("Q003", "bob", verdict="key_wrong", not_blind=True,
+                                       proposed_key=[F] * 5)  # fmt: skip
         Adjudication(notes).adjudicate("Q003", "cy", "question_excluded")
         public, private = tmp_path / f"public.{fmt}", tmp_path / f"private.{fmt}"
         export_notes(notes, fmt, public)
@@ -529,5 +533,5 @@ def test_private_texts_only_with_include_private(audit: AuditDB, tmp_path: Path,
         assert column not in public_text
     if fmt == "json":
         with NotesStore.open(audit, str(tmp_path / "other.sqlite")) as other:
-            assert import_notes(other, private).review_added.verdicts == 1
+            assert import_notes(other, private).review_added.verdicts == 2
             assert "question_text" not in json.dumps(ReviewBook(other).status())
