@@ -14,6 +14,7 @@ from ai4hse_desk.review.values import VERDICTS
 
 HOSTILE = '<script>alert(1)</script>"><img src=x onerror=1>\u202eevil\u200bzw\x1b[31m'
 SHA = "ab" * 32
+CORRECTED = "A TRUE, B FALSE, C TRUE, D FALSE"
 
 
 def _rep(number: int, attempts: int, correct: int, low: float, high: float) -> dict[str, Any]:
@@ -43,19 +44,32 @@ def make_report(**private: Any) -> dict[str, Any]:
                 "adjudicator": "dee", "note": None}  # fmt: skip
     concerned = {"question_id": "Q017", "verdicts": {"key_wrong": 2}, "in_adjudication": True}
     evidence = {
-        "question_id": "Q017", "reasons": ["key_wrong", "proposed_keys_differ"],
+        "question_id": "Q017",
+        "reasons": ["key_wrong", "proposed_keys_differ"],
         "official_key": [True, False, False, False],
         "verdicts": [
-            {"reviewer": "ann", "verdict": "key_wrong", "blind_answer": ["TRUE", "FALSE", "TRUE",
-             "UNSURE"], "proposed_key": ["TRUE", "FALSE", "TRUE", "FALSE"], "confidence": "high",
-             "source": "ISO 45001 §8.1.2", "note": "C is required too"},
-            {"reviewer": "bob", "verdict": "key_wrong", "blind_answer": None,
-             "proposed_key": ["TRUE", "TRUE", "FALSE", "FALSE"], "confidence": None, "source": "",
-             "note": ""},
+            {
+                "reviewer": "ann",
+                "verdict": "key_wrong",
+                "blind_answer": ["TRUE", "FALSE", "TRUE", "UNSURE"],
+                "proposed_key": ["TRUE", "FALSE", "TRUE", "FALSE"],
+                "confidence": "high",
+                "source": "ISO 45001 §8.1.2",
+                "note": "C is required too",
+            },
+            {
+                "reviewer": "bob",
+                "verdict": "key_wrong",
+                "blind_answer": None,
+                "proposed_key": ["TRUE", "TRUE", "FALSE", "FALSE"],
+                "confidence": None,
+                "source": "",
+                "note": "",
+            },
         ],
         "decision": {**decision, "at": "2026-12-01T09:30:12.000001Z"},
-        "key_audit_rank": 3, "final_state": {"state": "corrected",
-                                             "text": "Key corrected: A TRUE, B FALSE, C TRUE, D FALSE"},
+        "key_audit_rank": 3,
+        "final_state": {"state": "corrected", "text": f"Key corrected: {CORRECTED}"},
     }
     for item in (decision, concerned, evidence):
         item.update(private)
@@ -63,8 +77,9 @@ def make_report(**private: Any) -> dict[str, Any]:
         "generated_at": "2026-12-02T10:11:12Z",
         "desk_version": "9.8.7",
         "protocol_version": 10,
-        "plan": {"plan_id": "p", "created_by": "Coord Inator", "created_at": "2026-11-30T08:00:00.5Z",
-                 **status["plan"], "reviewers": ["ann", "bob", "cy"]},
+        "plan": {"plan_id": "p", "created_by": "Coord Inator",
+                 "created_at": "2026-11-30T08:00:00.5Z", **status["plan"],
+                 "reviewers": ["ann", "bob", "cy"]},
         "method": {"per_question": 2, "blind_rule": "BLIND RULE TEXT",
                    "adjudication_rule": "ADJUDICATION RULE TEXT",
                    "final_states": {"confirmed": "Key confirmed"},
@@ -261,8 +276,8 @@ def test_all_nine_verdicts_in_order_zero_included() -> None:
 
 def test_agreement_figures() -> None:
     shown = rows(parse(section(render_review_html(make_report()), "Agreement")))
-    assert ["concern vs key correct", "Cohen's κ", "undefined: no variation: every rating is the same",
-            "12", "2"] in shown  # fmt: skip
+    assert ["concern vs key correct", "Cohen's κ",
+            "undefined: no variation: every rating is the same", "12", "2"] in shown  # fmt: skip
     assert ["verdict category", "Cohen's κ", "0.612", "12", "2"] in shown
     assert ["blind answers per option", "Krippendorff's α (nominal)", "-0.050", "48", "—"] in shown
     assert ["options answered", "150", "160", "93.8%", "88.8%–96.6%"] in shown
@@ -304,8 +319,10 @@ def test_sensitivity_per_track_not_official() -> None:
     assert 'Only the "Official (rescore)" figures are official.' in part
     assert "NOT OFFICIAL" not in page[: page.index('<section class="exploration"')]
     doc = parse(part)
-    assert headers(part)[0] == ["run", "model", "Official (rescore)", "Without excluded questions",
-                          "Corrected keys only", "Both: without excluded, corrected keys"]  # fmt: skip
+    assert headers(part)[0] == [
+        "run", "model", "Official (rescore)", "Without excluded questions",
+        "Corrected keys only", "Both: without excluded, corrected keys",
+    ]  # fmt: skip
     shown = rows(doc)
     assert ["r1", "gpt-x", "31.0%", "31.6%", "32.0%", "33.0%"] in shown
     assert ["r2", "m2", "no score: unfinished: the runner marked the run 'running'", "—", "—",
@@ -391,7 +408,7 @@ def test_minimal_report_and_input_untouched() -> None:
 def test_the_evidence_appendix_sets_every_answer_beside_the_official_key() -> None:
     page = render_review_html(make_report())
     part = section(page, "Appendix: evidence per question")
-    assert '<h3>Q017 <span class="badge">Key corrected: A TRUE, B FALSE, C TRUE, D FALSE</span>' in part
+    assert f'<h3>Q017 <span class="badge">Key corrected: {CORRECTED}</span>' in part
     assert "<dd>a reviewer says the key is wrong; the proposed keys differ</dd>" in part
     assert "<dd>3 of 40 (1 = most suspect)</dd>" in part
     assert (
