@@ -63,7 +63,7 @@ def _reviewed(audit: AuditDB, store: str) -> None:
         book.save_verdict("Q001", "ann", verdict="key_wrong", blind_answer=[T, F, T, T],
                           proposed_key=[T, F, T, T], confidence="high",
                           source="EN 166:2001 §7.2.4 and the manufacturer's instructions",
-                          note="Grinding is loud: hearing protection is required. " * 4)  # fmt: skip
+                          note="Grinding is loud: wear hearing protection. " * 4)  # fmt: skip
         book.save_verdict("Q001", "bob", verdict="key_ok", blind_answer=[T, F, T, F])
         book.save_verdict("Q003", "ann", verdict="unclear_options", not_blind=True)
         book.save_verdict("Q003", "bob", verdict="key_ok", not_blind=True)
