@@ -145,9 +145,24 @@ def _summary(report: Mapping[str, Any]) -> list[str]:
     if states:
         shown = [f"{FINAL_STATES.get(k, k)}: {n}" for k, n in states.items() if n]
         pairs.append(("Where they stand", "; ".join(shown) or "—"))
+    concern = (report.get("agreement") or {}).get("concern")
+    if concern:
+        measure = _measure("", concern)
+        pairs.append(("Agreement on concerns", f"{measure[1]} = {measure[2]}"))
+    check = report.get("key_audit_check")
+    if check:
+        pairs.append(("The key audit's top 10 %", _check_line(check)))
     if effort:
         pairs.append(("Confirmed key errors per reviewer-hour", _rate(effort)))
     return ["<h2>Summary</h2>", facts(pairs)] if pairs else []
+
+
+def _check_line(check: Mapping[str, Any]) -> str:
+    settled, corrected = check.get("settled") or 0, check.get("corrected") or 0
+    if not settled:
+        return f"none of its {check.get('top')} questions settled by the review yet"
+    shown = interval(check.get("wilson_low"), check.get("wilson_high"))
+    return f"{corrected} of {settled} settled keys corrected ({pct(check.get('share'))}, {shown})"
 
 
 def _rate(effort: Mapping[str, Any]) -> str:

@@ -60,7 +60,7 @@ h2.appendix { margin-top: 2.4em; }
   table { font-size: 8.5pt; page-break-inside: auto; }
   tr, .evidence table tr { page-break-inside: avoid; break-inside: avoid; }
   thead { display: table-header-group; }
-  h2, h3, h4 { page-break-after: avoid; break-after: avoid; }
+  h2, h3, h4, dt { page-break-after: avoid; break-after: avoid; }
   .evidence { break-inside: avoid-page; } h2.appendix { break-before: page; }
   th, td.d, .exploration { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
   .exploration { background: #fff; }

@@ -442,6 +442,11 @@ def test_effort_and_the_key_audit_check_are_reported() -> None:
         "<dt>Confirmed key errors per reviewer-hour</dt><dd>0.32 (1 corrected keys over "
         "3 h 10 min of reviewer time, estimated)</dd>"
     ) in summary
+    assert "<dd>1 of 3 settled keys corrected (33.3%, 6.2%–79.2%)</dd>" in summary
+    assert (
+        "<dt>Agreement on concerns</dt><dd>Cohen&#x27;s κ = undefined: no variation: every "
+        "rating is the same</dd>"
+    ) in summary
     check = rows(parse(section(page, "Key audit check")))
     assert check == [
         ["the key audit's top 10 % (4 questions)", "3", "1", "33.3%", "6.2%–79.2%", "1"],
