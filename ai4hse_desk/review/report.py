@@ -141,10 +141,11 @@ def generated_at() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def _ranking(audit: AuditDB) -> list[str]:
+def _ranking(audit: AuditDB, progress: Progress | None) -> list[str]:
+    """Every question id, most suspect first (the key audit's ranking)."""
     from ai4hse_desk.keyaudit import compute_key_audit
 
-    return [item.question_id for item in compute_key_audit(audit).questions]
+    return [item.question_id for item in compute_key_audit(audit, progress=progress).questions]
 
 
 def review_report(
@@ -159,7 +160,8 @@ def review_report(
     ``repetitions``).
 
     Raises:
-        RescoreCancelled: ``progress`` returned False during the sensitivity pass.
+        RescoreCancelled: ``progress`` returned False (during the key audit's or the
+            sensitivity table's pass over the attempts).
     """
     plan, verdicts, decisions, activity = book.store.run(_read)  # one reading
     status = book.status((plan, verdicts, decisions))
@@ -182,7 +184,7 @@ def review_report(
             row.update(_private(audit, decision.question_id))
         decision_rows.append(row)
     concerned = _concerned(verdicts, order, {d.question_id for d in decisions})
-    ranking = _ranking(audit)
+    ranking = _ranking(audit, progress)
     ranks = {qid: n for n, qid in enumerate(ranking, start=1)}
     shown = evidence(verdicts, decisions, states, keys, order, ranks)
     if include_private:
