@@ -21,7 +21,8 @@ concern nobody has settled by a decision: under review, unresolved, or confirmed
 agreement on a concern. A decision ``key_confirmed`` takes the ⚑ away; a corrected
 or excluded question shows its state instead.
 
-:func:`final_states` is pure; :func:`read_final_states` reads a store in one
+:func:`final_states` is pure (importing this module loads no SQLAlchemy: the window's
+notes list uses it at start); :func:`read_final_states` reads a store in one
 transaction. No official score ever depends on a state (protocol.md section 7):
 :func:`exploration` only feeds the not-official sensitivity figures.
 """
@@ -31,7 +32,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
-from ai4hse_desk.review import writes as review_writes
 from ai4hse_desk.review.export_json import lettered
 from ai4hse_desk.review.queue import needs_adjudication, submitted_by_question
 from ai4hse_desk.review.values import (
@@ -199,6 +199,8 @@ def state_of(states: Mapping[str, FinalState], question_id: str) -> FinalState:
 def read_states(conn: Connection) -> dict[str, FinalState]:
     """Every final state, read on ``conn`` (one transaction: the plan's header and
     questions, every verdict and every decision)."""
+    from ai4hse_desk.review import writes as review_writes  # SQLAlchemy: only to read
+
     header = review_writes.read_plan_header(conn)
     planned = () if header is None else review_writes.plan_questions(conn, header.plan_id)
     return final_states(

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from ai4hse_desk.display.note_text import format_time, one_line, option_text
 from ai4hse_desk.display.text_sanitize import display_text
-from ai4hse_desk.review.final_state import NOT_REVIEWED, state_of
+from ai4hse_desk.review.final_state import NOT_REVIEWED
 from ai4hse_desk.review.values import CONCERN_CATEGORY
 
 if TYPE_CHECKING:
@@ -133,8 +133,8 @@ def note_rows(
 
 
 def _decision(states: Mapping[str, FinalState], question_id: str) -> str:
-    state = state_of(states, question_id)
-    return "" if state.state == NOT_REVIEWED else state.text
+    state = states.get(question_id)
+    return "" if state is None or state.state == NOT_REVIEWED else state.text
 
 
 def note_cells(row: NoteRow) -> tuple[str, ...]:
