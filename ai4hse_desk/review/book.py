@@ -433,7 +433,7 @@ class ReviewBook:
 
     def record_shown(self, question_id: str, reviewer: str) -> bool:
         """Record that ``question_id`` is shown to ``reviewer`` now: the start of their
-        active time on it (:mod:`.effort`). The window calls it each time it shows a
+        active time on it (:mod:`.effort`). The Review page is to call it each time it shows a
         question of the reviewer's queue. Nothing is written (False) once their verdict
         on it is submitted.
 
