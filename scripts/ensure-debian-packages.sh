@@ -3,6 +3,8 @@
 #   qt        — what PySide6's xcb platform needs to open a real window
 #   postgres  — the PostgreSQL server for the team notes store tests
 #   packaging — desktop-file-validate and appstreamcli, to validate packaging/
+#   chromium  — headless Chromium and poppler's pdfinfo/pdftotext: the review report is
+#               printed to PDF (A4) in the tests
 set -euo pipefail
 case "${1:-}" in
   qt) wanted="libegl1 libgl1 libfontconfig1 libxkbcommon0 libxkbcommon-x11-0 libdbus-1-3 libglib2.0-0
@@ -10,7 +12,8 @@ case "${1:-}" in
               libxcb-shape0 libxcb-xinerama0 libxcb-xkb1 libxcb-randr0" ;;
   postgres) wanted="postgresql" ;;
   packaging) wanted="desktop-file-utils appstream" ;;
-  *) echo "usage: $0 qt|postgres|packaging" >&2; exit 2 ;;
+  chromium) wanted="chromium poppler-utils" ;;
+  *) echo "usage: $0 qt|postgres|packaging|chromium" >&2; exit 2 ;;
 esac
 missing=""
 for pkg in $wanted; do

@@ -26,6 +26,10 @@ else
   echo "warning: the PostgreSQL cluster did not start; its tests will fail" >&2
   unset AI4HSE_TEST_PG_URL
 fi
+echo "== headless Chromium (the review report printed to PDF)"
+bash scripts/ensure-debian-packages.sh chromium
+# The report's PDF test fails (not skips) when Chromium is not there.
+export AI4HSE_REQUIRE_CHROMIUM=1
 echo "== tests"
 # The public-data importer tests fail (not skip) when ../shared/data is missing.
 export AI4HSE_REQUIRE_DATA=1

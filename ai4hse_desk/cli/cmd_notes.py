@@ -68,9 +68,12 @@ def register(commands: Any) -> None:
         help="write every flag, attempt note, review verdict, decision and plan",
         description=(
             "Write every flag and attempt note with its state and revision count, and the "
-            "review's verdicts, decisions and plans (XLSX: with the histories and the plan "
-            "as sheets; JSON: with every revision, as `notes import` reads it). Question, "
-            "option and raw response texts only with --include-private."
+            "review's verdicts, decisions and plans (XLSX, for people: Verdicts, Decisions, "
+            "Flags and notes, History and Plan sheets with plain headings and real dates, "
+            "then the CSV's table; CSV and JSON keep the machine columns, JSON with every "
+            "revision, as `notes import` reads it). Question, "
+            "option and raw response texts only with --include-private. With --as NAME, only "
+            "what the blind rule lets that reviewer see."
         ),
     )
     add_store_arguments(p)
@@ -80,6 +83,13 @@ def register(commands: Any) -> None:
         "--include-private",
         action="store_true",
         help="also write question text, option text, answer key and raw responses",
+    )
+    p.add_argument(
+        "--as",
+        dest="viewer",
+        metavar="NAME",
+        help="only what reviewer NAME may see under the blind rule: their own work, and the "
+        "others' only on questions where NAME has submitted a verdict",
     )
     p.set_defaults(handler=run_export)
 
@@ -118,13 +128,17 @@ def _print_json(data: object, indent: int | None = None) -> None:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    """Run ``notes export``."""
+    """Run ``notes export`` (with ``--as NAME``, that reviewer's own export)."""
     from ai4hse_desk.notes import ReviewError
+    from ai4hse_desk.review.book import ReviewBook
     from ai4hse_desk.review.exports import export_notes
 
     with notes_session(args.audit_db, args.notes) as store:
         try:
-            summary = export_notes(store, args.fmt, args.out, include_private=args.include_private)
+            sight = None if args.viewer is None else ReviewBook(store).visibility(args.viewer)
+            summary = export_notes(
+                store, args.fmt, args.out, include_private=args.include_private, visibility=sight
+            )
         except ReviewError as exc:
             raise InputError(str(exc)) from None
     for damaged in summary.get("damaged", []):  # type: ignore[attr-defined]

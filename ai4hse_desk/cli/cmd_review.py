@@ -1,4 +1,5 @@
-"""``ai4hse-desk review plan | verdict | adjudicate | status | report`` (cli.md, "Review").
+"""``ai4hse-desk review plan | verdict | adjudicate | adjudication | status | report``
+(cli.md, "Review").
 
 The independent expert review lives in the notes store (``--notes``, default
 ``AUDIT_DB.review.sqlite``), never in the audit file, and no official score
@@ -13,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ai4hse_desk.cli.cmd_notes import add_store_arguments, notes_session
 from ai4hse_desk.cli.errors import InputError
-from ai4hse_desk.cli.json_out import write_json, write_line
+from ai4hse_desk.cli.json_out import dumps_indented, write_json, write_line
 from ai4hse_desk.cli.parser import positive_int
 
 if TYPE_CHECKING:
@@ -43,7 +44,7 @@ def _whole(text: str) -> int:
 
 
 def register(commands: Any) -> None:
-    """Add the ``review`` sub-command and its five actions."""
+    """Add the ``review`` sub-command and its actions."""
     review = commands.add_parser(
         "review",
         help="independent expert review of the questions and keys (plan, verdicts, report)",
@@ -60,6 +61,7 @@ def register(commands: Any) -> None:
     p.add_argument("--seed", type=_whole, metavar="N", help="the random order's seed")
     p.add_argument("--questions", type=_names, metavar="QID[,QID...]", help="default: all")
     p.add_argument("--replace", action="store_true", help="replace the plan in force")
+    _add_created_by(p)
     p.set_defaults(handler=run_plan)
 
     p = actions.add_parser("verdict", help="record or revise one reviewer's verdict")
@@ -90,6 +92,8 @@ def register(commands: Any) -> None:
     p.add_argument("--key", metavar="LIST", help=f"the corrected key: {_LIST}")
     p.add_argument("--note", default="", metavar="TEXT")
     p.set_defaults(handler=run_adjudicate)
+
+    _add_adjudication(actions)
 
     p = actions.add_parser("status", help="progress per reviewer and coverage (JSON)")
     add_store_arguments(p)
@@ -129,6 +133,7 @@ def run_plan(args: argparse.Namespace) -> int:
         book.make_plan(
             reviewers=args.reviewers, per_question=args.per_question, order=args.order,
             seed=args.seed, questions=args.questions, ranking=ranking, replace=args.replace,
+            created_by=_creator(args.created_by),
         )  # fmt: skip
         return book.status()
 
@@ -166,6 +171,54 @@ def run_adjudicate(args: argparse.Namespace) -> int:
         )
 
     write_line(sys.stdout, _in_store(args, work))
+    return 0
+
+
+# -- the plan's creator --------------------------------------------------------------
+
+
+def _add_created_by(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--created-by",
+        metavar="NAME",
+        help="who makes the plan (default: the operating-system user name)",
+    )
+
+
+def _creator(name: str | None) -> str:
+    """``--created-by`` cleaned as a person's name, else the operating-system user's."""
+    from ai4hse_desk.review.operator import operator_name
+
+    return operator_name() if name is None else name
+
+
+# -- the adjudication queue ----------------------------------------------------------
+
+
+def _add_adjudication(actions: Any) -> None:
+    p = actions.add_parser(
+        "adjudication",
+        help="the adjudication queue: the questions that need a decision (JSON)",
+        description="Print the questions that need an adjudicator's decision, by ordinal, "
+        "each with its official key, every submitted verdict and its decision so far "
+        "(an unresolved question stays in the queue).",
+    )
+    add_store_arguments(p)
+    p.add_argument(
+        "--all", action="store_true", help="also the questions already decided (revisable)"
+    )
+    p.set_defaults(handler=run_adjudication)
+
+
+def run_adjudication(args: argparse.Namespace) -> int:
+    """Run ``review adjudication``: print the queue as a JSON list."""
+    from ai4hse_desk.review.adjudication import Adjudication
+
+    def work(book: ReviewBook) -> list[dict[str, object]]:
+        items = Adjudication(book.store).queue(include_decided=args.all)
+        return [item.to_json() for item in items]
+
+    sys.stdout.write(dumps_indented(_in_store(args, work)) + "\n")
     return 0
 
 

@@ -22,6 +22,13 @@ The independent expert review (migration 0002), append-only like flags:
 * ``review_decisions`` / ``review_decision_revisions`` — the adjudicator's
   decision on a question, one row per question, every change a revision.
 
+Reviewer effort (migration 0004), append-only:
+
+* ``review_shown`` — one row each time the desk showed a question to a reviewer
+  of it (before their verdict on it was submitted): the start of their active time
+  on it. The report sums, per verdict, the time from each showing to the reviewer's
+  last change before the next showing, up to the submission.
+
 Lists (blind answers, keys, reviewers) are stored as JSON text.
 
 Every revision table has ``writer_clock`` (migration 0003): ``NULL`` when the
@@ -55,7 +62,7 @@ from sqlalchemy import (
 #: Alembic's version table for this store.
 VERSION_TABLE: Final = "review_schema_version"
 #: The newest migration; a test checks it against the migrations folder.
-SCHEMA_HEAD: Final = "0003"
+SCHEMA_HEAD: Final = "0004"
 
 metadata = MetaData()
 
@@ -180,6 +187,17 @@ review_decision_revisions = Table(
     Column("note", Text, nullable=False),
     Column("writer_clock", String(27), nullable=True),
     Index("ix_review_decision_revisions_decision_at", "decision_id", "at"),
+)
+
+review_shown = Table(
+    "review_shown",
+    metadata,
+    Column("shown_id", String(36), primary_key=True),
+    Column("question_id", Text, nullable=False),
+    Column("reviewer", Text, nullable=False),
+    Column("at", String(27), nullable=False),
+    Column("audit_sha256", String(64), nullable=True),
+    Index("ix_review_shown_reviewer_question", "reviewer", "question_id", "at"),
 )
 
 #: The review tables in the short names their readers and writers use:

@@ -1,10 +1,16 @@
 """Adjudication: the final decision on a question, by someone who did not review it.
 
 :class:`Adjudication` records decisions (every change a revision, nothing
-overwritten) and lists the questions that need one. Its rules
-(:func:`~.rules.decide`): the adjudicator is not one of the question's reviewers —
-assigned by the plan or with a verdict on it, names compared as one person's —
-and a reviewer cannot later give a verdict on a question they decided.
+overwritten) and gives the adjudication queue (:mod:`.queue`). Its rules, checked in
+the write's own transaction (cli.md, "Reviewer identity, adjudication queue, report
+evidence"):
+
+* the question entered adjudication (its submitted verdicts disagree, or one says
+  ``key_wrong``) or already has a decision, which may be revised;
+* ``key_corrected`` gives a key other than the official one;
+* the adjudicator is not one of the question's reviewers — assigned by the plan or
+  with a verdict on it, names compared as one person's — and a reviewer cannot
+  later give a verdict on a question they decided (:func:`~.rules.decide`).
 """
 
 from __future__ import annotations
@@ -13,11 +19,14 @@ from typing import TYPE_CHECKING
 
 from ai4hse_desk.notes.errors import ReviewError
 from ai4hse_desk.notes.model import clean_note
+from ai4hse_desk.notes.people import person_key
+from ai4hse_desk.notes.schema import review_verdicts
 from ai4hse_desk.review import writes as review_writes
 from ai4hse_desk.review.book import ReviewBook
-from ai4hse_desk.review.rules import decide
+from ai4hse_desk.review.queue import adjudication_queue, needs_adjudication
+from ai4hse_desk.review.rules import decide, question_reviewers
 from ai4hse_desk.review.status import adjudication_list
-from ai4hse_desk.review.values import DECISIONS, KEY_CORRECTED, check_answer, choice
+from ai4hse_desk.review.values import DECISIONS, KEY_CORRECTED, answer_of, check_answer, choice
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -25,7 +34,26 @@ if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
 
     from ai4hse_desk.notes.store import NotesStore
-    from ai4hse_desk.review.records import Decision
+    from ai4hse_desk.review.queue import QueueItem
+    from ai4hse_desk.review.records import Decision, ReviewVerdict, StoredPlan
+
+
+def check_in_queue(conn: Connection, question_id: str) -> None:
+    """Refuse a decision on a question that never entered adjudication and has none.
+
+    Raises:
+        ReviewError: its submitted verdicts agree (or there are none) and nobody
+            decided it yet.
+    """
+    verdicts = review_writes.read_verdicts(conn, review_verdicts.c.question_id == question_id)
+    if needs_adjudication([v for v in verdicts if v.submitted]):
+        return
+    if review_writes.read_decisions(conn, review_writes.decision_of(question_id)):
+        return
+    raise ReviewError(
+        f"{question_id} is not in the adjudication queue (its submitted verdicts agree, or "
+        "there are none); nothing was recorded"
+    )
 
 
 class Adjudication:
@@ -48,9 +76,10 @@ class Adjudication:
         """Record the final decision on ``question_id`` (revisions keep the history).
 
         Raises:
-            ReviewError: an unknown question or decision, ``key_corrected`` without a
-                key (or a key with another decision), a key of the wrong length, or an
-                adjudicator who is one of the question's reviewers.
+            ReviewError: an unknown question or decision, a question not in the
+                queue (:func:`check_in_queue`), ``key_corrected`` without a key (or a
+                key with another decision), a key of the wrong length or equal to the
+                official key, or an adjudicator who is one of the question's reviewers.
         """
         question = self._book.question(question_id)
         who = self._book.person(adjudicator)
@@ -64,12 +93,20 @@ class Adjudication:
             if key is None
             else check_answer(key, question.n_options, unsure=False, what="the corrected key")
         )
+        official = answer_of(tuple(option.key for option in question.options))
+        if corrected is not None and corrected == official:
+            raise ReviewError(
+                f"the corrected key equals {question_id}'s official key; "
+                "decide key_confirmed to keep it"
+            )
         text = clean_note(note, required=False)
 
-        return self._store.run(
-            write=True,
-            work=lambda c: decide(c, question_id, who, decision, corrected, text, self._sha),
-        )
+        def write(conn: Connection) -> Decision:
+            if person_key(who) not in question_reviewers(conn, question_id):
+                check_in_queue(conn, question_id)  # (a reviewer of it hears that first)
+            return decide(conn, question_id, who, decision, corrected, text, self._sha)
+
+        return self._store.run(write, write=True)
 
     def restore_decision(self, current: Decision, target: Decision) -> Decision:
         """Undo or redo a decision the window recorded: append one revision giving the
@@ -99,5 +136,48 @@ class Adjudication:
         return self._store.run(review_writes.read_decisions)
 
     def adjudication_list(self) -> list[str]:
-        """Questions needing adjudication, in corpus order."""
+        """Questions that entered adjudication (decided or not), in corpus order."""
         return adjudication_list(self._book.all_verdicts(), self._book.corpus_order())
+
+    def queue(
+        self, *, include_decided: bool = False, adjudicator: str | None = None
+    ) -> list[QueueItem]:
+        """The adjudication queue, in corpus order (:mod:`.queue`): the questions that
+        need a decision (none yet, or ``unresolved``); with ``include_decided`` also the
+        decided ones. With ``adjudicator``, only the questions that person may decide
+        (not one of their reviewers, by plan or verdict).
+
+        Everything is read in one transaction. The queue shows every submitted
+        verdict: it is the coordinator's and the adjudicators' read; a window asks
+        the visibility policy (:meth:`ReviewBook.visibility`) before showing it to a
+        reviewer of the plan.
+        """
+
+        def read(
+            conn: Connection,
+        ) -> tuple[list[ReviewVerdict], list[Decision], StoredPlan | None]:
+            return (
+                review_writes.read_verdicts(conn),
+                review_writes.read_decisions(conn),
+                review_writes.read_plan(conn),
+            )
+
+        verdicts, decisions, plan = self._store.run(read)
+        items = adjudication_queue(
+            verdicts,
+            decisions,
+            self._store.audit.answer_keys(),
+            self._book.corpus_order(),
+            include_decided=include_decided,
+        )
+        if adjudicator is None:
+            return items
+        me = person_key(self._book.person(adjudicator))
+        reviewed = {v.question_id for v in verdicts if person_key(v.reviewer) == me}
+        if plan is not None:
+            reviewed |= {
+                qid
+                for qid, who in plan.plan.assignments.items()
+                if me in {person_key(n) for n in who}
+            }
+        return [item for item in items if item.question_id not in reviewed]

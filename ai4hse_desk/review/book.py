@@ -22,6 +22,9 @@ from ai4hse_desk.notes.model import clean_note, usable_text
 from ai4hse_desk.notes.people import clean_reviewer, distinct_people, resolve_person
 from ai4hse_desk.notes.schema import review_verdicts
 from ai4hse_desk.review import writes as review_writes
+from ai4hse_desk.review.effort import record_shown
+from ai4hse_desk.review.final_state import read_final_states
+from ai4hse_desk.review.operator import operator_name
 from ai4hse_desk.review.plan import ORDERS, plan_review
 from ai4hse_desk.review.records import dump_list, verdict_values
 from ai4hse_desk.review.rules import (
@@ -32,7 +35,6 @@ from ai4hse_desk.review.rules import (
 )
 from ai4hse_desk.review.status import review_status
 from ai4hse_desk.review.values import (
-    CONCERN_CATEGORY,
     CONFIDENCES,
     DRAFT,
     KEY_WRONG,
@@ -133,7 +135,7 @@ class ReviewBook:
         for qid in selected:
             self.question(qid)
         plan = plan_review(selected, names, per_question, order=order, seed=seed, ranking=ranking)
-        author = created_by.strip() or names[0]
+        author = self.person(created_by) if created_by.strip() else operator_name()
         stored = self._store.run(
             write=True,
             work=lambda c: review_writes.write_plan(c, plan, author, self._sha, replace=replace),
@@ -393,14 +395,28 @@ class ReviewBook:
         return {"audit": audit, **body}
 
     def concerned_question_ids(self, category: str | None = None) -> set[str]:
-        """Questions with at least one submitted concern (shown like open flags); with
-        ``category``, only concerns that count as that flag category
-        (:data:`~.review_values.CONCERN_CATEGORY`)."""
+        """Questions with a submitted concern no decision settled — under review,
+        unresolved, or agreed by K reviewers (:attr:`.final_state.FinalState.flagged`);
+        with ``category``, only concerns that count as that flag category
+        (:data:`~.values.CONCERN_CATEGORY`). A ``key_confirmed`` question has none."""
         return {
-            v.question_id
-            for v in self.all_verdicts()
-            if v.concern and category in (None, CONCERN_CATEGORY.get(v.verdict or ""))
+            qid
+            for qid, state in read_final_states(self._store).items()
+            if state.flagged and (category is None or category in state.flag_categories())
         }
+
+    def record_shown(self, question_id: str, reviewer: str) -> bool:
+        """Record that ``question_id`` is shown to ``reviewer`` now: the start of their
+        active time on it (:mod:`.effort`). The Review page is to call it each time it shows a
+        question of the reviewer's queue. Nothing is written (False) once their verdict
+        on it is submitted.
+
+        Raises:
+            ReviewError: an unknown question, or (with a plan) not one of its reviewers.
+        """
+        self.question(question_id)
+        who = self._planned_reviewer(reviewer)
+        return self._store.run(lambda c: record_shown(c, question_id, who, self._sha), write=True)
 
     def flagged_question_ids(
         self, *, states: tuple[str, ...] = ("open",), category: str | None = None

@@ -1,18 +1,25 @@
 """Exports of the reviewer notes: CSV, JSON (what ``notes import`` reads) and XLSX.
 
-Columns are declared once, in :mod:`.frames`: :data:`EXPORT_COLUMNS` (one row
-per flag or attempt note, as it stands now — the table
-``ai4hse_desk.analysis.notes_df`` gives) and :data:`HISTORY_COLUMNS` (one row
-per revision: the XLSX ``history`` sheet); and in :mod:`.review_frames` for the
-independent review: the CSV (and the XLSX ``notes`` sheet) continues the flags'
+CSV and JSON are for programs and keep their machine columns. Columns are declared
+once, in :mod:`.frames`: :data:`EXPORT_COLUMNS` (one row per flag or attempt note,
+as it stands now — the table ``ai4hse_desk.analysis.notes_df`` gives); and in
+:mod:`.export_frames` for the independent review: the CSV continues the flags'
 table with one row per verdict and per decision and the review's own columns after
-the flags' ones, and the XLSX has the sheets ``verdict_history``,
-``decision_history`` and ``plan``. JSON (version 2) adds the lists
-``review_plans``, ``review_verdicts`` and ``review_decisions`` with every revision;
-``notes import`` still reads version 1. A column marked *private* — question
-text, option text, answer key, raw response — is left out unless
-``include_private``; those texts are read from the audit database at export
-time and are never kept in the notes store.
+the flags' ones. JSON (version 2) adds the lists ``review_plans``,
+``review_verdicts`` and ``review_decisions`` with every revision; ``notes import``
+still reads version 1.
+
+The XLSX is for people (:mod:`.export_xlsx`): it opens on a *Verdicts* sheet with
+plain headings, then *Decisions*, *Flags and notes*, a readable *History*
+(:mod:`.history_text`) and the *Plan*, with real dates, frozen headers, filters and
+widths; its last sheet, ``notes``, is the CSV's table for programs.
+
+A column marked *private* — question text, option text, answer key, raw response —
+is left out unless ``include_private``; those texts are read from the audit
+database at export time and are never kept in the notes store. With a
+``visibility`` (:mod:`.visibility`) an export holds only what it lets its viewer
+see: a reviewer's own export (``notes export --as NAME``) never holds another
+reviewer's verdict on a question before their own is submitted.
 
 In CSV and XLSX a text cell starting with ``=``, ``+``, ``-``, ``@``, a tab or a
 carriage return is neutralised with a leading ``'`` (OWASP CSV injection), so
@@ -35,17 +42,9 @@ from ai4hse_desk.display.cells import guard_cell
 from ai4hse_desk.display.frames import build_frame
 from ai4hse_desk.filewrite import WriteRefused, check_target, write_atomic
 from ai4hse_desk.notes.errors import ReviewError
-from ai4hse_desk.notes.frames import Entry, columns, entries, history_frame
+from ai4hse_desk.notes.frames import Entry, columns, entries
 from ai4hse_desk.notes.model import utc_now
-from ai4hse_desk.review.export_frames import (
-    DECISION_HISTORY_COLUMNS,
-    PLAN_COLUMNS,
-    VERDICT_HISTORY_COLUMNS,
-    assignments,
-    decision_steps,
-    table_columns,
-    verdict_steps,
-)
+from ai4hse_desk.review.export_frames import assignments, table_columns
 from ai4hse_desk.review.export_json import (
     DecisionEntry,
     VerdictEntry,
@@ -53,6 +52,7 @@ from ai4hse_desk.review.export_json import (
     plan_json,
     verdict_json,
 )
+from ai4hse_desk.review.final_state import read_states
 from ai4hse_desk.review.read import read_review
 from ai4hse_desk.review.visibility import Visibility
 
@@ -61,6 +61,7 @@ if TYPE_CHECKING:
 
     from ai4hse_desk.notes.store import NotesStore
     from ai4hse_desk.review.export_frames import Row
+    from ai4hse_desk.review.final_state import FinalState
     from ai4hse_desk.review.history import PlanRecord
 
 EXPORT_FORMAT: Final = "ai4hse-review-notes"
@@ -84,6 +85,8 @@ class Contents:
     verdicts: list[VerdictEntry]
     decisions: list[DecisionEntry]
     include_private: bool
+    #: What the review made of each question the viewer may see the others' work on.
+    states: dict[str, FinalState]
     #: Verdicts and decisions a damaged store holds without history (left out).
     orphans: tuple[str, ...] = ()
 
@@ -98,7 +101,7 @@ class Contents:
             e for e in entries(store, include_private)
             if sight.shows_item(e.item.question_id, e.item.reviewer)
         ]  # fmt: skip
-        review = store.run(read_review)
+        review, states = store.run(lambda c: (read_review(c), read_states(c)))
         questions = {q.question_id: q for q in store.audit.questions()} if include_private else {}
         return cls(
             rows,
@@ -114,6 +117,7 @@ class Contents:
                 if sight.shows_others(d.question_id)
             ],
             include_private,
+            {qid: state for qid, state in states.items() if sight.shows_others(qid)},
             review.orphans,
         )
 
@@ -136,22 +140,28 @@ def _xlsx_cell(value: object) -> object:
 
 
 def _write_xlsx(path: Path, contents: Contents) -> None:
-    import pandas as pd  # heavy: only when an XLSX is asked for
+    from ai4hse_desk.review.export_xlsx import (
+        DECISION_COLUMNS,
+        FLAG_COLUMNS,
+        HISTORY_COLUMNS,
+        PLAN_COLUMNS,
+        Outcomes,
+        Sheet,
+        verdict_columns,
+        write_workbook,
+    )
+    from ai4hse_desk.review.history_text import every_change
 
-    sheets = {
-        "notes": contents.table(_xlsx_cell),
-        "history": history_frame(contents.entries, cell=_xlsx_cell),
-        "verdict_history": build_frame(
-            verdict_steps(contents.verdicts), VERDICT_HISTORY_COLUMNS, cell=_xlsx_cell
-        ),
-        "decision_history": build_frame(
-            decision_steps(contents.decisions), DECISION_HISTORY_COLUMNS, cell=_xlsx_cell
-        ),
-        "plan": build_frame(assignments(contents.plans), PLAN_COLUMNS, cell=_xlsx_cell),
-    }
-    with pd.ExcelWriter(path, engine="openpyxl") as writer:
-        for name, frame in sheets.items():
-            frame.to_excel(writer, sheet_name=name, index=False)
+    history = every_change(contents.entries, contents.verdicts, contents.decisions)
+    sheets: list[Sheet[Any]] = [
+        Sheet("Verdicts", verdict_columns(Outcomes(contents.states)), contents.verdicts),
+        Sheet("Decisions", DECISION_COLUMNS, contents.decisions),
+        Sheet("Flags and notes", FLAG_COLUMNS, contents.entries),
+        Sheet("History", HISTORY_COLUMNS, history),
+        Sheet("Plan", PLAN_COLUMNS, assignments(contents.plans)),
+    ]
+    data = contents.table(_xlsx_cell)
+    write_workbook(path, sheets, data, contents.include_private, _xlsx_cell)
 
 
 def json_document(store: NotesStore, contents: Contents) -> dict[str, Any]:

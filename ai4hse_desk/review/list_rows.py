@@ -3,21 +3,29 @@
 :func:`note_rows` filters and orders them; :func:`note_cells` gives each row's
 display texts (plain text, invisible characters shown) for the columns in
 :data:`COLUMNS`. The window's notes list (``gui/views/notes_list.py``) shows them.
+
+A concern shows its verdict's own name in the *Category* column (``unclear_options``,
+not the flag category ``option_overlap`` it is filtered as). Given the final states
+(:func:`~.final_state.read_final_states`), every row shows in *Decision* what the
+review made of its question ("Key confirmed", "Key corrected: A TRUE, …",
+"Awaiting adjudication" …).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from ai4hse_desk.display.note_text import format_time, one_line, option_text
 from ai4hse_desk.display.text_sanitize import display_text
+from ai4hse_desk.review.final_state import NOT_REVIEWED
 from ai4hse_desk.review.values import CONCERN_CATEGORY
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
 
     from ai4hse_desk.notes.model import AttemptNote, Flag
+    from ai4hse_desk.review.final_state import FinalState
     from ai4hse_desk.review.records import ReviewVerdict
 
 #: The row kind of a submitted review concern.
@@ -37,6 +45,7 @@ COLUMNS = (
     "Category",
     "Severity",
     "Verdict",
+    "Decision",
     "State",
     "Reviewer",
     "Updated",
@@ -60,6 +69,7 @@ class NoteRow:
     updated_at: str
     note: str
     verdict: str | None = None
+    decision: str = ""
 
 
 def _match(wanted: str | None, value: str) -> bool:
@@ -75,11 +85,13 @@ def note_rows(
     reviewer: str | None = None,
     kind: str | None = None,
     concerns: Sequence[ReviewVerdict] = (),
+    states: Mapping[str, FinalState] | None = None,
 ) -> list[NoteRow]:
     """The flags, notes and submitted concerns matching every filter, newest change first.
 
     ``reviewer`` is the author; a ``category`` leaves attempt notes out (they have none);
-    a concern counts as an open flag of the category its verdict maps to.
+    a concern counts as an open flag of the category its verdict maps to. With
+    ``states`` (the final states), each row carries its question's state as text.
     """
     rows: list[NoteRow] = []
     if kind in (None, "flag"):
@@ -110,12 +122,19 @@ def note_rows(
             if v.concern and _match(category, mapped or "") and _match(reviewer, v.reviewer):
                 rows.append(
                     NoteRow(
-                        CONCERN, v.verdict_id, v.question_id, None, None, mapped, None,
+                        CONCERN, v.verdict_id, v.question_id, None, None, v.verdict, None,
                         v.state, v.reviewer, v.updated_at, v.note, v.verdict,
                     )
                 )  # fmt: skip
+    if states:
+        rows = [replace(row, decision=_decision(states, row.question_id)) for row in rows]
     rows.sort(key=lambda row: row.updated_at, reverse=True)
     return rows
+
+
+def _decision(states: Mapping[str, FinalState], question_id: str) -> str:
+    state = states.get(question_id)
+    return "" if state is None or state.state == NOT_REVIEWED else state.text
 
 
 def note_cells(row: NoteRow) -> tuple[str, ...]:
@@ -127,6 +146,7 @@ def note_cells(row: NoteRow) -> tuple[str, ...]:
         row.category or "",
         row.severity or "",
         display_text(row.verdict or ""),
+        row.decision,
         row.state,
         display_text(row.reviewer),
         format_time(row.updated_at),

@@ -1,49 +1,82 @@
-"""The review report (cli.md ``review report``): status, verdicts, agreement, decisions,
-the questions concerned and the sensitivity table, as one JSON-ready object.
+"""The review report (cli.md ``review report``) as one JSON-ready object a panel can publish.
 
-The sensitivity figures come from one pass over the attempts
-(:func:`~ai4hse_desk.verdicts.key_sensitivity.review_sensitivity`): the official
-exact accuracy beside the same without the ``question_excluded`` questions and
-rescored with the ``key_corrected`` keys. They are labelled not official; the
-audit file, the official scores and ``rescore`` never change. Question and
-option texts appear only with ``include_private``.
+Header: ``generated_at`` (UTC), ``desk_version``, ``protocol_version`` (the protocol
+the desk rescores with), the audit file and the plan with its creator, order and
+seed. Then the ``method`` in words (K, the blind rule, the adjudication rule, the
+final states, the agreement, effort and key-audit definitions), the results (status,
+verdicts, agreement, ``final_states``, decisions, ``questions_concerned``), the
+``evidence`` per question (:mod:`.report_evidence`), reviewer ``effort``
+(:mod:`.effort`), the ``key_audit_check`` and the not-official ``sensitivity``
+table: the official exact accuracy beside the same without the excluded
+questions, with the corrected keys only, and with both. The audit file, the
+official scores and ``rescore`` never change. Question and option texts appear only
+with ``include_private``.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Final
 
+from ai4hse_desk import __version__
+from ai4hse_desk.protocol.outcome import CURRENT_PROTOCOL_VERSION
+from ai4hse_desk.review import writes as review_writes
 from ai4hse_desk.review.agreement import Rated, review_agreement
-from ai4hse_desk.review.status import needs_adjudication, submitted_by_question
-from ai4hse_desk.review.values import KEY_CORRECTED, QUESTION_EXCLUDED, VERDICTS, key_of
-from ai4hse_desk.verdicts.key_sensitivity import review_sensitivity
+from ai4hse_desk.review.effort import DEFINITION as EFFORT_DEFINITION
+from ai4hse_desk.review.effort import read_activity, review_effort, verdict_times
+from ai4hse_desk.review.final_state import FINAL_STATES, counts, exploration, final_states
+from ai4hse_desk.review.queue import REASONS, needs_adjudication, submitted_by_question
+from ai4hse_desk.review.report_evidence import (
+    KEY_AUDIT_CHECK,
+    SENSITIVITY_FIGURES,
+    evidence,
+    key_audit_check,
+    sensitivity_table,
+)
+from ai4hse_desk.review.values import VERDICTS
 
 if TYPE_CHECKING:
     import os
     from pathlib import Path
 
+    from sqlalchemy.engine import Connection
+
     from ai4hse_desk.audit import AuditDB
     from ai4hse_desk.notes.store import NotesStore
     from ai4hse_desk.progress import Progress
     from ai4hse_desk.review.book import ReviewBook
-    from ai4hse_desk.review.records import Decision, ReviewVerdict
+    from ai4hse_desk.review.effort import Activity
+    from ai4hse_desk.review.records import Decision, ReviewVerdict, StoredPlan
+
+BLIND_RULE: Final = (
+    "each reviewer answers a question blind first (TRUE, FALSE or UNSURE per option) before "
+    "the key, the runs' answers or anyone else's verdict is shown; the store refuses another "
+    "reviewer's verdict to a reviewer who has not submitted their own, and never records a "
+    "blind answer after the key was shown (a reviewer may skip it: recorded as not blind)"
+)
+ADJUDICATION_RULE: Final = (
+    "a question enters adjudication when its submitted verdicts differ in concern vs "
+    "key_ok, in the verdict or in the proposed key, or when any says key_wrong; someone who "
+    "did not review it decides key_confirmed, key_corrected (with the key), "
+    "question_excluded or unresolved (it stays in the queue). A question whose K verdicts "
+    "agree needs no decision: its key stands"
+)
+AGREEMENT: Final = {
+    "units": "questions with two or more submitted verdicts",
+    "concern": "each verdict rated 1 (a concern) or 0 (key_ok): Cohen's kappa with two "
+    "reviewers, Krippendorff's alpha (nominal, missing allowed) with more",
+    "category": "the verdict itself (nominal), the same statistic",
+    "blind_options": "each question x option rated by its blind answer (TRUE/FALSE; UNSURE "
+    "and not-blind missing): Krippendorff's alpha (nominal)",
+    "blind_vs_key": "every submitted blind answer against the official key: options "
+    "answered (UNSURE left out), and whole answers without UNSURE; 95 % Wilson intervals",
+}
 
 
 def _private(audit: AuditDB, question_id: str) -> dict[str, object]:
     question = audit.question(question_id)
     return {"question_text": question.text, "options": [o.text for o in question.options]}
-
-
-def corrections(decisions: list[Decision]) -> tuple[dict[str, tuple[bool, ...]], set[str]]:
-    """The corrected keys and the excluded questions that the decisions record."""
-    corrected = {
-        d.question_id: key_of(d.corrected_key)
-        for d in decisions
-        if d.decision == KEY_CORRECTED and d.corrected_key is not None
-    }
-    excluded = {d.question_id for d in decisions if d.decision == QUESTION_EXCLUDED}
-    return corrected, excluded
 
 
 def _concerned(
@@ -55,14 +88,64 @@ def _concerned(
         submitted = grouped.get(qid, [])
         if not any(v.concern for v in submitted):
             continue
-        counts = Counter(v.verdict for v in submitted)
+        tally = Counter(v.verdict for v in submitted)
         rows.append({
             "question_id": qid,
-            "verdicts": {name: counts[name] for name in VERDICTS if counts[name]},
+            "verdicts": {name: tally[name] for name in VERDICTS if tally[name]},
             "in_adjudication": needs_adjudication(submitted),
             "decided": qid in decided,
         })  # fmt: skip
     return rows
+
+
+def _plan(plan: StoredPlan | None) -> dict[str, object] | None:
+    if plan is None:
+        return None
+    return {
+        "plan_id": plan.plan_id,
+        "created_by": plan.created_by,
+        "created_at": plan.created_at,
+        **plan.to_json(),
+        "reviewers": list(plan.plan.reviewers),
+    }
+
+
+def _method(plan: StoredPlan | None) -> dict[str, object]:
+    return {
+        "per_question": None if plan is None else plan.plan.per_question,
+        "blind_rule": BLIND_RULE,
+        "adjudication_rule": ADJUDICATION_RULE,
+        "adjudication_reasons": dict(REASONS),
+        "final_states": dict(FINAL_STATES),
+        "agreement": dict(AGREEMENT),
+        "effort": EFFORT_DEFINITION,
+        "key_audit_check": KEY_AUDIT_CHECK,
+        "sensitivity": dict(SENSITIVITY_FIGURES),
+    }
+
+
+Snapshot = tuple["StoredPlan | None", list["ReviewVerdict"], list["Decision"], "Activity"]
+
+
+def _read(conn: Connection) -> Snapshot:
+    return (
+        review_writes.read_plan(conn),
+        review_writes.read_verdicts(conn),
+        review_writes.read_decisions(conn),
+        read_activity(conn),
+    )
+
+
+def generated_at() -> str:
+    """Now, in UTC, to the second (``2026-12-06T05:42:36Z``)."""
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _ranking(audit: AuditDB, progress: Progress | None) -> list[str]:
+    """Every question id, most suspect first (the key audit's ranking)."""
+    from ai4hse_desk.keyaudit import compute_key_audit
+
+    return [item.question_id for item in compute_key_audit(audit, progress=progress).questions]
 
 
 def review_report(
@@ -72,22 +155,28 @@ def review_report(
     include_private: bool = False,
     progress: Progress | None = None,
 ) -> dict[str, object]:
-    """cli.md's ``review report`` object (plus ``agreement.category``, ``definition``,
-    ``questions_concerned`` and each sensitivity row's ``model`` and ``repetitions``).
+    """cli.md's ``review report`` object (module docstring; plus ``agreement.category``,
+    ``definition``, ``questions_concerned`` and each sensitivity row's ``model`` and
+    ``repetitions``).
 
     Raises:
-        RescoreCancelled: ``progress`` returned False during the sensitivity pass.
+        RescoreCancelled: ``progress`` returned False (during the key audit's or the
+            sensitivity table's pass over the attempts).
     """
-    snapshot = book.snapshot()  # status, counts and agreement from one reading
-    _plan, verdicts, decisions = snapshot
-    status = book.status(snapshot)
+    plan, verdicts, decisions, activity = book.store.run(_read)  # one reading
+    status = book.status((plan, verdicts, decisions))
     order = book.corpus_order()
     rank = {qid: n for n, qid in enumerate(order)}
     submitted = [v for v in verdicts if v.submitted and v.verdict is not None]
-    counts = Counter(v.verdict for v in submitted)
+    tally = Counter(v.verdict for v in submitted)
     keys = audit.answer_keys()
     rated = [Rated(v.question_id, v.reviewer, str(v.verdict), v.blind_answer) for v in submitted]
-    corrected, excluded = corrections(decisions)
+    states = final_states(
+        verdicts,
+        decisions,
+        per_question=None if plan is None else plan.plan.per_question,
+        planned=() if plan is None else plan.plan.questions,
+    )
     decision_rows = []
     for decision in sorted(decisions, key=lambda d: rank.get(d.question_id, len(rank))):
         row = decision.to_json()
@@ -95,17 +184,30 @@ def review_report(
             row.update(_private(audit, decision.question_id))
         decision_rows.append(row)
     concerned = _concerned(verdicts, order, {d.question_id for d in decisions})
+    ranking = _ranking(audit, progress)
+    ranks = {qid: n for n, qid in enumerate(ranking, start=1)}
+    shown = evidence(verdicts, decisions, states, keys, order, ranks)
     if include_private:
-        for row in concerned:
+        for row in (*concerned, *shown):
             row.update(_private(audit, str(row["question_id"])))
+    questions = list(plan.plan.questions) if plan is not None else order
     return {
+        "generated_at": generated_at(),
+        "desk_version": __version__,
+        "protocol_version": CURRENT_PROTOCOL_VERSION,
         "audit": status["audit"],
+        "plan": _plan(plan),
+        "method": _method(plan),
         "status": {k: v for k, v in status.items() if k != "audit"},
-        "verdicts": {name: counts[name] for name in VERDICTS},
+        "verdicts": {name: tally[name] for name in VERDICTS},
         "agreement": review_agreement(rated, keys),
+        "final_states": counts(states, questions),
         "decisions": decision_rows,
         "questions_concerned": concerned,
-        "sensitivity": review_sensitivity(audit, corrected, excluded, progress=progress),
+        "evidence": shown,
+        "effort": review_effort(verdict_times(activity), decisions),
+        "key_audit_check": key_audit_check(ranking, states),
+        "sensitivity": sensitivity_table(audit, exploration(states), progress=progress),
         "private": include_private,
     }
 

@@ -1,26 +1,42 @@
-"""The review report (cli.md, "Review") as one self-contained, printable HTML page.
+"""The review report (cli.md, "Review") as one self-contained page a panel can publish.
 
-No Qt, no script, no image, no external resource: inline CSS only. Every value
-from the report is passed through :func:`html.escape`, and every text (notes,
-names, ids, question and option texts) first has its invisible and bidi
-characters made visible (:func:`~ai4hse_desk.display.text_sanitize.make_visible`),
-so nothing a reviewer or the audit file wrote is ever markup or hidden.
+No Qt, no script, no image, no external resource: inline CSS only
+(:mod:`.report_markup`), printable on A4. Every value is escaped and every text has
+its invisible and bidi characters made visible, so nothing a reviewer or the audit
+file wrote is ever markup or hidden.
 
-Besides the cli.md shape it renders, when present: ``agreement.category`` (like
-``agreement.concern``), ``agreement.definition``, each sensitivity row's
-``model`` and per-repetition ``repetitions``, ``questions_concerned``, and the
-private ``question_text`` / ``options`` of decisions and concerned questions.
+The page: a header (when, by which desk and protocol, on which file, the plan with its
+creator, order and seed), a summary, the method in words, plan and coverage,
+reviewers with their effort, verdicts, agreement, final states, decisions, questions
+concerned, the key audit's check, the sensitivity table (NOT OFFICIAL, four clearly
+named columns; an unscored run says why) and an appendix with the evidence per
+question (:mod:`.report_appendix`). Codes (``key_corrected``) are shown in words;
+where a code is shown beside its words it never breaks.
 """
 
 from __future__ import annotations
 
-import html
 import re
 from typing import TYPE_CHECKING, Any, Final
 
 from ai4hse_desk import __version__
 from ai4hse_desk.display.format import option_letter
-from ai4hse_desk.display.text_sanitize import make_visible
+from ai4hse_desk.review.final_state import FINAL_STATES
+from ai4hse_desk.review.names import decision_name, verdict_name
+from ai4hse_desk.review.report_appendix import appendix
+from ai4hse_desk.review.report_markup import (
+    CSS,
+    Html,
+    duration,
+    facts,
+    grid,
+    interval,
+    pct,
+    private_block,
+    sentence,
+    text,
+    when,
+)
 from ai4hse_desk.review.values import VERDICTS
 
 if TYPE_CHECKING:
@@ -34,70 +50,17 @@ _STATISTICS: Final = {
     "krippendorff_alpha_nominal": "Krippendorff's α (nominal)",
 }
 _MEASURES: Final = (
-    ("concern", "concern vs key_ok"),
+    ("concern", "concern vs key correct"),
     ("category", "verdict category"),
     ("blind_options", "blind answers per option"),
 )
-_VARIANTS: Final = (
-    ("official", "official (rescore)"),
-    ("without_excluded", "without excluded questions"),
-    ("with_corrected_keys", "with corrected keys"),
+#: The sensitivity columns: the official figure and three named explorations.
+VARIANTS: Final = (
+    ("official", "Official (rescore)"),
+    ("without_excluded", "Without excluded questions"),
+    ("corrected_keys_only", "Corrected keys only"),
+    ("without_excluded_with_corrected_keys", "Both: without excluded, corrected keys"),
 )
-_CSS = """
-body { font: 14px/1.45 system-ui, sans-serif; margin: 2em; color: #111; background: #fff; }
-h1 { font-size: 1.6em; } h2 { border-bottom: 2px solid #444; margin-top: 2em; }
-table { border-collapse: collapse; margin: .6em 0 1.2em; font-size: 12.5px; }
-th, td { border: 1px solid #bbb; padding: 3px 6px; text-align: left; vertical-align: top; }
-th { background: #eef; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
-td.t { white-space: pre-wrap; overflow-wrap: anywhere; } dt { font-weight: bold; }
-.note { color: #333; max-width: 60em; } .muted { color: #666; } .official { font-weight: bold; }
-ul.options { margin: .3em 0; padding-left: 1.2em; }
-.exploration { border: 3px dashed #b45309; background: #fffbeb; padding: .2em 1em 1em; }
-.exploration h2, .exploration h3 { color: #92400e; border-color: #b45309; }
-@media print {
-  body { margin: 0; font-size: 10.5pt; } table { font-size: 9pt; page-break-inside: auto; }
-  tr { page-break-inside: avoid; } thead { display: table-header-group; }
-  h2, h3 { page-break-after: avoid; } th { background: #eee !important; }
-  .exploration { background: #fff; -webkit-print-color-adjust: exact; print-color-adjust: exact; }
-}
-"""
-
-
-class _Html(str):
-    """Markup this module built (its parts already escaped)."""
-
-
-def _t(value: object) -> str:
-    """``value`` as safe HTML text: invisible characters made visible, then escaped."""
-    text = str(value)
-    if not (text.isascii() and text.isprintable()):
-        text = make_visible(text).text
-    return html.escape(text, quote=True)
-
-
-def _pct(value: Any) -> str:
-    return "—" if value is None else f"{float(value) * 100:.1f}%"
-
-
-def _interval(low: Any, high: Any) -> str:
-    return "—" if low is None or high is None else f"{_pct(low)}–{_pct(high)}"
-
-
-def _grid(header: Sequence[str], lines: Iterable[Sequence[object]]) -> str:
-    head = "".join(f"<th>{_t(h)}</th>" for h in header)
-    rows = []
-    for line in lines:
-        cells = []
-        for cell in line:
-            numeric = isinstance(cell, (int, float)) and not isinstance(cell, bool)
-            text = cell if isinstance(cell, _Html) else _t("—" if cell is None else cell)
-            cells.append(f'<td class="{"n" if numeric else "t"}">{text}</td>')
-        rows.append(f"<tr>{''.join(cells)}</tr>")
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
-
-
-def _facts(pairs: Iterable[tuple[str, object]]) -> str:
-    return "<dl>" + "".join(f"<dt>{_t(k)}</dt><dd>{_t(v)}</dd>" for k, v in pairs) + "</dl>"
 
 
 def _key_text(key: Sequence[Any] | None) -> str:
@@ -108,48 +71,154 @@ def _key_text(key: Sequence[Any] | None) -> str:
     return ", ".join(f"{option_letter(i)} {'TRUE' if f else 'FALSE'}" for i, f in enumerate(flags))
 
 
-def _private(item: Mapping[str, Any]) -> _Html:
-    """The question text and lettered options of ``item`` (private fields)."""
-    text = f"<div>{_t(item['question_text'])}</div>" if item.get("question_text") else ""
-    options = "".join(
-        f"<li>{option_letter(i)}. {_t(o)}</li>" for i, o in enumerate(item.get("options") or ())
-    )
-    return _Html(text + (f'<ul class="options">{options}</ul>' if options else ""))
-
-
 def _with_private(
-    header: Sequence[str], items: Sequence[Mapping[str, Any]], lines: list[list[object]]
+    header: Sequence[str],
+    items: Sequence[Mapping[str, Any]],
+    lines: list[list[object]],
+    *,
+    appendix: bool,
 ) -> str:
-    if any("question_text" in i or "options" in i for i in items):
+    """A table of ``lines``; the private question texts of ``items`` in a last column,
+    unless the evidence appendix shows them (``appendix``)."""
+    if not appendix and any("question_text" in i or "options" in i for i in items):
         header = (*header, "question text and options")
-        lines = [[*line, _private(item)] for line, item in zip(lines, items, strict=True)]
-    return _grid(header, lines)
+        lines = [[*line, private_block(item)] for line, item in zip(lines, items, strict=True)]
+    return grid(header, lines, wide=True)
 
 
 def _pick(item: Mapping[str, Any], keys: Iterable[str], missing: object = "—") -> list[object]:
     return [item.get(k, missing) for k in keys]
 
 
-def _status(status: Mapping[str, Any]) -> list[str]:
-    plan = status.get("plan")
-    plan_text = (
-        "no plan"
-        if plan is None
-        else f"K = {plan.get('per_question')} reviewers per question, order "
-        f"{plan.get('order')}, seed {plan.get('seed')}, {plan.get('questions')} questions"
+def plan_text(plan: Mapping[str, Any] | None) -> str:
+    """The plan in one sentence: K, order (and seed only for a random order), size."""
+    if plan is None:
+        return "no plan"
+    order = str(plan.get("order"))
+    if order == "random":
+        ordered = f"random order, seed {plan.get('seed')}"
+    elif order == "keyaudit":
+        ordered = "key-audit order (most suspect first)"
+    else:
+        ordered = "corpus order"
+    return (
+        f"K = {plan.get('per_question')} reviewers per question, {ordered}, "
+        f"{plan.get('questions')} questions"
     )
+
+
+def _header(report: Mapping[str, Any]) -> list[str]:
+    audit = report.get("audit") or {}
+    name = re.split(r"[\\/]", str(audit.get("path") or ""))[-1]
+    plan = report.get("plan") or (report.get("status") or {}).get("plan")
+    pairs: list[tuple[str, object]] = []
+    if report.get("generated_at"):
+        pairs.append(("Generated", when(report["generated_at"])))
+    pairs.append(("Made by", f"AI4HSE Desk {report.get('desk_version') or __version__}"))
+    if report.get("protocol_version") is not None:
+        pairs.append(("Protocol version", report["protocol_version"]))
+    pairs += [("Audit file", name),
+              ("Audit SHA-256", Html(f'<span class="hash">{text(audit.get("sha256"))}</span>')),
+              ("Plan", plan_text(plan))]  # fmt: skip
+    if plan and plan.get("created_by"):
+        made = f"{plan['created_by']}, {when(plan.get('created_at'))}"
+        pairs.append(("Plan made by", made))
+    if plan and plan.get("reviewers"):
+        pairs.append(("Reviewers", ", ".join(map(str, plan["reviewers"]))))
+    return [
+        f"<h1>{text(TITLE)}</h1>",
+        '<p class="lead">An independent expert review of the questions and their answer keys. '
+        "No official score depends on it; the sensitivity section near the end is not "
+        "official.</p>",
+        facts(pairs),
+    ]
+
+
+def _summary(report: Mapping[str, Any]) -> list[str]:
+    states = (report.get("final_states") or {}).copy()
+    status = report.get("status") or {}
+    cover = status.get("coverage") or {}
+    effort = report.get("effort") or {}
+    pairs: list[tuple[str, object]] = []
+    if cover:
+        pairs.append(("Questions in the review", cover.get("questions")))
+    if states:
+        shown = [f"{FINAL_STATES.get(k, k)}: {n}" for k, n in states.items() if n]
+        pairs.append(("Where they stand", "; ".join(shown) or "—"))
+    concern = (report.get("agreement") or {}).get("concern")
+    if concern:
+        measure = _measure("", concern)
+        pairs.append(("Agreement on concerns", f"{measure[1]} = {measure[2]}"))
+    check = report.get("key_audit_check")
+    if check:
+        pairs.append(("The key audit's top 10 %", _check_line(check)))
+    if effort:
+        pairs.append(("Confirmed key errors per reviewer-hour", _rate(effort)))
+    return ["<h2>Summary</h2>", facts(pairs)] if pairs else []
+
+
+def _check_line(check: Mapping[str, Any]) -> str:
+    settled, corrected = check.get("settled") or 0, check.get("corrected") or 0
+    if not settled:
+        return f"none of its {check.get('top')} questions settled by the review yet"
+    shown = interval(check.get("wilson_low"), check.get("wilson_high"))
+    return f"{corrected} of {settled} settled keys corrected ({pct(check.get('share'))}, {shown})"
+
+
+def _rate(effort: Mapping[str, Any]) -> str:
+    rate = effort.get("confirmed_key_errors_per_reviewer_hour")
+    if rate is None:
+        return f"undefined: {effort.get('undefined_reason') or 'no figure'}"
+    hours = duration(None if effort.get("reviewer_hours") is None
+                     else float(effort["reviewer_hours"]) * 3600)  # fmt: skip
+    basis = "estimated" if effort.get("basis") == "estimated" else "measured"
+    errors = effort.get("confirmed_key_errors")
+    return f"{float(rate):.2f} ({errors} corrected keys over {hours} of reviewer time, {basis})"
+
+
+def _method(method: Mapping[str, Any] | None) -> list[str]:
+    if not method:
+        return []
+    agreement = method.get("agreement") or {}
+    terms: list[tuple[str, object]] = [
+        ("Reviewers per question (K)", method.get("per_question") or "no plan: two or more"),
+        ("Blind rule", method.get("blind_rule")),
+        ("Adjudication", method.get("adjudication_rule")),
+        *((f"Agreement: {k.replace('_', ' ')}", v) for k, v in agreement.items()),
+        ("Reviewer effort", method.get("effort")),
+        ("Key audit check", method.get("key_audit_check")),
+    ]
+    states = method.get("final_states") or {}
+    if states:
+        words = "; ".join(f"{v} ({k.replace('_', ' ')})" for k, v in states.items())
+        terms.append(("Final states", words))
+    return ["<h2>Method</h2>", facts([(k, sentence(v)) for k, v in terms if v], "terms")]
+
+
+def _status(report: Mapping[str, Any]) -> list[str]:
+    status = report.get("status") or {}
     cover = {**(status.get("coverage") or {}), **(status.get("adjudication") or {})}
     keys = ("questions", "fully_reviewed", "partly_reviewed", "unreviewed", "needed", "decided")
-    header = ("reviewer", "assigned", "submitted", "drafts", "remaining")
     coverage = ("questions", "fully reviewed", "partly reviewed", "unreviewed",
-                "adjudication needed", "adjudicated")  # fmt: skip
-    reviewers = [_pick(r, header) for r in status.get("reviewers", [])]
+                "entered adjudication", "decided")  # fmt: skip
+    effort = {r.get("reviewer"): r for r in (report.get("effort") or {}).get("reviewers", [])}
+    header = ["reviewer", "assigned", "submitted", "drafts", "remaining"]
+    if effort:
+        header += ["timed verdicts", "active time", "median per verdict"]
+    reviewers = []
+    for row in status.get("reviewers", []):
+        line = _pick(row, ("reviewer", "assigned", "submitted", "drafts", "remaining"))
+        if effort:
+            mine = effort.get(row.get("reviewer")) or {}
+            line += [mine.get("timed", 0), duration(mine.get("active_seconds")),
+                     duration(mine.get("median_seconds_per_verdict"))]  # fmt: skip
+        reviewers.append(line)
     return [
         "<h2>Plan and coverage</h2>",
-        _facts([("Plan", plan_text)]),
-        _grid(coverage, [_pick(cover, keys, 0)]),
+        facts([("Plan", plan_text(status.get("plan")))]),
+        grid(coverage, [_pick(cover, keys, 0)]),
         "<h2>Reviewers</h2>",
-        _grid(header, reviewers),
+        grid(header, reviewers),
     ]
 
 
@@ -161,8 +230,8 @@ def _measure(measure: str, figure: Mapping[str, Any]) -> list[object]:
 
 
 def _share(label: str, share: Mapping[str, Any]) -> list[object]:
-    interval = _interval(share.get("wilson_low"), share.get("wilson_high"))
-    return [label, *_pick(share, ("agree", "of")), _pct(share.get("share")), interval]
+    shown = interval(share.get("wilson_low"), share.get("wilson_high"))
+    return [label, *_pick(share, ("agree", "of")), pct(share.get("share")), shown]
 
 
 def _agreement(agreement: Mapping[str, Any]) -> list[str]:
@@ -173,27 +242,90 @@ def _agreement(agreement: Mapping[str, Any]) -> list[str]:
     definition = agreement.get("definition")
     return [
         "<h2>Agreement</h2>",
-        f'<p class="note">{_t(definition)}</p>' if definition else "",
-        _grid(("measure", "statistic", "value", "units", "reviewers"), lines),
+        f'<p class="note">{text(sentence(definition))}</p>' if definition else "",
+        grid(("measure", "statistic", "value", "units", "reviewers"), lines),
         "<h3>Blind answers vs key</h3>",
-        _grid(("counted", "agree", "of", "share", "95% Wilson interval"), shares),
+        grid(("counted", "agree", "of", "share", "95% Wilson interval"), shares),
     ]
+
+
+def _code(code: object) -> Html:
+    return Html(f'<td class="t"><code>{text(code)}</code></td>')
+
+
+def _verdicts(counts: Mapping[str, Any]) -> list[str]:
+    order = [*VERDICTS, *(v for v in counts if v not in VERDICTS)]
+    lines = [[verdict_name(v), _code(v), counts.get(v, 0)] for v in order]
+    return ["<h2>Verdicts per category</h2>", grid(("verdict", "code", "count"), lines)]
+
+
+def _final_states(states: Mapping[str, Any] | None) -> list[str]:
+    if not states:
+        return []
+    lines = [[FINAL_STATES.get(k, k), _code(k), n] for k, n in states.items()]
+    return ["<h2>Final states</h2>", grid(("state", "code", "questions"), lines)]
+
+
+def _decision(d: Mapping[str, Any]) -> list[object]:
+    return [d.get("question_id"), decision_name(d.get("decision")), _key_text(d.get("key")),
+            d.get("adjudicator"), when(d.get("at")) if d.get("at") else "—",
+            d.get("note") or ""]  # fmt: skip
+
+
+def _concerned(q: Mapping[str, Any]) -> list[object]:
+    verdicts = ", ".join(f"{verdict_name(v)}: {n}" for v, n in (q.get("verdicts") or {}).items())
+    return [q.get("question_id"), verdicts, "yes" if q.get("in_adjudication") else "no"]
+
+
+def _key_audit_check(check: Mapping[str, Any] | None) -> list[str]:
+    if not check:
+        return []
+    top, others = check, check.get("others") or {}
+    ranked = int(check.get("ranked") or 0)
+    rest = ranked - int(check.get("top") or 0)
+
+    def line(label: str, part: Mapping[str, Any]) -> list[object]:
+        shown = interval(part.get("wilson_low"), part.get("wilson_high"))
+        return [label, part.get("settled"), part.get("corrected"), pct(part.get("share")),
+                shown, part.get("excluded")]  # fmt: skip
+
+    header = ("questions", "settled by the review", "key corrected", "share corrected",
+              "95% Wilson interval", "excluded")  # fmt: skip
+    return [
+        "<h2>Key audit check</h2>",
+        f'<p class="note">{text(sentence(check.get("definition")))}</p>',
+        grid(
+            header,
+            [
+                line(f"the key audit's top 10 % ({top.get('top')} questions)", top),
+                line(f"the other questions ({rest})", others),
+            ],
+        ),
+    ]
+
+
+def _figure(row: Mapping[str, Any], key: str) -> object:
+    if row.get(key) is None and row.get("official") is None:
+        reason = row.get("unscored_reason")
+        return f"no score: {reason}" if key == "official" and reason else "—"
+    return pct(row.get(key))
 
 
 def _variant(rep: Mapping[str, Any] | None) -> str:
     if rep is None or rep.get("exact_accuracy") is None:
         return "—"
-    interval = _interval(rep.get("wilson_low"), rep.get("wilson_high"))
-    counts = f"({rep.get('correct')}/{rep.get('attempts')})"
-    return f"{_pct(rep['exact_accuracy'])} [{interval}] {counts}"
+    shown = interval(rep.get("wilson_low"), rep.get("wilson_high"))
+    return f"{pct(rep['exact_accuracy'])} [{shown}] ({rep.get('correct')}/{rep.get('attempts')})"
 
 
 def _repetitions(run: Mapping[str, Any]) -> list[list[object]]:
     given = run.get("repetitions") or {}
-    by = {k: {x.get("repetition"): x for x in given.get(k) or ()} for k, _ in _VARIANTS}
-    numbers = dict.fromkeys(n for k, _ in _VARIANTS for n in by[k])
+    variants = [k for k, _ in VARIANTS if k in given or k == "official"]
+    by = {k: {x.get("repetition"): x for x in given.get(k) or ()} for k in variants}
+    numbers = dict.fromkeys(n for k in variants for n in by[k])
     return [
-        [run.get("run_id"), n, *(_variant(by[k].get(n)) for k, _ in _VARIANTS)] for n in numbers
+        [run.get("run_id"), n, *(_variant(by.get(k, {}).get(n)) for k, _ in VARIANTS)]
+        for n in numbers
     ]
 
 
@@ -203,73 +335,68 @@ def _sensitivity(rows: Sequence[Mapping[str, Any]]) -> list[str]:
         tracks.setdefault(str(row.get("track")), []).append(row)
     parts = [
         '<section class="exploration" aria-label="Sensitivity, not official">',
-        f"<h2>{_t(NOT_OFFICIAL)}</h2>",
-        '<p class="note"><span class="official">Only the "official (rescore)" figures are '
-        "official.</span> The other columns rescore the runs without the excluded questions "
-        "or against the corrected keys, for discussion only; they never change rescore.</p>",
+        f"<h2>{text(NOT_OFFICIAL)}</h2>",
+        '<p class="note"><span class="official">Only the "Official (rescore)" figures are '
+        "official.</span> The other columns rescore the same runs for discussion only and never "
+        "change rescore: <b>without excluded questions</b> leaves out the questions decided "
+        "question excluded; <b>corrected keys only</b> scores every question against the "
+        "adjudicator's corrected keys; <b>both</b> does both. A run without an official score "
+        "says why.</p>",
     ]
-    labels = [label for _, label in _VARIANTS]
+    labels = [label for _, label in VARIANTS]
     for track, runs in tracks.items():
-        lines = [[r.get("run_id"), r.get("model") or "—", *(_pct(r.get(k)) for k, _ in _VARIANTS)]
+        lines = [[r.get("run_id"), r.get("model") or "—", *(_figure(r, k) for k, _ in VARIANTS)]
                  for r in runs]  # fmt: skip
         reps = [line for run in runs for line in _repetitions(run)]
-        parts += [f"<h3>{_t(NOT_OFFICIAL)} — track {_t(track)}</h3>",
-                  _grid(("run", "model", *labels), lines)]  # fmt: skip
+        parts += [f"<h3>{text(NOT_OFFICIAL)} — track {text(track)}</h3>",
+                  grid(("run", "model", *labels), lines)]  # fmt: skip
         if reps:
             parts += ["<h4>Exact accuracy per repetition [95% Wilson] (correct/attempts)</h4>",
-                      _grid(("run", "repetition", *labels), reps)]  # fmt: skip
+                      grid(("run", "repetition", *labels), reps)]  # fmt: skip
     return [*parts, "</section>"]
-
-
-def _decision(d: Mapping[str, Any]) -> list[object]:
-    key = _key_text(d.get("key"))
-    return [d.get("question_id"), d.get("decision"), key, d.get("adjudicator"), d.get("note") or ""]
-
-
-def _concerned(q: Mapping[str, Any]) -> list[object]:
-    verdicts = ", ".join(f"{v}: {n}" for v, n in (q.get("verdicts") or {}).items())
-    return [q.get("question_id"), verdicts, "yes" if q.get("in_adjudication") else "no"]
 
 
 def render_review_html(report: Mapping[str, Any]) -> str:
     """The review report as one self-contained, printable HTML document.
 
     Args:
-        report: the ``review report --format json`` object (cli.md, "Review"),
-            with the optional extensions listed in the module docstring.
+        report: the ``review report --format json`` object (cli.md, "Review"); the
+            parts it lacks are left out.
 
     Returns:
         The whole page, ending with a newline.
     """
-    audit = report.get("audit") or {}
-    name = re.split(r"[\\/]", str(audit.get("path") or ""))[-1]
-    counts = report.get("verdicts") or {}
-    order = [*VERDICTS, *(v for v in counts if v not in VERDICTS)]
     decisions = report.get("decisions") or []
     concerned = report.get("questions_concerned")
-    private = any("question_text" in i or "options" in i for i in [*decisions, *(concerned or [])])
-    decided = ("question", "decision", "corrected key", "adjudicator", "note")
+    shown = report.get("evidence") or []
+    private = any("question_text" in i or "options" in i
+                  for i in [*decisions, *(concerned or []), *shown])  # fmt: skip
+    decided = ("question", "decision", "corrected key", "adjudicator", "decided", "note")
     body = [
-        f"<h1>{_t(TITLE)}</h1>",
-        _facts([("Audit file", name), ("sha256", audit.get("sha256"))]),
-        *_status(report.get("status") or {}),
-        "<h2>Verdicts per category</h2>",
-        _grid(("verdict", "count"), [[v, counts.get(v, 0)] for v in order]),
+        *_header(report),
+        *_summary(report),
+        *_method(report.get("method")),
+        *_status(report),
+        *_verdicts(report.get("verdicts") or {}),
         *_agreement(report.get("agreement") or {}),
+        *_final_states(report.get("final_states")),
         "<h2>Decisions</h2>",
-        _with_private(decided, decisions, [_decision(d) for d in decisions]),
+        _with_private(decided, decisions, [_decision(d) for d in decisions], appendix=bool(shown)),
     ]
     if concerned is not None:
         header = ("question", "verdicts", "in adjudication")
+        lines = [_concerned(q) for q in concerned]
         body += ["<h2>Questions concerned</h2>",
-                 _with_private(header, concerned, [_concerned(q) for q in concerned])]  # fmt: skip
+                 _with_private(header, concerned, lines, appendix=bool(shown))]  # fmt: skip
+    check = report.get("key_audit_check")
+    body += _key_audit_check(check)
     body += _sensitivity(report.get("sensitivity") or [])
+    body += appendix(shown, None if not check else check.get("ranked"))
     privacy = "includes private question and option text" if private else "holds no question text"
-    body.append(
-        f'<p class="muted">This report {privacy}. Made by AI4HSE Desk {_t(__version__)}.</p>'
-    )
+    version = report.get("desk_version") or __version__
+    body.append(f'<p class="muted">This report {privacy}. Made by AI4HSE Desk {text(version)}.</p>')
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        f"<title>{_t(TITLE)}</title><style>{_CSS}</style></head>"
+        f"<title>{text(TITLE)}</title><style>{CSS}</style></head>"
         f"<body>{''.join(body)}</body></html>\n"
     )

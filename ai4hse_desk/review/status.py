@@ -6,15 +6,15 @@ when it has K submitted verdicts (without a plan: two or more). A reviewer's
 queue; ``remaining`` is what of the queue is not yet submitted. A question
 enters adjudication when its submitted verdicts differ in concern vs
 ``key_ok``, in the verdict or in the proposed key, or when any says
-``key_wrong``; it counts as decided once an adjudicator recorded a decision.
+``key_wrong`` (:mod:`.queue`); it counts as decided once an adjudicator recorded a
+decision other than ``unresolved`` — an unresolved question stays in the queue.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from typing import TYPE_CHECKING
 
-from ai4hse_desk.review.values import KEY_WRONG
+from ai4hse_desk.review.queue import is_open, needs_adjudication, submitted_by_question
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -22,24 +22,9 @@ if TYPE_CHECKING:
     from ai4hse_desk.review.records import Decision, ReviewVerdict, StoredPlan
 
 
-def submitted_by_question(verdicts: Iterable[ReviewVerdict]) -> dict[str, list[ReviewVerdict]]:
-    """Submitted verdicts grouped by question (reviewers in name order)."""
-    grouped: dict[str, list[ReviewVerdict]] = defaultdict(list)
-    for verdict in sorted(verdicts, key=lambda v: v.reviewer):
-        if verdict.submitted:
-            grouped[verdict.question_id].append(verdict)
-    return dict(grouped)
-
-
-def needs_adjudication(submitted: Sequence[ReviewVerdict]) -> bool:
-    """True when these submitted verdicts on one question disagree or any says ``key_wrong``."""
-    if any(v.verdict == KEY_WRONG for v in submitted):
-        return True
-    return len({(v.verdict, v.proposed_key) for v in submitted}) > 1
-
-
 def adjudication_list(verdicts: Iterable[ReviewVerdict], order: Sequence[str]) -> list[str]:
-    """The questions that need adjudication, in ``order`` (question ids, corpus order)."""
+    """The questions that entered adjudication, in ``order`` (question ids, corpus order),
+    decided or not."""
     grouped = submitted_by_question(verdicts)
     return [qid for qid in order if qid in grouped and needs_adjudication(grouped[qid])]
 
@@ -90,7 +75,7 @@ def review_status(
     grouped = submitted_by_question(verdicts)
     counts = [len(grouped.get(qid, ())) for qid in questions]
     waiting = adjudication_list(verdicts, all_questions)
-    decided = {d.question_id for d in decisions}
+    decided = {d.question_id for d in decisions if not is_open(d)}
     return {
         "plan": None if plan is None else plan.to_json(),
         "reviewers": _reviewer_rows(plan, verdicts),

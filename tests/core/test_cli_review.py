@@ -63,7 +63,8 @@ def test_the_whole_flow_plan_blind_verdicts_adjudication_report(
         "--blind-answer", "[TRUE, FALSE, TRUE, FALSE]", *notes)  # fmt: skip
     for qid in ("Q002", "Q003", "Q005"):
         for who in ("ann", "bob"):
-            _ok("verdict", a, "--question", qid, "--reviewer", who, "--verdict", "key_ok",
+            verdict = "unclear_question" if (qid, who) == ("Q003", "ann") else "key_ok"
+            _ok("verdict", a, "--question", qid, "--reviewer", who, "--verdict", verdict,
                 "--not-blind", *notes)  # fmt: skip
     draft = _ok("verdict", a, "--question", "Q004", "--reviewer", "ann", "--verdict",
                 "unclear_question", "--not-blind", "--draft", *notes)  # fmt: skip
@@ -72,7 +73,7 @@ def test_the_whole_flow_plan_blind_verdicts_adjudication_report(
     status = _ok("status", a, *notes)
     assert status["coverage"] == {"questions": 5, "fully_reviewed": 4, "partly_reviewed": 0,
                                   "unreviewed": 1}  # fmt: skip
-    assert status["adjudication"] == {"needed": 1, "decided": 0}
+    assert status["adjudication"] == {"needed": 2, "decided": 0}
     assert status["reviewers"][0] == {"reviewer": "ann", "assigned": 5, "submitted": 4,  # type: ignore[index]
                                       "drafts": 1, "remaining": 1}  # fmt: skip
     decision = _ok("adjudicate", a, "--question", "Q001", "--adjudicator", "cy", "--decision",
@@ -85,8 +86,8 @@ def test_the_whole_flow_plan_blind_verdicts_adjudication_report(
     written = _ok("report", a, "--format", "json", "--out", str(out), *notes)
     assert written["written"] == str(out)
     report = json.loads(out.read_text())
-    assert report["status"]["adjudication"] == {"needed": 1, "decided": 1}
-    assert report["verdicts"]["key_ok"] == 7
+    assert report["status"]["adjudication"] == {"needed": 2, "decided": 2}
+    assert report["verdicts"]["key_ok"] == 6
     assert report["verdicts"]["key_wrong"] == 1
     assert report["agreement"]["concern"]["statistic"] == "cohen_kappa"
     assert report["agreement"]["concern"]["units"] == 4

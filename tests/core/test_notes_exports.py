@@ -84,9 +84,10 @@ def test_formula_cells_are_neutralised_in_csv_and_xlsx(store: NotesStore, tmp_pa
     book.close()
     assert xlsx_rows[0]["option"] is None
     assert xlsx_rows[0]["revisions"] == 1
-    history = read_xlsx(tmp_path / "n.xlsx", "history")
+    history = read_xlsx(tmp_path / "n.xlsx", "History")
     assert len(history) == len(FORMULAS) + 1
-    assert history[0]["action"] == "create"
+    assert history[0]["What happened"] == "Created"
+    assert {str(row["By"]) for row in history} == {"'=ann", "ann"}
     export_notes(store, "json", tmp_path / "n.json")
     doc = json.loads((tmp_path / "n.json").read_text(encoding="utf-8"))
     assert [f["note"] for f in doc["flags"]] == [*FORMULAS, "plain 1+1"]  # JSON stays exact

@@ -37,7 +37,7 @@ def _engine_for(notes: NotesStore) -> object:
 
 
 #: Every migration, oldest first: a fresh store runs them all.
-ALL_MIGRATIONS = ("0001", "0002", "0003")
+ALL_MIGRATIONS = ("0001", "0002", "0003", "0004")
 
 
 def test_migrations_run_on_a_fresh_store_and_a_second_open_is_a_no_op(

@@ -53,7 +53,7 @@ def record_review(notes: NotesStore) -> None:
     review.save_verdict("Q001", "bob", verdict="key_ok", blind_answer=[T, F, T, F])
     review.save_verdict("Q003", "bob", verdict="unclear_options", blind_answer=[T, T, F, F, U],
                         note="B and C overlap")  # fmt: skip
-    Adjudication(notes).adjudicate("Q001", "cy", "key_corrected", key=[T, F, T, F], note="@SUM(A1)")
+    Adjudication(notes).adjudicate("Q001", "cy", "key_corrected", key=[T, F, T, T], note="@SUM(A1)")
     Adjudication(notes).adjudicate("Q001", "cy", "unresolved", note="ask the author")
 
 
@@ -132,6 +132,8 @@ def test_two_reviewers_files_merge_to_the_same_store_in_either_order(
 ) -> None:
     with NotesStore.open(audit, str(tmp_path / "ann.sqlite")) as ann:
         ReviewBook(ann).save_verdict("Q001", "ann", verdict="key_ok", blind_answer=[T, F, T, F])
+        ReviewBook(ann).save_verdict("Q004", "dan", verdict="key_wrong", not_blind=True,
+                                     proposed_key=[F, F, F, T])  # fmt: skip
         Adjudication(ann).adjudicate("Q004", "ann", "key_confirmed")
         export_notes(ann, "json", tmp_path / "ann.json")
     with NotesStore.open(audit, str(tmp_path / "bob.sqlite")) as bob:
@@ -148,7 +150,7 @@ def test_two_reviewers_files_merge_to_the_same_store_in_either_order(
     review = stores[0][0]
     assert isinstance(review, ReviewData)
     assert [(v.question_id, v.reviewer) for v in review.verdicts] == [
-        ("Q001", "ann"), ("Q001", "bob"), ("Q005", "bob"),
+        ("Q001", "ann"), ("Q004", "dan"), ("Q001", "bob"), ("Q005", "bob"),
     ]  # fmt: skip
 
 
@@ -479,25 +481,39 @@ def test_csv_and_xlsx_guard_formulas_and_name_options_by_letter(
         "unresolved", "cy", "2",
     )  # fmt: skip
     sheets = _sheets(tmp_path / "ann.xlsx")
-    assert list(sheets) == ["notes", "history", "verdict_history", "decision_history", "plan"]
-    assert [r["note"] for r in sheets["notes"]][1] == "'" + FORMULA
-    history = sheets["verdict_history"]
-    assert [(r["reviewer"], r["action"]) for r in history][:2] == [
-        ("ann", "create"),
-        ("ann", "submit"),
-    ]
-    assert len(history) == 7
-    assert history[0]["blind_answer"] == "A TRUE, B FALSE, C UNSURE, D FALSE"
-    decided = sheets["decision_history"]
-    assert [(r["decision"], r["corrected_key"]) for r in decided] == [
-        ("key_corrected", "A TRUE, B FALSE, C TRUE, D FALSE"), ("unresolved", None),
+    assert list(sheets) == ["Verdicts", "Decisions", "Flags and notes", "History", "Plan", "notes"]
+    assert [r["note"] for r in sheets["notes"]][1] == "'" + FORMULA  # the CSV's table
+    ann_verdict, bob_q005 = sheets["Verdicts"][0], sheets["Verdicts"][-1]
+    assert (ann_verdict["Question"], ann_verdict["Reviewer"], ann_verdict["Status"],
+            ann_verdict["Verdict"], ann_verdict["Confidence"]) == (
+        "Q001", "ann", "Submitted", "Key wrong", "High",
+    )  # fmt: skip
+    assert ann_verdict["Note"] == "'" + FORMULA
+    assert ann_verdict["Answered blind"] == "Yes"
+    assert ann_verdict["Blind answer"] == "A TRUE, B FALSE, C UNSURE, D FALSE"
+    assert ann_verdict["Proposed key"] == "A TRUE, B FALSE, C TRUE, D FALSE"
+    assert "Official key" not in ann_verdict  # private
+    assert (bob_q005["Source checked"], bob_q005["Note"]) == ("'+SUM(1)", "'-2")
+    history = sheets["History"]
+    verdict_steps = [r for r in history if r["Item"] == "Verdict"]
+    assert len(verdict_steps) == 7
+    assert [r["What happened"] for r in verdict_steps
+            if (r["Question"], r["By"]) == ("Q001", "ann")] == ["Created", "Submitted"]  # fmt: skip
+    decided = [(r["What happened"], r["Changes"]) for r in history if r["Item"] == "Decision"]
+    assert decided == [
+        ("Decided", "decision: — → Key corrected; corrected key: — → A TRUE, B FALSE, C TRUE, "
+                    "D TRUE; adjudicator: — → cy; note: — → @SUM(A1)"),
+        ("Revised", "decision: Key corrected → Unresolved; corrected key: A TRUE, B FALSE, "
+                    "C TRUE, D TRUE → —; note: @SUM(A1) → ask the author"),
     ]  # fmt: skip
-    assert decided[0]["note"] == "'@SUM(A1)"
-    plan = sheets["plan"]
+    assert [(r["Decision"], r["Corrected key"], r["Revisions"]) for r in sheets["Decisions"]] == [
+        ("Unresolved", None, 2),
+    ]  # fmt: skip
+    plan = sheets["Plan"]
     assert len(plan) == 10  # five questions, two reviewers each
-    assert {r["in_force"] for r in plan} == {True}
-    assert [(r["question_id"], r["position"]) for r in plan][::2] == [
-        ("Q001", 0), ("Q002", 1), ("Q003", 2), ("Q005", 3), ("Q004", 4),
+    assert {r["In force"] for r in plan} == {"Yes"}
+    assert [(r["Question"], r["Position"]) for r in plan][::2] == [
+        ("Q001", 1), ("Q002", 2), ("Q003", 3), ("Q005", 4), ("Q004", 5),
     ]  # fmt: skip
     doc = load(exported)
     assert _verdict(doc, ANN_Q001)["note"] == FORMULA  # JSON stays exact
@@ -507,6 +523,8 @@ def test_csv_and_xlsx_guard_formulas_and_name_options_by_letter(
 def test_private_texts_only_with_include_private(audit: AuditDB, tmp_path: Path, fmt: str) -> None:
     with NotesStore.open(audit, str(tmp_path / "notes.sqlite")) as notes:
         ReviewBook(notes).save_verdict("Q001", "ann", verdict="key_ok", blind_answer=[T, F, T, F])
+        ReviewBook(notes).save_verdict("Q003", "bob", verdict="key_wrong", not_blind=True,
+                                       proposed_key=[F] * 5)  # fmt: skip
         Adjudication(notes).adjudicate("Q003", "cy", "question_excluded")
         public, private = tmp_path / f"public.{fmt}", tmp_path / f"private.{fmt}"
         export_notes(notes, fmt, public)
@@ -530,5 +548,5 @@ def test_private_texts_only_with_include_private(audit: AuditDB, tmp_path: Path,
         assert column not in public_text
     if fmt == "json":
         with NotesStore.open(audit, str(tmp_path / "other.sqlite")) as other:
-            assert import_notes(other, private).review_added.verdicts == 1
+            assert import_notes(other, private).review_added.verdicts == 2
             assert "question_text" not in json.dumps(ReviewBook(other).status())

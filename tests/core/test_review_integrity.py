@@ -376,6 +376,10 @@ def test_a_decision_by_the_questions_reviewer_is_refused_even_dated_before_the_p
     any_store: NotesStore, audit: AuditDB, tmp_path: Path
 ) -> None:
     with NotesStore.open(audit, str(tmp_path / "early.sqlite")) as early:
+        ReviewBook(early).record_blind("Q003", "bo", [T, T, F, F, F])
+        ReviewBook(early).save_verdict(
+            "Q003", "bo", verdict="key_wrong", proposed_key=[T, F, F, F, F]
+        )
         Adjudication(early).adjudicate("Q003", "ann", "question_excluded")
         doc = _exported(early, tmp_path / "early.json")
     ReviewBook(any_store).make_plan(reviewers=["ann", "bo"], per_question=2)

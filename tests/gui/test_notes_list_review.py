@@ -71,7 +71,7 @@ def test_submitted_concerns_are_listed_beside_flags_as_plain_text(
     bob = concerns["Q002"]
     assert bob[_column("Reviewer")] == "bob"
     assert bob[_column("Verdict")] == "key_wrong"
-    assert bob[_column("Category")] == "key_incorrect"
+    assert bob[_column("Category")] == "key_wrong"  # the verdict's own name, not its flag category
     assert bob[_column("State")] == "submitted"
     assert bob[-1] == '<b>bold</b> & =HYPERLINK("x") ⏎ second line'  # literal, one line
     assert notes.count.text() == "3 of 3 flags, notes and review concerns"
