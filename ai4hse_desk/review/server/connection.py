@@ -36,8 +36,9 @@ if TYPE_CHECKING:
 
     import psycopg
 
-#: libpq's words for "the server wants a password this login did not give".
-_NO_PASSWORD: Final = ("no password supplied", "password authentication failed")
+#: libpq's words for "the server wants a password this login did not give" (a wrong one
+#: is "password authentication failed": reported, never asked again, as psql does).
+_NO_PASSWORD: Final = ("no password supplied",)
 _CONNECT_TIMEOUT: Final = 15
 
 
@@ -164,7 +165,11 @@ class ServerSession:
             ) from None
         self._conn = conn
         if first and self._check_version:
-            self._check_schema(conn)
+            try:
+                self._check_schema(conn)
+            except ServerError:
+                self.close()
+                raise
         return conn
 
     def _check_schema(self, conn: psycopg.Connection[Any]) -> None:
