@@ -140,8 +140,10 @@ CREATE TABLE ai4hse_review.verdict_revisions (
     CHECK (state = 'draft' OR verdict IS NOT NULL),
     CHECK (verdict IS DISTINCT FROM 'key_wrong' OR proposed_key IS NOT NULL)
 );
+-- A verdict's latest revision, and its state without a visit to the table.
 CREATE INDEX verdict_revisions_latest
-    ON ai4hse_review.verdict_revisions (verdict_id, at DESC, revision_id DESC);
+    ON ai4hse_review.verdict_revisions (verdict_id, at DESC, revision_id DESC) INCLUDE (state);
+CREATE INDEX verdict_revisions_reviewer ON ai4hse_review.verdict_revisions (reviewer);
 
 CREATE TABLE ai4hse_review.decisions (
     decision_id uuid PRIMARY KEY DEFAULT gen_random_uuid(),

@@ -239,17 +239,28 @@ AS $$ SELECT pg_catalog.jsonb_build_object(
                            WHERE a.question_id = q AND a.run_id = r.run_id)))
       FROM ai4hse_review.keys k WHERE k.question_id = q $$;
 
+-- The reviewer's queue (plan in force) with the state of their own verdict on each
+-- question (NULL: nothing recorded): one pass over the queue and their own verdicts,
+-- each verdict's latest state read from the index alone.
+CREATE FUNCTION ai4hse_review.queue_states(who text)
+RETURNS TABLE (question_id text, queue_position integer, state text)
+LANGUAGE sql STABLE SET search_path = pg_catalog, ai4hse_review, pg_temp
+AS $$ SELECT a.question_id, a.position, s.state
+      FROM ai4hse_review.assignments a
+      LEFT JOIN ai4hse_review.verdicts v ON v.question_id = a.question_id AND v.reviewer = who
+      LEFT JOIN LATERAL (SELECT r.state FROM ai4hse_review.verdict_revisions r
+                         WHERE r.verdict_id = v.verdict_id
+                         ORDER BY r.at DESC, r.revision_id DESC LIMIT 1) s ON true
+      WHERE a.plan_id = ai4hse_review.plan_in_force() AND a.reviewer = who $$;
+
 CREATE FUNCTION ai4hse_review.progress_of(who text) RETURNS jsonb
 LANGUAGE sql STABLE SET search_path = pg_catalog, ai4hse_review, pg_temp
-AS $$ WITH q AS (SELECT a.question_id FROM ai4hse_review.assignments a
-                 WHERE a.plan_id = ai4hse_review.plan_in_force() AND a.reviewer = who),
-           s AS (SELECT c.state FROM ai4hse_review.current_verdicts c
-                 JOIN q ON q.question_id = c.question_id WHERE c.reviewer = who),
-           n AS (SELECT (SELECT count(*) FROM q) AS assigned,
-                        (SELECT count(*) FROM s WHERE s.state = 'submitted') AS submitted,
-                        (SELECT count(*) FROM s WHERE s.state = 'draft') AS drafts)
-      SELECT pg_catalog.jsonb_build_object('assigned', n.assigned, 'submitted', n.submitted,
-             'drafts', n.drafts, 'remaining', n.assigned - n.submitted) FROM n $$;
+AS $$ SELECT pg_catalog.jsonb_build_object('assigned', n.assigned, 'submitted', n.submitted,
+             'drafts', n.drafts, 'remaining', n.assigned - n.submitted)
+      FROM (SELECT count(*) AS assigned,
+                   count(*) FILTER (WHERE q.state = 'submitted') AS submitted,
+                   count(*) FILTER (WHERE q.state = 'draft') AS drafts
+            FROM ai4hse_review.queue_states(who) q) n $$;
 
 -- == API: what reviewers and adjudicators call (SECURITY DEFINER) =====================
 
@@ -335,19 +346,25 @@ CREATE FUNCTION ai4hse_review.next_question() RETURNS jsonb
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, ai4hse_review, pg_temp AS $$
 DECLARE
     me constant text := session_user;
+    first_open integer;
+    assigned bigint;
+    submitted bigint;
+    drafts bigint;
     q text;
-    pos integer;
 BEGIN
-    SELECT a.question_id, a.position INTO q, pos FROM ai4hse_review.assignments a
+    SELECT min(s.queue_position) FILTER (WHERE s.state IS DISTINCT FROM 'submitted'),
+           count(*), count(*) FILTER (WHERE s.state = 'submitted'),
+           count(*) FILTER (WHERE s.state = 'draft')
+    INTO first_open, assigned, submitted, drafts
+    FROM ai4hse_review.queue_states(me) s;
+    SELECT a.question_id INTO q FROM ai4hse_review.assignments a
     WHERE a.plan_id = ai4hse_review.plan_in_force() AND a.reviewer = me
-      AND NOT EXISTS (SELECT 1 FROM ai4hse_review.current_verdicts c
-                      WHERE c.question_id = a.question_id AND c.reviewer = me
-                        AND c.state = 'submitted')
-    ORDER BY a.position LIMIT 1;
+      AND a.position = first_open;
     RETURN pg_catalog.jsonb_build_object(
         'reviewer', me,
         'question', CASE WHEN q IS NULL THEN NULL ELSE ai4hse_review.show_question(q) END,
-        'progress', ai4hse_review.progress_of(me));
+        'progress', pg_catalog.jsonb_build_object('assigned', assigned,
+            'submitted', submitted, 'drafts', drafts, 'remaining', assigned - submitted));
 END
 $$;
 
