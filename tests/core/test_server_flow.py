@@ -7,6 +7,7 @@ Runs on the cluster ``make test`` starts (scripts/review-server.sh), with passwo
 
 from __future__ import annotations
 
+import json
 import shutil
 from typing import TYPE_CHECKING, Any
 
@@ -14,6 +15,7 @@ import pytest
 from server_support import ReviewDatabase, create_database, drop_database, server_urls
 
 from ai4hse_desk.audit import open_audit
+from ai4hse_desk.launcher import main
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -237,7 +239,7 @@ def test_whole_flow_equals_the_same_review_on_a_local_store(
             ["review", "report", str(audit_file), "--format", "json", "--out", str(out)], capsys
         )
         assert status == 0, err
-        reports.append(_without(__import__("json").loads(out.read_text()), VOLATILE))
+        reports.append(_without(json.loads(out.read_text()), VOLATILE))
     assert reports[0] == reports[1]
     assert reports[0]["verdicts"]["key_wrong"] == 3
     assert [d["question_id"] for d in reports[0]["decisions"]] == ["Q002", "Q003", "Q004", "Q005"]
@@ -308,7 +310,7 @@ def test_the_server_report_is_the_coordinators_or_a_pure_adjudicators(
         capsys,
     )
     assert status == 0, err
-    report = __import__("json").loads(out.read_text())
+    report = json.loads(out.read_text())
     assert report["verdicts"]["key_ok"] == 2
     assert report["sensitivity"] == []
     assert "audit file" in report["sensitivity_note"]
@@ -329,3 +331,17 @@ def test_the_server_report_is_the_coordinators_or_a_pure_adjudicators(
     assert status == 2
     assert err.startswith("error: the review server refused: permission denied")
     assert not (tmp_path / "a.json").exists()
+
+
+def test_the_tour_server_holds_the_published_demo(capsys: pytest.CaptureFixture[str]) -> None:
+    """scripts/review-server.sh published the demo: 100 questions, ann and bo two each, cy
+    adjudicating (read only: other tests never write there)."""
+    urls = server_urls()
+    capsys.readouterr()
+    assert main(["review", "status", "--server", urls["bo"]]) == 0
+    status = json.loads(capsys.readouterr().out)
+    assert status["plan"] == {"per_question": 2, "questions": 100, "order": "corpus", "seed": None}
+    assert [r["reviewer"] for r in status["reviewers"]] == ["ann", "bo"]
+    assert status["audit"]["path"] == "demo.sqlite"
+    assert main(["review", "adjudication", "--server", urls["cy"]]) == 0
+    assert isinstance(json.loads(capsys.readouterr().out), list)
