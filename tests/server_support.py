@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 import uuid
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -116,13 +117,24 @@ def create_database(urls: dict[str, str]) -> ReviewDatabase:
 
 
 def drop_database(urls: dict[str, str], database: ReviewDatabase) -> None:
-    """Drop ``database`` and the review's group roles made for it."""
+    """Drop ``database`` and the review's group roles made for it, once the sessions the
+    test closed have ended (a backend leaves a moment after its client closed; ``coord``
+    may not end another role's session itself)."""
     with connect(urls["coord"]) as conn:
         conn.execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
             "WHERE datname = %s AND pid <> pg_backend_pid() AND usename = current_user",
             (database.name,),
         )
+        for _ in range(200):
+            row = conn.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND pid <> "
+                "pg_backend_pid()",
+                (database.name,),
+            ).fetchone()
+            if row == (0,):
+                break
+            time.sleep(0.05)
         conn.execute(
             sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(database.name))
         )

@@ -12,6 +12,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QInputDialog
 from server_support import ReviewDatabase, create_database, drop_database, server_urls
 
@@ -79,9 +80,11 @@ def test_a_reviewer_answers_blind_then_sees_the_key_and_submits(
     assert not page.revealed.isVisible()
     assert page.record_button.isVisible()
     assert "0 of 3 submitted" in page.who.text()
-    page.blind.toggle(0)
-    page.blind.toggle(2)
-    page.record_button.click()
+    page.blind.setFocus()
+    qtbot.keyClick(page.blind, Qt.Key.Key_1)
+    qtbot.keyClick(page.blind, Qt.Key.Key_3)
+    assert page.blind.answer() == ("TRUE", "FALSE", "TRUE", "FALSE")
+    qtbot.keyClick(page.blind, Qt.Key.Key_Return)
     qtbot.waitUntil(
         lambda: page.shown is not None and page.shown["key"] is not None, timeout=10_000
     )

@@ -12,9 +12,11 @@ page's own (:class:`~.blind.BlindAnswerPanel`, :class:`~.form.VerdictForm`).
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -44,6 +46,8 @@ from ai4hse_desk.review.server.client import verdict_of
 from ai4hse_desk.review.values import DECISIONS
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ai4hse_desk.gui.review.form import VerdictValues
 
 DONE_TEXT = "Your queue is done: every question has your submitted verdict."
@@ -95,6 +99,15 @@ class ServerReviewPage(QWidget):
 
     def _review_tab(self) -> QWidget:
         self.blind = BlindAnswerPanel()
+        keys: list[tuple[str, Callable[[], object]]] = [
+            (str(n), partial(self.blind.toggle, n - 1)) for n in range(1, 10)
+        ]
+        record = partial(self._blind, skip=False)
+        keys += [("0", self.blind.set_unsure), ("Return", record), ("Enter", record)]
+        for sequence, act in keys:  # while the blind answer has the focus, as on the local page
+            shortcut = QShortcut(QKeySequence(sequence), self.blind)
+            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut.activated.connect(act)
         self.record_button = QPushButton("Record blind answer")
         self.record_button.clicked.connect(lambda: self._blind(skip=False))
         self.skip_button = QPushButton("Skip blind")
@@ -116,11 +129,13 @@ class ServerReviewPage(QWidget):
         revealed.setContentsMargins(0, 0, 0, 0)
         revealed.addWidget(self.reveal, 1)
         revealed.addWidget(self.form)
+        self._filler = QWidget()  # the space the reveal takes once it is there
         tab = QWidget()
         layout = QVBoxLayout(tab)
         layout.addWidget(self.blind)
         layout.addLayout(buttons)
         layout.addWidget(self.revealed, 1)
+        layout.addWidget(self._filler, 1)
         self._set_state(None)
         return tab
 
@@ -183,8 +198,9 @@ class ServerReviewPage(QWidget):
             options = tuple(str(t) for t in shown.get("options") or ())
             self.blind.set_question(BlindQuestion(self.question_id, str(shown["text"]), options))
         own = shown.get("verdict")
-        if own is not None and own.get("blind_answer") is not None:
-            self.blind.set_answer(tuple(own["blind_answer"]), locked=True)
+        if own is not None:  # recorded: the blind answer (or none, not blind) is fixed
+            answer = own.get("blind_answer")
+            self.blind.set_answer(None if answer is None else tuple(answer), locked=True)
         self.reveal.setPlainText(reveal_text(shown))
         if shown.get("key") is not None:
             mine = None if own is None else verdict_of(own)
@@ -197,8 +213,8 @@ class ServerReviewPage(QWidget):
         revealed = shown is not None and shown.get("key") is not None
         self.record_button.setVisible(blind)
         self.skip_button.setVisible(blind)
-        self.blind.setEnabled(blind)
         self.revealed.setVisible(revealed)
+        self._filler.setVisible(not revealed)
         self.submit_button.setVisible(revealed)
         self.draft_button.setVisible(revealed)
         if not revealed:
@@ -220,7 +236,7 @@ class ServerReviewPage(QWidget):
     # -- what the user asks for ----------------------------------------------------------
 
     def _blind(self, *, skip: bool) -> None:
-        if self.question_id:
+        if self.question_id and self.record_button.isVisible():
             self.blind_requested.emit(self.question_id, None if skip else self.blind.answer())
 
     def _verdict(self, *, submit: bool) -> None:

@@ -70,7 +70,8 @@ def _runs(runs: Sequence[dict[str, Any]], options: int) -> list[str]:
             line = f"  rep {attempt.get('repetition')}: {attempt.get('status')} {mark} "
             line += _listed(selection) if selection is not None else "no selection"
             if attempt.get("response") is not None:
-                line += f" — response: {display_text(str(attempt['response']), RESPONSE_SHOWN)}"
+                shown = display_text(str(attempt["response"]), RESPONSE_SHOWN)
+                line += f" — response: {shown.replace(chr(10), ' ⏎ ')}"
             lines.append(line)
             attempts += 1
             for i, value in enumerate(selection or ()):
