@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from typing import NoReturn
 
+#: The password part of a URL's user information (``scheme://user:PASSWORD@``).
+_URL_PASSWORD = re.compile(r"(://[^:/@\s]*:)[^@\s]*@")
+
 
 class OneLineErrorParser(argparse.ArgumentParser):
-    """Argument parser whose errors are a single ``error: …`` line on stderr."""
+    """Argument parser whose errors are a single ``error: …`` line on stderr (a URL's
+    password, e.g. in a misplaced ``--server`` value, shown as ``***``)."""
 
     def error(self, message: str) -> NoReturn:
+        message = _URL_PASSWORD.sub(r"\1***@", message)
         sys.stderr.write(f"error: {message} (see '{self.prog} --help')\n")
         sys.exit(2)
 

@@ -1,4 +1,4 @@
-"""``ai4hse-desk [AUDIT_DB | --demo] [--screenshot OUT.png [--view V]]``: the window.
+"""``ai4hse-desk [AUDIT_DB | --demo | --server URL] [--screenshot OUT.png [--view V]]``: the window.
 
 Qt's standard arguments (``-style Fusion``, ``-platform …``, ``-reverse``,
 ``-stylesheet …``) are split off before the desk reads its own and handed to the
@@ -48,6 +48,11 @@ def window_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("audit_db", nargs="?", type=Path, metavar="AUDIT_DB")
     parser.add_argument("--demo", action="store_true", help="open the built-in demo database")
+    parser.add_argument(
+        "--server", metavar="URL",
+        help="open the Review page of a review server (postgresql://ROLE@HOST:PORT/DB), "
+        "without an audit file",
+    )  # fmt: skip
     parser.add_argument(
         "--screenshot", type=Path, metavar="OUT.png",
         help="render the window offscreen to OUT.png and exit",
@@ -146,6 +151,14 @@ def _run_window(argv: Sequence[str], starting: ExitStack) -> int:
     if args.demo and args.audit_db is not None:
         sys.stderr.write("error: give either AUDIT_DB or --demo, not both\n")
         return 2
+    if args.server is not None:
+        if args.demo or args.audit_db is not None or args.screenshot is not None:
+            sys.stderr.write("error: --server opens the server's review alone (no AUDIT_DB, "
+                             "--demo or --screenshot)\n")  # fmt: skip
+            return 2
+        from ai4hse_desk.gui.review.server_window import run_server_window
+
+        return run_server_window(args.server, qt_arguments)
     if args.screenshot is not None:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
         problem = _refused(args.screenshot)  # before anything is opened or rendered

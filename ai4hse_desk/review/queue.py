@@ -55,7 +55,14 @@ def submitted_by_question(verdicts: Iterable[ReviewVerdict]) -> dict[str, list[R
 
 def reasons(submitted: Sequence[ReviewVerdict]) -> list[str]:
     """Why these submitted verdicts on one question enter adjudication (empty: they do not)."""
-    verdicts = [v.verdict for v in submitted]
+    return reasons_of([v.verdict for v in submitted], [v.proposed_key for v in submitted])
+
+
+def reasons_of(
+    verdicts: Sequence[str | None], proposed: Sequence[tuple[str, ...] | None]
+) -> list[str]:
+    """:func:`reasons` of one question's submitted verdicts given as their values (the
+    review server's rows come as such): each verdict, and each proposed key."""
     concerns = {v for v in verdicts if v != KEY_OK}
     found = []
     if KEY_WRONG in verdicts:
@@ -64,7 +71,7 @@ def reasons(submitted: Sequence[ReviewVerdict]) -> list[str]:
         found.append(REASON_CONCERN)
     if len(concerns) > 1:
         found.append(REASON_VERDICTS)
-    if len({v.proposed_key for v in submitted}) > 1:
+    if len(set(proposed)) > 1:
         found.append(REASON_PROPOSED)
     return found
 
@@ -181,5 +188,6 @@ __all__ = [
     "needs_adjudication",
     "queue_item",
     "reasons",
+    "reasons_of",
     "submitted_by_question",
 ]

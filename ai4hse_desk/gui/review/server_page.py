@@ -1,0 +1,260 @@
+"""The Review page of a review server: one question of the login's queue, blind first, and
+the adjudication queue for an adjudicator.
+
+It only shows what the server released and asks for what to record; the
+:class:`~.server_controller.ServerReviewController` calls the server. Before the blind
+answer the page holds the question's text and options only (the server sent nothing
+more); recording it (or *Skip blind*, recorded as "not blind") brings the key, the runs'
+selections and responses and the verdict form; the other reviewers' verdicts follow once
+the verdict is submitted. The blind answer and verdict widgets are the local Review
+page's own (:class:`~.blind.BlindAnswerPanel`, :class:`~.form.VerdictForm`).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ai4hse_desk.gui.review.blind import BlindAnswerPanel
+from ai4hse_desk.gui.review.form import VerdictForm, starting_key
+from ai4hse_desk.gui.review.reads import BlindQuestion
+from ai4hse_desk.gui.review.server_texts import (
+    detail_text,
+    progress_line,
+    queue_item_text,
+    reveal_text,
+)
+from ai4hse_desk.gui.widgets.labels import plain_label
+from ai4hse_desk.review.server.client import verdict_of
+from ai4hse_desk.review.values import DECISIONS
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from ai4hse_desk.gui.review.form import VerdictValues
+
+DONE_TEXT = "Your queue is done: every question has your submitted verdict."
+
+
+def _read_only() -> QPlainTextEdit:
+    text = QPlainTextEdit()
+    text.setReadOnly(True)
+    return text
+
+
+class ServerReviewPage(QWidget):
+    """The page (see the module docstring).
+
+    Signals:
+        next_requested: the next question not yet submitted.
+        blind_requested: (question id, the blind answer or ``None`` for "not blind").
+        verdict_requested: (question id, the form's values, submit).
+        detail_requested: a question of the adjudication queue.
+        decision_requested: (question id, decision, corrected key LIST or "", note).
+    """
+
+    next_requested = Signal()
+    blind_requested = Signal(str, object)
+    verdict_requested = Signal(str, object, bool)
+    detail_requested = Signal(str)
+    decision_requested = Signal(str, str, str, str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.role = ""
+        self.question_id: str | None = None
+        self.shown: dict[str, Any] | None = None
+        self.who = plain_label(name="Login and progress")
+        self.next_button = QPushButton("Next question")
+        self.next_button.clicked.connect(self.next_requested)
+        top = QHBoxLayout()
+        top.addWidget(self.who, 1)
+        top.addWidget(self.next_button)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self._review_tab(), "Review")
+        self.tabs.addTab(self._adjudication_tab(), "Adjudication")
+        self.tabs.setTabVisible(1, False)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.tabs, 1)
+
+    # -- building ------------------------------------------------------------------------
+
+    def _review_tab(self) -> QWidget:
+        self.blind = BlindAnswerPanel()
+        keys: list[tuple[str, Callable[[], object]]] = [
+            (str(n), partial(self.blind.toggle, n - 1)) for n in range(1, 10)
+        ]
+        record = partial(self._blind, skip=False)
+        keys += [("0", self.blind.set_unsure), ("Return", record), ("Enter", record)]
+        for sequence, act in keys:  # while the blind answer has the focus, as on the local page
+            shortcut = QShortcut(QKeySequence(sequence), self.blind)
+            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut.activated.connect(act)
+        self.record_button = QPushButton("Record blind answer")
+        self.record_button.clicked.connect(lambda: self._blind(skip=False))
+        self.skip_button = QPushButton("Skip blind")
+        self.skip_button.setToolTip("See the key without answering: recorded as not blind")
+        self.skip_button.clicked.connect(lambda: self._blind(skip=True))
+        self.reveal = _read_only()
+        self.reveal.setAccessibleName("Key, runs and other verdicts")
+        self.form = VerdictForm()
+        self.submit_button = QPushButton("Submit verdict")
+        self.submit_button.clicked.connect(lambda: self._verdict(submit=True))
+        self.draft_button = QPushButton("Save draft")
+        self.draft_button.clicked.connect(lambda: self._verdict(submit=False))
+        buttons = QHBoxLayout()
+        for button in (self.record_button, self.skip_button, self.submit_button, self.draft_button):
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        self.revealed = QWidget()
+        revealed = QVBoxLayout(self.revealed)
+        revealed.setContentsMargins(0, 0, 0, 0)
+        revealed.addWidget(self.reveal, 1)
+        revealed.addWidget(self.form)
+        self._filler = QWidget()  # the space the reveal takes once it is there
+        tab = QWidget()
+        layout = QVBoxLayout(tab)
+        layout.addWidget(self.blind)
+        layout.addLayout(buttons)
+        layout.addWidget(self.revealed, 1)
+        layout.addWidget(self._filler, 1)
+        self._set_state(None)
+        return tab
+
+    def _adjudication_tab(self) -> QWidget:
+        self.queue_list = QListWidget()
+        self.queue_list.setAccessibleName("Adjudication queue")
+        self.queue_list.currentItemChanged.connect(self._picked)
+        self.detail = _read_only()
+        self.detail.setAccessibleName("The question's key, runs and verdicts")
+        self.decision = QComboBox()
+        self.decision.addItems(list(DECISIONS))
+        self.corrected = QLineEdit()
+        self.corrected.setPlaceholderText("key_corrected: [TRUE, FALSE, …]")
+        self.decision_note = QLineEdit()
+        self.decide_button = QPushButton("Record decision")
+        self.decide_button.clicked.connect(self._decide)
+        form = QFormLayout()
+        form.addRow("Decision", self.decision)
+        form.addRow("Corrected key", self.corrected)
+        form.addRow("Note", self.decision_note)
+        form.addRow("", self.decide_button)
+        right = QWidget()
+        side = QVBoxLayout(right)
+        side.addWidget(self.detail, 1)
+        side.addLayout(form)
+        split = QSplitter()
+        split.addWidget(self.queue_list)
+        split.addWidget(right)
+        split.setStretchFactor(1, 3)
+        return split
+
+    # -- what the server sent ------------------------------------------------------------
+
+    def set_identity(self, me: dict[str, Any]) -> None:
+        """Show who is logged in; the adjudication tab for an adjudicator or coordinator."""
+        self.role = str(me.get("role", ""))
+        judge = bool(me.get("adjudicator") or me.get("coordinator"))
+        self.tabs.setTabVisible(1, judge)
+        self.tabs.setTabVisible(0, bool(me.get("reviewer")))
+        self.next_button.setVisible(bool(me.get("reviewer")))
+        if judge and not me.get("reviewer"):
+            self.tabs.setCurrentIndex(1)
+        self.who.setText(self.role)
+
+    def set_progress(self, progress: dict[str, Any]) -> None:
+        """Show the login's progress."""
+        self.who.setText(progress_line(progress, self.role))
+
+    def set_question(self, shown: dict[str, Any] | None) -> None:
+        """Show a question as the server released it (``None``: the queue is done)."""
+        self.shown = shown
+        if shown is None:
+            self.question_id = None
+            self.blind.set_question(BlindQuestion("", DONE_TEXT, ()))
+            self._set_state(None)
+            return
+        changed = shown["question_id"] != self.question_id
+        self.question_id = str(shown["question_id"])
+        if changed:
+            options = tuple(str(t) for t in shown.get("options") or ())
+            self.blind.set_question(BlindQuestion(self.question_id, str(shown["text"]), options))
+        own = shown.get("verdict")
+        if own is not None:  # recorded: the blind answer (or none, not blind) is fixed
+            answer = own.get("blind_answer")
+            self.blind.set_answer(None if answer is None else tuple(answer), locked=True)
+        self.reveal.setPlainText(reveal_text(shown))
+        if shown.get("key") is not None:
+            mine = None if own is None else verdict_of(own)
+            start = starting_key(None if mine is None else mine.blind_answer, shown["key"])
+            self.form.set_content(len(shown.get("options") or ()), mine, start)
+        self._set_state(shown)
+
+    def _set_state(self, shown: dict[str, Any] | None) -> None:
+        blind = shown is not None and shown.get("key") is None
+        revealed = shown is not None and shown.get("key") is not None
+        self.record_button.setVisible(blind)
+        self.skip_button.setVisible(blind)
+        self.revealed.setVisible(revealed)
+        self._filler.setVisible(not revealed)
+        self.submit_button.setVisible(revealed)
+        self.draft_button.setVisible(revealed)
+        if not revealed:
+            self.reveal.clear()
+
+    def set_queue(self, items: list[dict[str, Any]]) -> None:
+        """Show the adjudication queue."""
+        self.queue_list.clear()
+        self.detail.clear()
+        for item in items:
+            entry = QListWidgetItem(queue_item_text(item))
+            entry.setData(256, item["question_id"])
+            self.queue_list.addItem(entry)
+
+    def set_detail(self, shown: dict[str, Any]) -> None:
+        """Show a question of the adjudication queue."""
+        self.detail.setPlainText(detail_text(shown))
+
+    # -- what the user asks for ----------------------------------------------------------
+
+    def _blind(self, *, skip: bool) -> None:
+        if self.question_id and self.record_button.isVisible():
+            self.blind_requested.emit(self.question_id, None if skip else self.blind.answer())
+
+    def _verdict(self, *, submit: bool) -> None:
+        if self.question_id and self.shown and self.shown.get("key") is not None:
+            values: VerdictValues = self.form.values()
+            self.verdict_requested.emit(self.question_id, values, submit)
+
+    def _picked(self, current: QListWidgetItem | None, _previous: object) -> None:
+        if current is not None:
+            self.detail_requested.emit(str(current.data(256)))
+
+    def _decide(self) -> None:
+        item = self.queue_list.currentItem()
+        if item is None:
+            return
+        self.decision_requested.emit(
+            str(item.data(256)),
+            self.decision.currentText(),
+            self.corrected.text().strip(),
+            self.decision_note.text(),
+        )

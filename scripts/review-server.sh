@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# A throwaway review server to try the desk on (and the one `make test` uses).
+#
+#   scripts/review-server.sh start DIR [--no-publish]
+#       initdb into DIR/data; start it on 127.0.0.1 at a free port with scram-sha-256
+#       password authentication (nothing else is accepted over TCP); make the LOGIN roles
+#       coord (owner of the database ai4hse_review; CREATEDB and CREATEROLE so that it can
+#       make the review's group roles and, in tests, more review databases), ann, bo and cy,
+#       each with a random password; write DIR/pgpass (mode 600) with them; publish the
+#       built-in demo (reviewers ann and bo, two per question, adjudicator cy) unless
+#       --no-publish; print one line per role: `ROLE URL` (the URL holds the password:
+#       this server is a throwaway on loopback, and the desk masks passwords itself).
+#   scripts/review-server.sh stop DIR
+#       stop that cluster and delete DIR.
+#
+# Needs the Debian PostgreSQL server (scripts/ensure-debian-packages.sh postgres). The
+# desk is run as $AI4HSE_DESK, else .venv/bin/ai4hse-desk, else ai4hse-desk on PATH.
+# PostgreSQL refuses to run as root, so as root the cluster belongs to the system user
+# `postgres` and every server command runs through runuser (or su).
+set -euo pipefail
+
+usage() { echo "usage: $0 start DIR [--no-publish] | stop DIR" >&2; exit 2; }
+[ $# -ge 2 ] || usage
+action=$1
+dir=$2
+publish=yes
+if [ $# -eq 3 ] && [ "$3" = "--no-publish" ]; then publish=""; elif [ $# -ne 2 ]; then usage; fi
+marker=.ai4hse-review-server
+db=ai4hse_review
+roles="coord ann bo cy"
+
+find_bindir() {
+  if [ -n "${PG_BINDIR:-}" ] && [ -x "$PG_BINDIR/initdb" ]; then echo "$PG_BINDIR"; return; fi
+  local best="" best_version=-1 candidate version
+  for candidate in /usr/lib/postgresql/*/bin; do
+    [ -x "$candidate/initdb" ] || continue
+    version=${candidate#/usr/lib/postgresql/}
+    version=${version%/bin}
+    [[ "$version" =~ ^[0-9]+$ ]] || continue
+    if [ "$version" -gt "$best_version" ]; then best=$candidate; best_version=$version; fi
+  done
+  if [ -z "$best" ] && command -v initdb >/dev/null 2>&1; then
+    best=$(dirname "$(command -v initdb)")
+  fi
+  if [ -z "$best" ]; then
+    echo "error: no PostgreSQL server binaries (scripts/ensure-debian-packages.sh postgres)" >&2
+    exit 1
+  fi
+  echo "$best"
+}
+
+as_owner() {
+  if [ "$(id -u)" != 0 ]; then "$@"; return; fi
+  if command -v runuser >/dev/null 2>&1; then
+    runuser -u postgres -- "$@"
+  else
+    su postgres -s /bin/sh -c "$(printf '%q ' "$@")"
+  fi
+}
+
+ensure_owner() {
+  [ "$(id -u)" = 0 ] || return 0
+  if ! id postgres >/dev/null 2>&1; then
+    useradd --system --user-group --home-dir /var/lib/postgresql --no-create-home \
+      --shell /bin/sh postgres
+  fi
+  chown postgres: "$dir"
+  if ! as_owner test -w "$dir"; then
+    echo "error: the user postgres cannot reach $dir (a parent folder is private); use /tmp" >&2
+    exit 1
+  fi
+}
+
+free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' \
+    2>/dev/null || echo $((20000 + RANDOM % 20000))
+}
+
+new_password() {
+  python3 -c 'import secrets; print(secrets.token_urlsafe(18))' 2>/dev/null \
+    || head -c 18 /dev/urandom | od -An -tx1 | tr -d ' \n'
+}
+
+desk() {
+  if [ -n "${AI4HSE_DESK:-}" ]; then "$AI4HSE_DESK" "$@"; return; fi
+  local here
+  here=$(cd "$(dirname "$0")/.." && pwd)
+  if [ -x "$here/.venv/bin/ai4hse-desk" ]; then "$here/.venv/bin/ai4hse-desk" "$@"; return; fi
+  ai4hse-desk "$@"
+}
+
+write_hba() {
+  # The superuser only through the socket inside DIR (peer: the cluster's own system user);
+  # every TCP login on loopback by scram-sha-256 password; everything else refused.
+  printf '%s\n' \
+    "local all postgres                peer" \
+    "local all all                     reject" \
+    "host  all all      127.0.0.1/32   scram-sha-256" \
+    "host  all all      0.0.0.0/0      reject" \
+    "host  all all      ::/0           reject" >"$dir/data/pg_hba.conf"
+  if [ "$(id -u)" = 0 ]; then chown postgres: "$dir/data/pg_hba.conf"; fi
+}
+
+psql_super() {
+  as_owner "$bindir/psql" -X -q -v ON_ERROR_STOP=1 -h "$dir" -p "$port" -U postgres -d "${1:-postgres}"
+}
+
+start() {
+  local started=""
+  bindir=$(find_bindir)
+  mkdir -p "$dir"
+  dir=$(cd "$dir" && pwd)
+  if [ -e "$dir/data" ]; then echo "error: $dir/data exists; stop that server first" >&2; exit 1; fi
+  touch "$dir/$marker"
+  chmod 700 "$dir"
+  ensure_owner
+  if ! as_owner "$bindir/initdb" -D "$dir/data" -U postgres -E UTF8 --no-locale \
+    --auth-local=peer --auth-host=scram-sha-256 >"$dir/initdb.log" 2>&1; then
+    cat "$dir/initdb.log" >&2
+    exit 1
+  fi
+  write_hba
+  for _ in 1 2 3 4 5; do
+    port=$(free_port)
+    if as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
+      -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c full_page_writes=off -c password_encryption=scram-sha-256" \
+      start >/dev/null 2>&1; then
+      started=yes
+      break
+    fi
+  done
+  if [ -z "$started" ]; then
+    echo "error: PostgreSQL did not start; the end of $dir/server.log:" >&2
+    tail -n 20 "$dir/server.log" >&2 || true
+    exit 1
+  fi
+  echo "$port" >"$dir/port"
+  local role password sql="" pgpass="$dir/pgpass"
+  : >"$pgpass"
+  chmod 600 "$pgpass"
+  for role in $roles; do
+    password=$(new_password)
+    if [ "$role" = coord ]; then
+      sql+="CREATE ROLE coord LOGIN CREATEDB CREATEROLE PASSWORD '$password';"
+    else
+      sql+="CREATE ROLE $role LOGIN PASSWORD '$password';"
+    fi
+    echo "127.0.0.1:$port:*:$role:$password" >>"$pgpass"
+    echo "$role postgresql://$role:$password@127.0.0.1:$port/$db" >>"$dir/urls"
+  done
+  chmod 600 "$dir/urls"
+  echo "$sql CREATE DATABASE $db OWNER coord;" | psql_super
+  if [ -n "$publish" ]; then
+    desk demo --out "$dir/demo.sqlite" >/dev/null
+    desk review publish "$dir/demo.sqlite" --server "$(awk '$1 == "coord" {print $2}' "$dir/urls")" \
+      --reviewers ann,bo --per-question 2 --adjudicators cy >/dev/null
+  fi
+  cat "$dir/urls"
+}
+
+stop() {
+  [ -d "$dir" ] || return 0
+  if [ ! -e "$dir/$marker" ]; then
+    echo "error: $dir was not made by $0; not touching it" >&2
+    exit 1
+  fi
+  if [ -f "$dir/data/postmaster.pid" ]; then
+    bindir=$(find_bindir)
+    as_owner "$bindir/pg_ctl" -D "$dir/data" -m fast -w -t 60 stop >/dev/null 2>&1 \
+      || as_owner "$bindir/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null 2>&1 \
+      || true
+  fi
+  rm -rf "$dir"
+}
+
+case "$action" in
+  start) start ;;
+  stop) stop ;;
+  *) usage ;;
+esac

@@ -1,0 +1,183 @@
+"""``ai4hse-desk --server URL``: the window on a review server, with no audit file.
+
+A reviewer sees the question's text and options only, records a blind answer, then sees
+the key and the runs and submits a verdict, moving to the next question; an adjudicator's
+window shows the adjudication queue and records a decision; a login that fails is one plain
+message, its password never shown. On the cluster ``make test`` starts.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QInputDialog
+from server_support import ReviewDatabase, create_database, drop_database, server_urls
+
+from ai4hse_desk.gui.app import run_window
+from ai4hse_desk.gui.review.server_window import ServerReviewWindow, open_server_window
+from ai4hse_desk.review.server.client import ReviewServer
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+
+    from gui_fixtures import MessageBoxes
+    from pytestqt.qtbot import QtBot
+
+pytestmark = pytest.mark.postgres
+
+S = "ai4hse_review"
+
+
+@pytest.fixture
+def review_db(pristine: Path, capsys: pytest.CaptureFixture[str]) -> Iterator[ReviewDatabase]:
+    urls = server_urls()
+    database = create_database(urls)
+    try:
+        database.publish(
+            pristine,
+            capsys,
+            "--reviewers",
+            "ann,bo",
+            "--per-question",
+            "2",
+            "--questions",
+            "Q001,Q002,Q003",
+            "--adjudicators",
+            "cy",
+        )
+        yield database
+    finally:
+        drop_database(urls, database)
+
+
+def _open(url: str, qtbot: QtBot) -> ServerReviewWindow:
+    window = open_server_window(url)
+    assert window is not None
+    qtbot.addWidget(window)
+    window.resize(1100, 800)
+    window.show()
+    return window
+
+
+def _close(window: ServerReviewWindow, qtbot: QtBot) -> None:
+    window.close()
+    qtbot.waitUntil(lambda: window.tasks.idle(), timeout=10_000)
+
+
+def test_a_reviewer_answers_blind_then_sees_the_key_and_submits(
+    review_db: ReviewDatabase, qtbot: QtBot
+) -> None:
+    window = _open(review_db.url("ann"), qtbot)
+    page = window.page
+    qtbot.waitUntil(lambda: page.question_id == "Q001", timeout=10_000)
+    assert page.shown is not None
+    assert page.shown["key"] is None
+    assert page.reveal.toPlainText() == ""
+    assert not page.revealed.isVisible()
+    assert page.record_button.isVisible()
+    assert "0 of 3 submitted" in page.who.text()
+    page.blind.setFocus()
+    qtbot.keyClick(page.blind, Qt.Key.Key_1)
+    qtbot.keyClick(page.blind, Qt.Key.Key_3)
+    assert page.blind.answer() == ("TRUE", "FALSE", "TRUE", "FALSE")
+    qtbot.keyClick(page.blind, Qt.Key.Key_Return)
+    qtbot.waitUntil(
+        lambda: page.shown is not None and page.shown["key"] is not None, timeout=10_000
+    )
+    revealed = page.reveal.toPlainText()
+    assert "Official key: A TRUE, B FALSE, C TRUE, D FALSE" in revealed
+    assert "Your blind answer: A TRUE, B FALSE, C TRUE, D FALSE" in revealed
+    assert "hidden until you submit your verdict" in revealed
+    assert page.revealed.isVisible()
+    assert not page.record_button.isVisible()
+    page.form.verdict.setCurrentIndex(page.form.verdict.findData("key_ok"))
+    page.submit_button.click()
+    qtbot.waitUntil(lambda: page.question_id == "Q002", timeout=10_000)
+    qtbot.waitUntil(lambda: "1 of 3 submitted" in page.who.text(), timeout=10_000)
+    assert page.shown is not None
+    assert page.shown["key"] is None, "the next question is blind again"
+    _close(window, qtbot)
+    rows = review_db.sql(
+        "coord", f"SELECT reviewer, verdict, state, blind FROM {S}.verdict_revisions ORDER BY at"
+    )
+    assert rows == [("ann", None, "draft", "blind"), ("ann", "key_ok", "submitted", "blind")]
+
+
+def test_an_adjudicator_sees_the_queue_and_decides(review_db: ReviewDatabase, qtbot: QtBot) -> None:
+    for who, verdict, key in (
+        ("ann", "key_ok", None),
+        ("bo", "key_wrong", "[TRUE,TRUE,TRUE,FALSE]"),
+    ):
+        server = ReviewServer.open(review_db.url(who))
+        server.save_verdict("Q001", verdict=verdict, not_blind=True, proposed_key=key)
+        server.close()
+    window = _open(review_db.url("cy"), qtbot)
+    page = window.page
+    qtbot.waitUntil(lambda: page.queue_list.count() == 1, timeout=10_000)
+    assert page.tabs.isTabVisible(1)
+    assert not page.tabs.isTabVisible(0), "cy reviews nothing here"
+    page.queue_list.setCurrentRow(0)
+    qtbot.waitUntil(lambda: "Official key" in page.detail.toPlainText(), timeout=10_000)
+    assert "bo: key_wrong" in page.detail.toPlainText()
+    page.decision.setCurrentText("key_corrected")
+    page.corrected.setText("[TRUE, TRUE, TRUE, FALSE]")
+    page.decide_button.click()
+    qtbot.waitUntil(lambda: page.queue_list.count() == 0, timeout=10_000)
+    _close(window, qtbot)
+    rows = review_db.sql(
+        "coord", f"SELECT adjudicator, decision, corrected_key FROM {S}.decision_revisions"
+    )
+    assert rows == [("cy", "key_corrected", ["TRUE", "TRUE", "TRUE", "FALSE"])]
+
+
+def test_a_refusal_is_one_plain_line_in_the_status_bar(
+    review_db: ReviewDatabase, qtbot: QtBot
+) -> None:
+    window = _open(review_db.url("ann"), qtbot)
+    qtbot.waitUntil(lambda: window.page.question_id == "Q001", timeout=10_000)
+    window.controller.adjudicate("Q001", "key_confirmed", None, "")
+    qtbot.waitUntil(
+        lambda: "permission denied" in window.statusBar().currentMessage(), timeout=10_000
+    )
+    _close(window, qtbot)
+
+
+def test_a_failed_login_is_one_plain_message_without_the_password(
+    review_db: ReviewDatabase, message_boxes: MessageBoxes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = review_db.url("ann")
+    secret = url.split(":")[2].split("@")[0]
+    assert open_server_window(url.replace(secret, "wrong-" + secret)) is None
+    assert len(message_boxes) == 1
+    shown: Any = message_boxes[0]
+    assert "password authentication failed" in shown.text
+    assert secret not in shown.text
+    monkeypatch.delenv("PGPASSWORD", raising=False)
+    monkeypatch.setenv("PGPASSFILE", "/nonexistent/pgpass")
+    asked: list[str] = []
+
+    def answer(_parent: object, _title: str, question: str, *_args: object) -> tuple[str, bool]:
+        asked.append(question)
+        return secret, True
+
+    monkeypatch.setattr(QInputDialog, "getText", answer)
+    bare = url.replace(f":{secret}@", "@")
+    window = open_server_window(bare)
+    assert window is not None
+    assert asked == [f"Password for ann on {bare}: "]
+    assert secret not in window.windowTitle()
+    window.close()
+    window.tasks.wait_idle()
+
+
+def test_the_window_refuses_a_server_with_an_audit_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    assert run_window(["--server", "postgresql://ann@h/db", str(tmp_path / "a.sqlite")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: --server opens the server's review alone")
+    assert json.dumps(err).count("\\n") == 1
