@@ -115,7 +115,9 @@ def test_whole_flow_equals_the_same_review_on_a_local_store(
         keys = {qid: audit.question(qid).key for qid in QUESTIONS}
 
     published = review_db.publish(beside, capsys, *PLAN, "--adjudicators", "cy")
-    status, planned, err = run(["review", "plan", str(local), *PLAN, "--created-by", "coord"], capsys)
+    status, planned, err = run(
+        ["review", "plan", str(local), *PLAN, "--created-by", "coord"], capsys
+    )
     assert status == 0, err
     assert (
         published["plan"]
