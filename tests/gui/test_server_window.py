@@ -83,6 +83,11 @@ def test_a_reviewer_answers_blind_then_sees_the_key_and_submits(
     page.blind.setFocus()
     qtbot.keyClick(page.blind, Qt.Key.Key_1)
     qtbot.keyClick(page.blind, Qt.Key.Key_3)
+    qtbot.keyClick(page.blind, Qt.Key.Key_Return)  # B and D unanswered: nothing recorded
+    assert "B, D" in window.statusBar().currentMessage()
+    assert page.record_button.isVisible()
+    for key in (Qt.Key.Key_2, Qt.Key.Key_2, Qt.Key.Key_4, Qt.Key.Key_4):
+        qtbot.keyClick(page.blind, key)
     assert page.blind.answer() == ("TRUE", "FALSE", "TRUE", "FALSE")
     qtbot.keyClick(page.blind, Qt.Key.Key_Return)
     qtbot.waitUntil(
@@ -181,3 +186,27 @@ def test_the_window_refuses_a_server_with_an_audit_file(
     err = capsys.readouterr().err
     assert err.startswith("error: --server opens the server's review alone")
     assert json.dumps(err).count("\\n") == 1
+
+
+def test_skip_blind_asks_first_and_a_no_records_nothing(
+    review_db: ReviewDatabase, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ai4hse_desk.gui.review import server_page
+
+    asked: list[str] = []
+
+    def answer_no(_parent: object, _title: str, text: str, _action: str) -> bool:
+        asked.append(text)
+        return False
+
+    monkeypatch.setattr(server_page, "confirm", answer_no)
+    window = _open(review_db.url("bo"), qtbot)
+    page = window.page
+    qtbot.waitUntil(lambda: page.question_id is not None, timeout=10_000)
+    page.skip_button.click()
+    assert len(asked) == 1
+    assert page.question_id in asked[0]
+    assert page.record_button.isVisible()  # still blind: nothing was recorded
+    assert page.shown is not None
+    assert page.shown["key"] is None
+    _close(window, qtbot)

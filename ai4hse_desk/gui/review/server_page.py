@@ -32,7 +32,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ai4hse_desk.display.text_sanitize import display_text
+from ai4hse_desk.gui.dialogs.confirm import confirm
 from ai4hse_desk.gui.review.blind import BlindAnswerPanel
+from ai4hse_desk.gui.review.changes import SKIP_BLIND
 from ai4hse_desk.gui.review.form import VerdictForm, starting_key
 from ai4hse_desk.gui.review.reads import BlindQuestion
 from ai4hse_desk.gui.review.server_texts import (
@@ -41,6 +44,7 @@ from ai4hse_desk.gui.review.server_texts import (
     queue_item_text,
     reveal_text,
 )
+from ai4hse_desk.gui.review.view import unanswered_text
 from ai4hse_desk.gui.widgets.labels import plain_label
 from ai4hse_desk.review.server.client import verdict_of
 from ai4hse_desk.review.values import DECISIONS
@@ -65,6 +69,7 @@ class ServerReviewPage(QWidget):
     Signals:
         next_requested: the next question not yet submitted.
         blind_requested: (question id, the blind answer or ``None`` for "not blind").
+        refused: a request the page did not pass on, and why (one plain line).
         verdict_requested: (question id, the form's values, submit).
         detail_requested: a question of the adjudication queue.
         decision_requested: (question id, decision, corrected key LIST or "", note).
@@ -72,6 +77,7 @@ class ServerReviewPage(QWidget):
 
     next_requested = Signal()
     blind_requested = Signal(str, object)
+    refused = Signal(str)
     verdict_requested = Signal(str, object, bool)
     detail_requested = Signal(str)
     decision_requested = Signal(str, str, str, str)
@@ -236,8 +242,19 @@ class ServerReviewPage(QWidget):
     # -- what the user asks for ----------------------------------------------------------
 
     def _blind(self, *, skip: bool) -> None:
-        if self.question_id and self.record_button.isVisible():
-            self.blind_requested.emit(self.question_id, None if skip else self.blind.answer())
+        """Enter records the blind answer once every option is answered; Skip blind asks
+        first (it gives the blind answer up for good) — as in the local Review view."""
+        qid = self.question_id
+        if not qid or not self.record_button.isVisible():
+            return
+        if skip:
+            text = SKIP_BLIND.format(qid=display_text(qid))
+            if confirm(self, "Skip the blind answer", text, "Skip blind, show the key"):
+                self.blind_requested.emit(qid, None)
+        elif missing := self.blind.missing():
+            self.refused.emit(unanswered_text(missing))
+        else:
+            self.blind_requested.emit(qid, self.blind.answer())
 
     def _verdict(self, *, submit: bool) -> None:
         if self.question_id and self.shown and self.shown.get("key") is not None:

@@ -47,6 +47,7 @@ class ServerReviewWindow(QMainWindow):
         control.detail.connect(page.set_detail)
         control.stored.connect(lambda text: self.statusBar().showMessage(text, 8000))
         control.problem.connect(lambda text: self.statusBar().showMessage(text))
+        self.page.refused.connect(lambda text: self.statusBar().showMessage(text, 8000))
         page.next_requested.connect(control.load_next)
         page.blind_requested.connect(control.record_blind)
         page.verdict_requested.connect(
