@@ -55,9 +55,9 @@ class Strength:
             tops = [r for r in self.order if self.rank[r] == 1]
             inside = [r for r in tops if r in group]
             if not inside:
-                return ", none of them the strongest run of its track"
+                return "none of them the strongest run of its track"
             which = "each" if len(inside) == len(tops) else f"{len(inside)} of the {len(tops)}"
-            return f", including the strongest run of {which} track{'s' if which != 'each' else ''}"
+            return f"including the strongest run of {which} track{'' if which == 'each' else 's'}"
         leading = 0
         for run_id in self.order:
             if run_id not in group:
@@ -66,12 +66,16 @@ class Strength:
         if leading == len(self.order) and leading > 1:
             return ""
         if leading == 0:
-            return f", but not the strongest ({self.order[0]})" if self.order else ""
+            return f"but not the strongest ({self.order[0]})" if self.order else ""
         names = ", ".join(self.order[: min(leading, NAMED)])
         more = ", …" if leading > NAMED else ""
         if leading == 1:
-            return f", including the strongest ({names})"
-        return f", including the {leading} strongest ({names}{more})"
+            return f"including the strongest ({names})"
+        return f"including the {leading} strongest ({names}{more})"
+
+
+def _inserted(clause: str) -> str:
+    return f", {clause}," if clause else ""
 
 
 def _difference(key: Selection, answer: Selection, letters: bool) -> tuple[str, str]:
@@ -87,24 +91,49 @@ def _difference(key: Selection, answer: Selection, letters: bool) -> tuple[str, 
     return f"answer {said}", f"the key says {keyed}"
 
 
+def _contest(
+    question: Question, votes: VoteSummary, letters: bool, option: int | None
+) -> tuple[set[str], str, str] | None:
+    """The runs that contest the key and what they say: on a letter question the
+    most chosen other letter; on Boolean options the option the evidence points at
+    (else the most common other answer, every option it changes)."""
+    key = question.key
+    if letters or option is None or not 0 <= option < len(key):
+        if votes.alternative is None:
+            return None
+        group = {r for r, v in votes.votes.items() if v == votes.alternative}
+        return group, *_difference(key, votes.alternative, letters)
+    group = {r for r, v in votes.votes.items() if v[option] != key[option]}
+    if not group:
+        return None
+    flipped = tuple(not v if i == option else v for i, v in enumerate(key))
+    return group, *_difference(key, flipped, False)
+
+
 def vote_sentences(
-    question: Question, votes: VoteSummary, runs: Mapping[str, RunTally], letters: bool
+    question: Question,
+    votes: VoteSummary,
+    runs: Mapping[str, RunTally],
+    letters: bool,
+    option: int | None = None,
 ) -> list[str]:
-    """What the runs answered, strongest runs named; strongest evidence first."""
+    """What the runs answered, strongest runs named; strongest evidence first.
+
+    ``option``: the Boolean option the evidence points at (ignored on letters)."""
     if not votes.voters:
         return []
     key = question.key
     strength = Strength.of(list(votes.votes), runs)
     out: list[str] = []
-    total = votes.voters
-    if votes.alternative is not None:
-        group = {r for r, v in votes.votes.items() if v == votes.alternative}
-        said, keyed = _difference(key, votes.alternative, letters)
-        runs_text = "all " + plural(total, "run") if votes.contest == total > 1 else (
-            f"{votes.contest} of {plural(total, 'run')}")  # fmt: skip
-        out.append(f"{runs_text}{strength.clause(group)} {said}; {keyed}")
-    against = total - votes.agree
-    if votes.agree == 0 and against and votes.contest < total:
+    total = votes.voters + votes.tied
+    contested = _contest(question, votes, letters, option)
+    if contested is not None:
+        group, said, keyed = contested
+        runs_text = "all " + plural(total, "run") if len(group) == total > 1 else (
+            f"{len(group)} of {plural(total, 'run')}")  # fmt: skip
+        out.append(f"{runs_text}{_inserted(strength.clause(group))} {said}; {keyed}")
+    against = votes.voters - votes.agree
+    if votes.agree == 0 and against and votes.contest < votes.voters:
         out.append("no run gives the key's answer")
     elif votes.agree and against:
         keeping = {r for r, v in votes.votes.items() if v == key}
@@ -116,8 +145,8 @@ def vote_sentences(
                 "wrong key"
             )
         else:
-            out.append(f"{votes.agree} of {plural(total, 'run')}{strength.clause(keeping)} "
-                       "give the key's answer")  # fmt: skip
+            clause = _inserted(strength.clause(keeping))
+            out.append(f"{votes.agree} of {plural(total, 'run')}{clause} give the key's answer")
     scattered = against - votes.contest
     if scattered >= 2:
         answers = len(Counter(v for v in votes.votes.values() if v != key)) - 1
@@ -125,6 +154,9 @@ def vote_sentences(
             f"the other {scattered} runs that disagree with the key scatter over "
             f"{plural(answers, 'other answer')}"
         )
+    if votes.tied:
+        out.append(f"{plural(votes.tied, 'run')} answer differently in equal numbers of "
+                   "repetitions (no majority: not counted)")  # fmt: skip
     if votes.declined:
         out.append(f"{plural(votes.declined, 'run')} gave no usable answer")
     return out

@@ -97,6 +97,10 @@ def _hygiene_option(hygiene: Hygiene) -> int | None:
 def _other_reasons(disc: Discrimination, pooled: Counts) -> list[str]:
     """Discrimination and instability in words (difficulty is in the vote sentences)."""
     found = discrimination_sentence(disc.r)
+    if pooled.valid and not pooled.never_correct and pooled.difficulty >= 0.8:
+        found.append(
+            "the stronger runs get it wrong too: most of their repetitions disagree with the key"
+        )
     eligible = pooled.stable_runs + pooled.unstable_runs
     if pooled.unstable_runs >= 2 and 2 * pooled.unstable_runs >= eligible:
         found.append(
@@ -158,7 +162,7 @@ def assess(
     if option is None:
         option = _hygiene_option(hygiene)
     reasons = [
-        *vote_sentences(question, summary, runs, letters),
+        *vote_sentences(question, summary, runs, letters, option),
         *_other_reasons(disc, pooled),
         *_hygiene_reasons(hygiene),
     ]

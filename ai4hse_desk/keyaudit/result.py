@@ -67,11 +67,11 @@ class QuestionSuspicion:
         }
 
 
-def rank_key(item: QuestionSuspicion) -> tuple[bool, float, float, int, str]:
+def rank_key(item: QuestionSuspicion) -> tuple[bool, float, int, str]:
     """Sort key: questions with a stated reason first (a row that cannot say why never
-    ranks above one that can), then the highest suspicion (then score), ties by
-    ordinal (then id)."""
-    return (not item.reasons, -item.suspicion, -item.score, item.ordinal, item.question_id)
+    ranks above one that can), then highest score (the suspicion's monotone map, to 4
+    decimals: equal as shown is a tie), ties by ordinal (then id)."""
+    return (not item.reasons, -item.score, item.ordinal, item.question_id)
 
 
 @dataclass(frozen=True, slots=True)

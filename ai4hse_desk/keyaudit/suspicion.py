@@ -58,6 +58,7 @@ class VoteSummary:
         alternative: that answer (``None`` when every vote is the key).
         declined: runs that answered (attempts ran) but gave no usable vote.
         votes: run id → its vote.
+        tied: runs with valid repetitions but no majority (they abstain).
     """
 
     voters: int
@@ -66,6 +67,7 @@ class VoteSummary:
     alternative: Selection | None
     declined: int
     votes: dict[str, Selection]
+    tied: int = 0
 
     @property
     def agree_share(self) -> float:
@@ -80,17 +82,18 @@ def summarise(question: Question, cells: Mapping[str, Cell]) -> VoteSummary:
     """The runs' votes on ``question`` (``cells``: run id → its cell)."""
     key = question.key
     votes: dict[str, Selection] = {}
-    declined = 0
+    declined = tied = 0
     for run_id, cell in sorted(cells.items()):
         answer = cell.majority() if cell.valid else None
         if answer is None or len(answer) != len(key):
             declined += cell.attempts > 0 and not cell.valid
+            tied += bool(cell.valid) and answer is None
             continue
         votes[run_id] = answer
     others = Counter(v for v in votes.values() if v != key)
     alternative, contest = others.most_common(1)[0] if others else (None, 0)
     agree = sum(1 for v in votes.values() if v == key)
-    return VoteSummary(len(votes), agree, contest, alternative, declined, votes)
+    return VoteSummary(len(votes), agree, contest, alternative, declined, votes, tied)
 
 
 def option_length(question: Question) -> float:

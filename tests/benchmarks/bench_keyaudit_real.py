@@ -127,7 +127,8 @@ def apply_folds(corpus: Corpus, chosen: list[dict[str, object]]) -> np.ndarray:
         test = fold == entry["fold"]
         weights = entry["weights"]
         ab = entry["platt"]
-        assert isinstance(weights, dict) and isinstance(ab, list)
+        assert isinstance(weights, dict)
+        assert isinstance(ab, list)
         p[test] = platt(score(corpus.features[test], weights), (ab[0], ab[1]))
     return p
 
@@ -199,7 +200,8 @@ def main() -> int:
         "p25_at_least_best_baseline": float(model["p25"]) >= best["p25"],  # type: ignore[arg-type]
         "ece_at_most_0.03": float(model["ece"]) <= ECE_MAX,  # type: ignore[arg-type]
         "ece_at_most_0.03_with_8_and_9_runs": all(
-            float(s["ece"]) <= ECE_MAX for s in subsets.values()  # type: ignore[arg-type]
+            float(s["ece"]) <= ECE_MAX
+            for s in subsets.values()  # type: ignore[arg-type]
         ),
         "shown_at_0.9_really_wrong_80pct": high is None or float(high) >= HIGH_SHARE,  # type: ignore[arg-type]
         "shipped_constants_match_a_refit": bool(shipped_ok),
@@ -219,15 +221,18 @@ def main() -> int:
             "plurality": ranking(share, wrong),
             "dawid_skene": ranking(ds, wrong),
             "crowdlab": ranking(crowdlab, wrong),
-            "desk_shipped_weights_in_sample": ranking(score(corpus.features, fitted.WEIGHTS),
-                                                      wrong),
+            "desk_shipped_weights_in_sample": ranking(
+                score(corpus.features, fitted.WEIGHTS), wrong
+            ),
         },
         "best_baseline": best,
         "calibration_with_fewer_runs": subsets,
         "folds": chosen,
-        "refit_on_every_subject": {"weights": weights, "platt": list(ab),
-                                   "shipped": {"weights": fitted.WEIGHTS,
-                                               "platt": list(fitted.PLATT)}},  # fmt: skip
+        "refit_on_every_subject": {
+            "weights": weights,
+            "platt": list(ab),
+            "shipped": {"weights": fitted.WEIGHTS, "platt": list(fitted.PLATT)},
+        },
         "baseline_versions": libs["versions"],
         "targets": checks,
         "all_targets_met": all(v for k, v in checks.items() if k != "ap_ratio"),

@@ -26,8 +26,9 @@ def main() -> int:
     redux = load()
     corpus = desk_corpus(redux)
     weights, ab = fit_all(corpus)
-    print(f"# {len(corpus.wrong):,} questions, {int(corpus.wrong.sum())} key errors, "
-          f"{len(corpus.runs)} runs, {redux.unmatched} questions without outputs left out")  # fmt: skip
+    errors, runs = int(corpus.wrong.sum()), len(corpus.runs)
+    print(f"# {len(corpus.wrong):,} questions, {errors} key errors, {runs} runs, "
+          f"{redux.unmatched} questions without outputs left out")  # fmt: skip
     print(f"WEIGHTS: dict[str, float] = {weights!r}")
     print(f"PLATT: tuple[float, float] = {ab!r}")
     return 0

@@ -20,6 +20,7 @@ made (``keyaudit_redux.py``).
 
 from __future__ import annotations
 
+import itertools
 import random
 import tempfile
 from dataclasses import dataclass
@@ -110,14 +111,15 @@ def ranking(values: np.ndarray, wrong: np.ndarray) -> dict[str, float]:
 def reliability(p: np.ndarray, wrong: np.ndarray) -> tuple[list[dict[str, object]], float]:
     """The reliability table over :data:`BINS` and the ECE over the same bins."""
     table, ece = [], 0.0
-    for lo, hi in zip(BINS, BINS[1:], strict=False):
+    for lo, hi in itertools.pairwise(BINS):
         inside = (p >= lo) & ((p < hi) | ((hi == 1.0) & (p <= hi)))
         if not inside.any():
             continue
         mean, rate = float(p[inside].mean()), float(wrong[inside].mean())
         ece += inside.sum() / len(p) * abs(mean - rate)
         table.append({"bin": f"{lo:.2f}-{hi:.2f}", "questions": int(inside.sum()),
-                      "mean_probability": round(mean, 4), "wrong_share": round(rate, 4)})  # fmt: skip
+                      "mean_probability": round(mean, 4),
+                      "wrong_share": round(rate, 4)})  # fmt: skip
     return table, round(ece, 4)
 
 

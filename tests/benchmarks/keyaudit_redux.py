@@ -38,7 +38,8 @@ from ai4hse_desk.writer.imports.report import ImportedQuestion, SourceImport, wr
 from ai4hse_desk.writer.imports.responses import RunSettings, import_responses
 
 ROOT = Path(__file__).resolve().parents[2]
-DATA = Path(os.environ.get("AI4HSE_PUBLIC_DATA", ROOT.parent / "shared" / "data")) / "mmlu-redux-dev"
+PUBLIC = Path(os.environ.get("AI4HSE_PUBLIC_DATA", ROOT.parent / "shared" / "data"))
+DATA = PUBLIC / "mmlu-redux-dev"
 KEY_ERRORS = frozenset({"wrong_groundtruth", "multiple_correct_answers", "no_correct_answer"})
 LETTERS = "ABCDEFGHIJ"
 
