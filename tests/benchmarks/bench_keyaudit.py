@@ -24,8 +24,9 @@ best *baseline* on every family, the baselines being the two the issue defines,
 plurality and share-disagreeing; the latent model's Brier score below every other
 method's (the previous score too; the suspicion score is not a probability on these
 corpora: the desk withholds one there). The real-data check is
-``bench_keyaudit_real.py``. The previous score is "today's score" of the issue, reported beside them, not
-a baseline: ``beats_previous`` says per family whether the model's AP and P@25 are
+``bench_keyaudit_real.py``. The previous score is "today's score" of the issue,
+reported beside them, not a baseline: ``beats_previous`` says per family whether the
+desk ranking's AP and P@25 are
 at least the previous score's, so a regression against it stays visible. Each
 family also reports its ceiling (the best P@25 any ranking can reach: planted
 errors / 25, at most 1) and ``target_above_ceiling``: whether 1.1 x the best

@@ -146,8 +146,7 @@ def test_flipped_key_ranks_first_and_names_the_option(mixed_db: Path) -> None:
     # Issue 35: plain words, runs named by strength; no probability on a corpus unlike
     # the calibration data (multi-select runs), the rank and the evidence instead.
     assert top.reasons[0] == (
-        "5 of 6 runs, including the strongest run of each track, answer C FALSE; "
-        "the key says TRUE"
+        "5 of 6 runs, including the strongest run of each track, answer C FALSE; the key says TRUE"
     )
     assert top.rank == 1
     assert top.probability is None
