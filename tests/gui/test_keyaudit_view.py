@@ -9,6 +9,7 @@ import shutil
 import threading
 from typing import TYPE_CHECKING
 
+import pytest
 from PySide6.QtCore import Qt
 
 from ai4hse_desk.audit import open_audit
@@ -18,7 +19,7 @@ from ai4hse_desk.gui.models.keyaudit_table import NOT_SHOWN, KeyAuditModel
 from ai4hse_desk.gui.views.keyaudit import KeyAuditView
 from ai4hse_desk.gui.views.review_texts import evidence_text
 from ai4hse_desk.index import ensure_index
-from ai4hse_desk.keyaudit import QuestionSuspicion, compute_key_audit
+from ai4hse_desk.keyaudit import KeyAuditResult, QuestionSuspicion, compute_key_audit
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -120,7 +121,8 @@ def item(qid: str, rank: int, probability: float | None, withheld: str | None) -
     )  # fmt: skip
 
 
-def test_the_probability_column_shows_a_number_only_where_it_is_honest(qapp: object) -> None:
+@pytest.mark.usefixtures("qapp")
+def test_the_probability_column_shows_a_number_only_where_it_is_honest() -> None:
     model = KeyAuditModel()
     model.set_items([item("Q1", 1, 0.2143, None), item("Q2", 2, None, "5 runs answer it")])
     assert [model.index(r, 0).data() for r in range(2)] == ["1", "2"]
@@ -165,27 +167,30 @@ def db_question(path: Path, qid: str):  # type: ignore[no-untyped-def]
 
 
 def test_the_key_audit_is_computed_in_the_background_when_a_file_opens(
-    qtbot: QtBot, pristine: Path, tmp_path: Path
+    qtbot: QtBot, pristine: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 34: the Review view has the evidence without a visit to the Key audit page."""
+    """Issue 34: the Review view has the evidence without a visit to the Key audit page;
+    the ranking is computed off the GUI thread (once) and shown on it."""
+    import ai4hse_desk.keyaudit as package
+
     audit = shutil.copyfile(pristine, tmp_path / "audit.sqlite")
+    computed_on: list[int] = []
+    compute = package.compute_key_audit
+
+    def spy(*args: object, **kwargs: object) -> KeyAuditResult:
+        computed_on.append(threading.get_ident())
+        return compute(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(package, "compute_key_audit", spy)
     win = MainWindow()
     qtbot.addWidget(win)
     win.show()
-    threads: list[int] = []
-    original = KeyAuditView._show
-
-    def spy(self: KeyAuditView, result: object, generation: int) -> None:
-        threads.append(threading.get_ident())
-        original(self, result, generation)  # type: ignore[arg-type]
-
-    KeyAuditView._show = spy  # type: ignore[method-assign]
-    try:
+    with qtbot.waitSignal(win.keyaudit.computed, timeout=60_000):
         assert win.open_path(audit, wait=True)
-        qtbot.waitUntil(lambda: win.keyaudit.result is not None, timeout=60_000)
-    finally:
-        KeyAuditView._show = original  # type: ignore[method-assign]
-        win.close()
-    assert win.views.currentIndex() == VIEW_ATTEMPTS  # the page was never shown
+    assert win.views.currentIndex() == VIEW_ATTEMPTS  # its page was never shown
     assert win.keyaudit.model.rowCount() == 100
-    assert threads == [threading.get_ident()]  # computed on a worker, shown on the GUI thread
+    assert len(computed_on) == 1
+    assert computed_on[0] != threading.get_ident()
+    win.switcher.show_keyaudit(wait=True)  # showing the page later computes nothing again
+    assert len(computed_on) == 1
+    win.close()
