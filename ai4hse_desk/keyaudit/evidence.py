@@ -78,6 +78,11 @@ def _inserted(clause: str) -> str:
     return f", {clause}," if clause else ""
 
 
+def _verb(count: int, verb: str) -> str:
+    """``choose`` after "3 of 10 runs", ``chooses`` after "1 of 10 runs"."""
+    return verb if count != 1 else verb + ("es" if verb.endswith("s") else "s")
+
+
 def _difference(key: Selection, answer: Selection, letters: bool) -> tuple[str, str]:
     """("choose C", "the key says A") or ("answer A FALSE", "the key says TRUE")."""
     if letters:
@@ -131,6 +136,8 @@ def vote_sentences(
         group, said, keyed = contested
         runs_text = "all " + plural(total, "run") if len(group) == total > 1 else (
             f"{len(group)} of {plural(total, 'run')}")  # fmt: skip
+        verb, rest = said.split(" ", 1)
+        said = f"{_verb(len(group), verb)} {rest}"
         out.append(f"{runs_text}{_inserted(strength.clause(group))} {said}; {keyed}")
     against = votes.voters - votes.agree
     if votes.agree == 0 and against and votes.contest < votes.voters:
@@ -145,8 +152,14 @@ def vote_sentences(
                 "wrong key"
             )
         else:
-            clause = _inserted(strength.clause(keeping))
-            out.append(f"{votes.agree} of {plural(total, 'run')}{clause} give the key's answer")
+            clause = strength.clause(keeping)
+            if not clause.startswith("including") and len(keeping) <= 2:
+                clause = "(" + ", ".join(sorted(keeping, key=strength.order.index)) + ")"
+                named = f" {clause}"
+            else:
+                named = _inserted(clause)
+            give = _verb(votes.agree, "give")
+            out.append(f"{votes.agree} of {plural(total, 'run')}{named} {give} the key's answer")
     scattered = against - votes.contest
     if scattered >= 2:
         answers = len(Counter(v for v in votes.votes.values() if v != key)) - 1

@@ -94,10 +94,12 @@ def _hygiene_option(hygiene: Hygiene) -> int | None:
     return hygiene.empty[0] if hygiene.empty else None
 
 
-def _other_reasons(disc: Discrimination, pooled: Counts) -> list[str]:
-    """Discrimination and instability in words (difficulty is in the vote sentences)."""
+def _other_reasons(disc: Discrimination, pooled: Counts, summary: VoteSummary) -> list[str]:
+    """Discrimination, difficulty (when the runs do not converge on one other answer:
+    else the vote sentences say it) and instability in words."""
     found = discrimination_sentence(disc.r)
-    if pooled.valid and not pooled.never_correct and pooled.difficulty >= 0.8:
+    scattered = 2 * summary.contest < summary.voters
+    if scattered and pooled.valid and not pooled.never_correct and pooled.difficulty >= 0.8:
         found.append(
             "the stronger runs get it wrong too: most of their repetitions disagree with the key"
         )
@@ -163,7 +165,7 @@ def assess(
         option = _hygiene_option(hygiene)
     reasons = [
         *vote_sentences(question, summary, runs, letters, option),
-        *_other_reasons(disc, pooled),
+        *_other_reasons(disc, pooled, summary),
         *_hygiene_reasons(hygiene),
     ]
     signals = {

@@ -74,7 +74,7 @@ def test_ten_single_choice_runs_like_the_calibration_runs_get_a_probability(
     assert top.reasons[0] == (
         "8 of 10 runs, including the 8 strongest (run03, run00, run01, …), choose C; the key says A"
     )
-    assert top.reasons[1] == "2 of 10 runs, but not the strongest (run03), give the key's answer"
+    assert top.reasons[1] == "2 of 10 runs (run08, run09) give the key's answer"
 
 
 def test_too_few_runs_withhold_the_probability_but_keep_rank_and_words(
