@@ -16,8 +16,8 @@ from ai4hse_desk.audit import open_audit
 from ai4hse_desk.gui.controllers.views import VIEW_ATTEMPTS
 from ai4hse_desk.gui.main_window import MainWindow
 from ai4hse_desk.gui.models.keyaudit_table import NOT_SHOWN, KeyAuditModel
-from ai4hse_desk.gui.views.keyaudit import KeyAuditView
 from ai4hse_desk.gui.review.texts import evidence_text
+from ai4hse_desk.gui.views.keyaudit import KeyAuditView
 from ai4hse_desk.index import ensure_index
 from ai4hse_desk.keyaudit import KeyAuditResult, QuestionSuspicion, compute_key_audit
 
