@@ -20,12 +20,14 @@ def register(commands: Any) -> None:
         "keyaudit",
         help="rank questions by evidence that their answer key needs a review (JSON)",
         description=(
-            "Re-derive every attempt of AUDIT_DB and rank its questions by P(key wrong), "
-            "from a model of every run's answers (runs as annotators with fitted "
-            "reliabilities; README 'Key audit'), with the signals behind it: consensus "
-            "against the key, discrimination, difficulty, instability and data hygiene. "
-            "Prints JSON, highest score first. Suggestions only: no key and no score "
-            "changes; the audit database is opened read-only."
+            "Re-derive every attempt of AUDIT_DB and rank its questions by the evidence "
+            "that their key is wrong (the runs' answers, one vote per run, and a model of "
+            "the runs as annotators; weights fitted on real key errors), with the evidence "
+            "in words and the signals behind it. Prints JSON, highest score first, with each "
+            "question's rank; 'probability' is P(key wrong) only where it is calibrated "
+            "(single-answer questions, 8 to 10 single-choice runs like the calibration "
+            "runs), else null with 'probability_withheld'. Suggestions only: no key and no "
+            "score changes; the audit database is opened read-only."
         ),
     )
     p.add_argument("audit_db", type=Path, metavar="AUDIT_DB")

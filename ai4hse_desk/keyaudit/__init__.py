@@ -4,11 +4,14 @@
 (re-derived, or read from the review index that stored it), fits a
 latent-truth model with runs as annotators (:mod:`.latent`, :mod:`.latent_fit`,
 :mod:`.posterior`: each run's ability, copy rate and misconceptions, one vote per
-run) for each question's P(key wrong) — its score (:class:`QuestionSuspicion`, ranked
-in a :class:`KeyAuditResult`) — reports the per-question signals (consensus
-against the key, discrimination, difficulty, instability, data hygiene) and
-corpus-level signals such as answer-key position skew. Suggestions only:
-nothing here changes a key or a score, and nothing imports Qt.
+run), ranks the questions by the suspicion score (:mod:`.suspicion`: the model with
+the runs' vote counts, weights fitted on real key errors, :mod:`.fitted`), says why in
+plain words (:mod:`.evidence`), gives P(key wrong) only where it is calibrated
+(:mod:`.calibration`), and reports the per-question signals (consensus against the
+key, discrimination, difficulty, instability, data hygiene) and corpus-level signals
+such as answer-key position skew (:class:`QuestionSuspicion`, ranked in a
+:class:`KeyAuditResult`). Suggestions only: nothing here changes a key or a score,
+and nothing imports Qt.
 """
 
 from ai4hse_desk.keyaudit.compute import compute_key_audit

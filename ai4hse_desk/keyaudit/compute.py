@@ -6,9 +6,11 @@ The audit database is only read (through the read-only
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from ai4hse_desk.keyaudit import latent_params
+from ai4hse_desk.keyaudit import fitted, latent_params
+from ai4hse_desk.keyaudit.calibration import corpus_calibration
 from ai4hse_desk.keyaudit.dupgroups import DuplicateReport
 from ai4hse_desk.keyaudit.hygiene import Hygiene, corpus_hygiene
 from ai4hse_desk.keyaudit.latent import HYGIENE_PRIOR, PRIOR
@@ -27,10 +29,12 @@ if TYPE_CHECKING:
 
 
 MODEL = (
-    "score = P(key wrong): a latent-truth model fitted by EM with runs as annotators"
-    " (ability about the runs' mean, copy rate, misconception pull or lure shift; items"
-    " ordinary or hard, with or without a misconception), one vote per run,"
-    " tracks fitted apart and combined by log-odds (README 'Key audit')"
+    "rank by the suspicion score: model x clip(logit P(key wrong), 8)/8 + contest"
+    " - agree_weight x agree - form x log(mean option length) [when runs contest the key];"
+    " P(key wrong) from a latent-truth model fitted by EM with runs as annotators"
+    " (ability, copy rate, misconceptions; items ordinary or hard), one vote per run;"
+    " weights and the calibration fitted on MMLU-Redux key errors"
+    " (docs/explain/key-audit-model.md)"
 )
 
 
@@ -86,6 +90,7 @@ def compute_key_audit(
     duplicates = DuplicateReport(questions)
     hygiene = corpus_hygiene(questions, duplicates)
     fit = fit_corpus(questions, tallies.cells, tallies.runs, hygiene)
+    calibrated = corpus_calibration(tallies.runs)
     items = [
         assess(
             question,
@@ -93,10 +98,12 @@ def compute_key_audit(
             tallies.runs,
             found,
             fit.posteriors[question.question_id],
+            calibrated,
         )
         for question, found in zip(questions, hygiene, strict=True)
     ]
     items.sort(key=rank_key)
+    items = [replace(item, rank=rank) for rank, item in enumerate(items, start=1)]
     corpus: dict[str, object] = {
         "questions": len(questions),
         "attempts": tallies.attempts,
@@ -104,8 +111,13 @@ def compute_key_audit(
         "position_skew": position_skew(questions),
         "hygiene": _hygiene_counts(hygiene, duplicates),
         "reliability": fit.reliabilities,
+        "calibration": {
+            **calibrated.to_json(),
+            "questions_with_probability": sum(item.probability is not None for item in items),
+        },
         "score": {
             "model": MODEL,
+            "suspicion_weights": dict(fitted.WEIGHTS),
             "prior_key_right": PRIOR,
             "hygiene_prior_key_right": HYGIENE_PRIOR,
             "ability_prior_mean_sd": list(latent_params.ABILITY_PRIOR),

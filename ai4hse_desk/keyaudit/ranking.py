@@ -1,20 +1,22 @@
-"""One suspicion score per question, the option it points at, and the reasons.
+"""One question assessed: the option the evidence points at, the reasons in words, the
+suspicion score that ranks it and, where honest, its probability.
 
-score = 0.45·C + 0.20·D + 0.15·P + 0.05·I + 0.15·H, each part in [0, 1]:
+The ranking follows the suspicion score (:mod:`.suspicion`); ``score`` is its
+calibration map and ``probability`` that number where :mod:`.calibration` allows.
+The reasons are plain sentences (:mod:`.evidence`): what the runs answered, the
+strongest runs named, and the data-hygiene findings.
 
-* C consensus — max over options of :attr:`OptionVotes.evidence`: the
-  accuracy-weighted share of runs whose majority disagrees with the key there,
-  shrunk by one pseudo-run that agrees (n / (n + 1)), times
-  0.75 + 0.25 × concentration (disagreeing runs giving the same answer).
-* D discrimination — (0.2 − r) / 1.2 clipped to [0, 1], times df / (df + 2).
-* P difficulty — accuracy-weighted mean over runs of their wrong share of valid
-  repetitions (strong runs failing weighs most).
-* I instability — share of runs whose valid repetitions differ.
-* H hygiene — :attr:`Hygiene.severity`.
+Without a fitted model (``posterior=None``, kept for the benchmarks' "previous"
+column) the score is the earlier weighted one:
+score = 0.45·C + 0.20·D + 0.15·P + 0.05·I + 0.15·H, each part in [0, 1] (C consensus
+— max over options of :attr:`OptionVotes.evidence`; D discrimination —
+(0.2 − r) / 1.2 clipped, times df / (df + 2); P difficulty — accuracy-weighted wrong
+share; I instability; H hygiene — :attr:`Hygiene.severity`); its parts stay in
+``signals.components``.
 
-The score is rounded to 4 decimals, so equal scores as shown are ties, broken
-by ordinal. The option is the consensus option when an accuracy-weighted
-majority of runs disagrees there; else an option named by hygiene; else none.
+The option is the letter most runs choose instead of the key (single-choice), else the
+model's most doubtful option when runs contest the key, else the consensus option, else
+an option named by hygiene, else none.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ai4hse_desk.display.format import option_letter
+from ai4hse_desk.keyaudit import calibration
+from ai4hse_desk.keyaudit.evidence import discrimination_sentence, vote_sentences
 from ai4hse_desk.keyaudit.result import QuestionSuspicion
 from ai4hse_desk.keyaudit.signals import (
     Counts,
@@ -33,12 +37,13 @@ from ai4hse_desk.keyaudit.signals import (
     letter_mode,
     rnd,
 )
-from ai4hse_desk.protocol.outcome import TRACK_ORDER, Selection
+from ai4hse_desk.keyaudit.suspicion import VoteSummary, features, summarise
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from ai4hse_desk.audit.records import Question
+    from ai4hse_desk.keyaudit.calibration import CorpusCalibration
     from ai4hse_desk.keyaudit.hygiene import Hygiene
     from ai4hse_desk.keyaudit.posterior import Posterior
     from ai4hse_desk.keyaudit.tally import Cell, RunTally
@@ -67,38 +72,6 @@ def name(position: int) -> str:
     return f"option {position} ({option_letter(position)})"
 
 
-def _answer(selection: Selection) -> str:
-    return "[" + ", ".join("TRUE" if value else "FALSE" for value in selection) + "]"
-
-
-def _by_track(option: OptionVotes) -> str:
-    if len(option.by_track) < 2:
-        return ""
-    ordered = sorted(option.by_track.items(), key=lambda item: TRACK_ORDER.index(item[0]))
-    parts = [f"{t.value} {c[1]} of {c[0]}" for t, c in ordered]
-    return " (" + ", ".join(parts) + ")"
-
-
-def _consensus_reasons(question: Question, option: OptionVotes, letters: bool) -> list[str]:
-    key = question.key
-    weighted = f"accuracy-weighted share {option.weighted_share:.2f}"
-    head = f"{option.against} of {option.runs} runs"
-    if letters:
-        keyed = key.index(True)
-        text = f"{head} choose {name(option.position)}; the key says {name(keyed)}"
-        return [f"{text}{_by_track(option)}; {weighted}"]
-    chosen = "FALSE" if option.key else "TRUE"
-    said = "TRUE" if option.key else "FALSE"
-    text = f"{head} select {name(option.position)} as {chosen}; the key says {said}"
-    reasons = [f"{text}{_by_track(option)}; {weighted}"]
-    if option.against >= 2:
-        answer, same = option.alternatives.most_common(1)[0]
-        share = "all" if same == option.against else f"{same} of the"
-        reasons.append(f"{share} {option.against} runs that disagree give the same answer: "
-                       f"{_answer(answer)}")  # fmt: skip
-    return reasons
-
-
 def _hygiene_reasons(hygiene: Hygiene) -> list[str]:
     reasons: list[str] = hygiene.finding.reasons()
     for first, second in hygiene.identical:
@@ -121,32 +94,18 @@ def _hygiene_option(hygiene: Hygiene) -> int | None:
     return hygiene.empty[0] if hygiene.empty else None
 
 
-def _other_reasons(disc: Discrimination, pooled: Counts) -> dict[str, list[str]]:
-    found: dict[str, list[str]] = {"discrimination": [], "difficulty": [], "instability": []}
-    r = disc.r
-    if r is not None and r < 0.1:
-        over = f"r = {r:.2f} over {disc.runs} runs"
-        found["discrimination"].append(
-            f"runs that score better elsewhere get it wrong more often (discrimination {over})"
-            if r <= -0.1
-            else f"near-zero discrimination ({over}): strong runs do no better than weak ones"
-        )
-    if pooled.never_correct:
-        found["difficulty"].append(
-            f"no run answers it correctly (0 of {pooled.valid} valid attempts)"
-        )
-    elif pooled.valid and pooled.correct < 0.2 * pooled.valid:
-        found["difficulty"].append(
-            f"only {pooled.correct} of {pooled.valid} valid attempts are correct"
-        )
-    if pooled.valid and not pooled.never_correct and pooled.difficulty >= 0.8:
-        found["difficulty"].append(
-            "the stronger runs get it wrong too "
-            f"(accuracy-weighted share wrong {pooled.difficulty:.2f})"
+def _other_reasons(disc: Discrimination, pooled: Counts, summary: VoteSummary) -> list[str]:
+    """Discrimination, difficulty (when the runs do not converge on one other answer:
+    else the vote sentences say it) and instability in words."""
+    found = discrimination_sentence(disc.r)
+    scattered = 2 * summary.contest < summary.voters
+    if scattered and pooled.valid and not pooled.never_correct and pooled.difficulty >= 0.8:
+        found.append(
+            "the stronger runs get it wrong too: most of their repetitions disagree with the key"
         )
     eligible = pooled.stable_runs + pooled.unstable_runs
     if pooled.unstable_runs >= 2 and 2 * pooled.unstable_runs >= eligible:
-        found["instability"].append(
+        found.append(
             f"{pooled.unstable_runs} of {eligible} runs answer differently across repetitions"
         )
     return found
@@ -167,36 +126,20 @@ def _consensus_json(votes: list[OptionVotes], top: OptionVotes | None) -> dict[s
     }
 
 
-def _posterior_reason(posterior: Posterior) -> tuple[int | None, list[str]]:
-    """ "P(key wrong) = 0.93 — option C: …" with the runs that drive it (none when no
-    run's vote goes against the key)."""
-    best = posterior.strongest()
-    if best is None or best.option is None or not best.drivers:
-        return None, []
-    drivers = sorted(
-        (d for t in posterior.tracks if t.option == best.option for d in t.drivers),
-        key=lambda d: -d.log_ratio,
-    )
-    named = ", ".join(f"{d.run_id} ({d.reliability:.2f})" for d in drivers[:3])
-    more = len(drivers) - 3
-    rest = f" and {more} more" if more > 0 else ""
-    text = (
-        f"P(key wrong) = {posterior.probability:.2f} — option {option_letter(best.option)}: "
-        f"driven by {named}{rest} (fitted run reliability in brackets)"
-    )
-    return best.option, [text]
-
-
 def assess(
     question: Question,
     cells: Mapping[str, Cell],
     runs: Mapping[str, RunTally],
     hygiene: Hygiene,
     posterior: Posterior | None = None,
+    calibrated: CorpusCalibration | None = None,
 ) -> QuestionSuspicion:
     """Assess one question from its cells (run id → :class:`Cell`), hygiene and its
-    fitted :class:`~.posterior.Posterior`: ``score`` is P(key wrong) (without a
-    posterior, the legacy weighted score of :data:`FORMULA`)."""
+    fitted :class:`~.posterior.Posterior`: the suspicion score
+    (:mod:`.suspicion`) ranks it, ``score`` is its calibration map, ``probability``
+    that number where ``calibrated`` (the corpus rule) and the question rule allow
+    (:mod:`.calibration`). Without a posterior: the legacy weighted score of
+    :data:`FORMULA`, no probability."""
     votes = consensus(question, cells, runs)
     disc = discrimination(question, cells, runs)
     pooled, per_track = counts(cells, runs)
@@ -212,18 +155,19 @@ def assess(
     }
     score = round(sum(WEIGHTS[k] * v for k, v in parts.items()), 4)
     option = top.position if top and top.weighted_share >= 0.5 else None
-    model_option, model_reasons = (None, []) if posterior is None else _posterior_reason(posterior)
-    reasons = _other_reasons(disc, pooled)
-    reasons["consensus"] = []
-    if option is not None and top is not None:
-        letters = all(letter_mode(runs[r].track, question.key) for r in cells)
-        reasons["consensus"] = _consensus_reasons(question, top, letters)
-    reasons["hygiene"] = _hygiene_reasons(hygiene)
-    if model_option is not None:
-        option = model_option
+    summary = summarise(question, cells)
+    letters = bool(cells) and all(letter_mode(runs[r].track, question.key) for r in cells)
+    if letters and summary.alternative is not None and sum(summary.alternative) == 1:
+        option = summary.alternative.index(True)
+    if posterior is not None and posterior.option is not None and summary.alternative is not None:
+        option = posterior.option
     if option is None:
         option = _hygiene_option(hygiene)
-    order = sorted(WEIGHTS, key=lambda k: -WEIGHTS[k] * parts[k])
+    reasons = [
+        *vote_sentences(question, summary, runs, letters, option),
+        *_other_reasons(disc, pooled, summary),
+        *_hygiene_reasons(hygiene),
+    ]
     signals = {
         "consensus": _consensus_json(votes, top),
         "discrimination": disc.to_json(),
@@ -234,20 +178,48 @@ def assess(
         "hygiene": hygiene.to_json(),
         "components": {k: rnd(v) for k, v in parts.items()},
     }  # fmt: skip
-    probability = None
+    probability, suspicion = None, score
+    withheld: str | None = "no model fitted (the earlier score)"
     if posterior is not None:
-        probability = round(posterior.probability, 4)
-        score = probability
+        found = features(question, summary, posterior.probability)
+        suspicion = found.score()
+        score = round(calibration.probability(suspicion), 4)
+        withheld = _withheld(question, summary, runs, calibrated)
+        probability = score if withheld is None else None
         signals["model"] = _model_json(posterior)
+        signals["suspicion"] = {**found.to_json(), "score": round(suspicion, 6),
+                                "voters": summary.voters}  # fmt: skip
     return QuestionSuspicion(
         question_id=question.question_id,
         ordinal=question.ordinal,
         option=option,
         score=score,
         signals=signals,
-        reasons=(*model_reasons, *(reason for k in order for reason in reasons[k])),
+        reasons=tuple(reasons),
         probability=probability,
+        suspicion=round(suspicion, 6),
+        withheld=withheld,
     )
+
+
+def _withheld(
+    question: Question,
+    summary: VoteSummary,
+    runs: Mapping[str, RunTally],
+    corpus: CorpusCalibration | None,
+) -> str | None:
+    """Why no probability is shown for this question (``None``: it is shown)."""
+    if corpus is None or not corpus.applies:
+        return corpus.reason if corpus is not None else "no calibration for this corpus"
+    if calibration.question_calibrated(question, summary, runs):
+        return None
+    lo, hi = calibration.MIN_RUNS, calibration.MAX_RUNS
+    if sum(question.key) != 1 or question.n_options != calibration.OPTIONS:
+        return (f"the calibration was measured on single-answer questions with "
+                f"{calibration.OPTIONS} options")  # fmt: skip
+    if not lo <= summary.voters <= hi:
+        return f"{summary.voters} runs answer it; the calibration holds for {lo} to {hi}"
+    return "runs of other tracks answer it; the calibration holds for single-choice runs"
 
 
 def _model_json(posterior: Posterior) -> dict[str, object]:

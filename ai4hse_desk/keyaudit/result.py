@@ -23,11 +23,21 @@ class QuestionSuspicion:
         option: the 0-based position the evidence points at, or ``None``. On
             single-choice runs it is the letter the runs chose instead of the
             keyed one.
-        score: P(key wrong) in [0, 1], rounded to 4 decimals (README "Key audit").
-        probability: the same P(key wrong) (``None`` only for a legacy score).
+        score: the ranking number in [0, 1], rounded to 4 decimals: the calibration
+            map (:func:`~ai4hse_desk.keyaudit.calibration.probability`) of the
+            suspicion score, so it orders as :attr:`suspicion` does. It is a
+            probability only where :attr:`probability` is not ``None``.
+        probability: P(key wrong) where it is honest (the corpus and the question
+            are like the calibration data, :mod:`~ai4hse_desk.keyaudit.calibration`);
+            ``None`` elsewhere (then :attr:`withheld` says why).
         signals: every signal's numbers (JSON-ready), per track where it applies,
-            plus ``components`` (the weighed parts of ``score``).
-        reasons: human-readable sentences, strongest first.
+            plus ``components`` (the weighed parts of the earlier score) and
+            ``suspicion`` (the inputs of the suspicion score).
+        reasons: the evidence in plain words, strongest first (runs named by strength).
+        suspicion: the suspicion score itself (:mod:`~ai4hse_desk.keyaudit.suspicion`);
+            the ranking follows it.
+        rank: 1-based place in the ranking (0 until ranked).
+        withheld: why no probability is shown (``None`` when one is).
     """
 
     question_id: str
@@ -37,15 +47,21 @@ class QuestionSuspicion:
     signals: Mapping[str, Any] = field(hash=False)
     reasons: tuple[str, ...] = ()
     probability: float | None = None
+    suspicion: float = 0.0
+    rank: int = 0
+    withheld: str | None = None
 
     def to_json(self) -> dict[str, object]:
-        """The per-question object of ``keyaudit``'s JSON."""
+        """The per-question object of ``keyaudit``'s JSON (cli.md's fields, plus
+        ``ordinal``, ``rank``, ``probability`` and ``probability_withheld``)."""
         return {
             "question_id": self.question_id,
             "ordinal": self.ordinal,
+            "rank": self.rank,
             "option": self.option,
             "score": self.score,
             "probability": self.probability,
+            "probability_withheld": self.withheld,
             "signals": dict(self.signals),
             "reasons": list(self.reasons),
         }
@@ -53,7 +69,8 @@ class QuestionSuspicion:
 
 def rank_key(item: QuestionSuspicion) -> tuple[bool, float, int, str]:
     """Sort key: questions with a stated reason first (a row that cannot say why never
-    ranks above one that can), then highest score, ties by ordinal (then id)."""
+    ranks above one that can), then highest score (the suspicion's monotone map, to 4
+    decimals: equal as shown is a tie), ties by ordinal (then id)."""
     return (not item.reasons, -item.score, item.ordinal, item.question_id)
 
 

@@ -1,8 +1,9 @@
 """Switching between the window's pages, and the hand-overs between them.
 
 The attempts page (side by side, or the compare grid), the scores dashboard,
-the key audit and the Review view. Scores and key audit are computed the first
-time they are shown for an opened file (``wait`` computes at once, for headless
+the key audit and the Review view. Scores are computed the first time they are shown
+for an opened file; the key audit in the background as soon as the file's review
+index is ready (or when its page is shown first) (``wait`` waits for them, for headless
 screenshots and tests). A click on a plotted bar filters the attempt list; the key audit opens a
 question's compare grid or starts a ``key_incorrect`` flag on it. The Filters dock
 filters the attempt list only: it is hidden beside the other pages (its toggle unchecked
@@ -75,7 +76,13 @@ class ViewSwitcher(QObject):
         self._keyaudit.clear()
 
     def index_ready(self, _index: object) -> None:
-        """The review index is ready: a scores or key-audit page shown now is computed."""
+        """The review index is ready: the key audit starts in the background (the Review
+        view shows its evidence without a visit to its page); a scores page shown now is
+        computed."""
+        session = self._session
+        if session is not None and self._keyaudit_for is not session:
+            self._keyaudit_for = session
+            self._keyaudit.load(session.db, index=session.index)
         self._page_changed(self._pages.currentIndex())
 
     def show_attempt_tab(self) -> None:

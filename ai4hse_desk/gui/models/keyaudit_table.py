@@ -15,12 +15,19 @@ if TYPE_CHECKING:
     from ai4hse_desk.keyaudit import QuestionSuspicion
 
 _Index = QModelIndex | QPersistentModelIndex
-HEADERS = ("Rank", "Question", "Option", "P(key wrong)", "Flagged", "Strongest reason")
+HEADERS = ("Rank", "Question", "Option", "P(key wrong)", "Flagged", "Evidence")
+#: Shown in the probability column where the desk has no honest probability.
+NOT_SHOWN = "—"
 
 
 def option_text(item: QuestionSuspicion) -> str:
     """``"2 (C)"`` for an option position, ``"—"`` when the evidence names none."""
     return "—" if item.option is None else f"{item.option} ({option_letter(item.option)})"
+
+
+def probability_text(item: QuestionSuspicion) -> str:
+    """``"0.21"`` where the probability is honest (calibrated), else :data:`NOT_SHOWN`."""
+    return NOT_SHOWN if item.probability is None else f"{item.probability:.2f}"
 
 
 class KeyAuditModel(QAbstractTableModel):
@@ -69,19 +76,21 @@ class KeyAuditModel(QAbstractTableModel):
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             values = (
-                str(index.row() + 1),
+                str(item.rank or index.row() + 1),
                 item.question_id,
                 option_text(item),
-                f"{item.score:.2f}",
+                probability_text(item),
                 "⚑" if item.question_id in self._flagged else "",
                 item.reasons[0] if item.reasons else "",
             )
             return values[column]
         if role == Qt.ItemDataRole.UserRole:
             return item.question_id
+        if role == Qt.ItemDataRole.ToolTipRole and column == 3 and item.withheld:
+            return f"No probability shown: {item.withheld}. The rank and the evidence stand."
         if role == Qt.ItemDataRole.TextAlignmentRole and column in (0, 2, 3, 4):
             return int(Qt.AlignmentFlag.AlignCenter)
         return None
 
 
-__all__ = ["HEADERS", "KeyAuditModel", "option_text"]
+__all__ = ["HEADERS", "NOT_SHOWN", "KeyAuditModel", "option_text", "probability_text"]

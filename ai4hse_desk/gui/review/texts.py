@@ -79,10 +79,11 @@ def option_votes(rows: Sequence[ListRow], position: int) -> str:
 
 
 def evidence_text(question: Question, result: KeyAuditResult | None) -> str:
-    """The key audit's score and reasons for ``question`` (when computed) and its hygiene."""
+    """The key audit's rank, evidence in words and (where honest) probability for
+    ``question`` (when computed), and its hygiene."""
     parts: list[str] = []
     if result is None:
-        parts.append("Key audit not computed yet (View ▸ Key audit computes it).")
+        parts.append("Key audit still being computed (it starts when the file opens).")
     else:
         ranked = list(result.questions)
         found = next((i for i, s in enumerate(ranked) if s.question_id == question.question_id),
@@ -91,9 +92,11 @@ def evidence_text(question: Question, result: KeyAuditResult | None) -> str:
             parts.append("The key audit did not rank this question.")
         else:
             item = ranked[found]
-            reasons = "; ".join(item.reasons) or "no signal"
-            parts.append(f"Key audit: suspicion {item.score:.2f}, rank {found + 1} of "
-                         f"{len(ranked)} — {reasons}")  # fmt: skip
+            reasons = "; ".join(item.reasons) or "no signal stands out"
+            shown = ("no probability shown" if item.probability is None
+                     else f"P(key wrong) {item.probability:.2f}")  # fmt: skip
+            parts.append(f"Key audit: suspicion rank {item.rank or found + 1} of "
+                         f"{len(ranked):,} ({shown}) — {reasons}")  # fmt: skip
     # Imported here: the keyaudit package loads numpy, which the window's start-up does not need.
     from ai4hse_desk.keyaudit.hygiene import empty_options, encoding_damage, identical_options
 

@@ -4,7 +4,14 @@ Suggestions for a reviewer, never a change to a key or a score. Enter (or O)
 opens the question with its compare grid; F starts a ``key_incorrect`` flag
 with the option the evidence points at. Questions already flagged are marked.
 The ranking is computed on the ``"keyaudit"`` lane of the window's task runner,
-from the review index's stored verdicts once it is ready.
+from the review index's stored verdicts, in the background as soon as that index is
+ready (the window's view switcher starts it when a file opens), so the Review view
+has its evidence without a visit here.
+
+What it shows (issue 35): the suspicion rank, the evidence in plain words (the runs
+named by strength), and P(key wrong) only where that number is honest (the corpus
+and the question are like the real data it was calibrated on); elsewhere "—" and
+the reason.
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ai4hse_desk.gui.models.keyaudit_table import KeyAuditModel, option_text
+from ai4hse_desk.gui.models.keyaudit_table import KeyAuditModel, option_text, probability_text
 from ai4hse_desk.gui.qt_guard import guarded
 from ai4hse_desk.gui.widgets.task_status import TaskStatus
 from ai4hse_desk.gui.workers.task import QueryOp, Task
@@ -45,6 +52,7 @@ class KeyAuditView(QWidget):
     open_question = Signal(str)
     flag_requested = Signal(str, object)  # question_id, option position or None
     failed = Signal(str)  # the ranking could not be computed (one line)
+    computed = Signal()  # a ranking is shown (``result`` is set)
 
     def __init__(self, tasks: TaskRunner, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -70,10 +78,12 @@ class KeyAuditView(QWidget):
         self.reasons.setReadOnly(True)
         self.reasons.setAccessibleName("Key-audit reasons")
         self.intro = QLabel(
-            "Suggestions only: ranked by P(key wrong), from a model of every run's answers "
-            "(each run an annotator with a fitted reliability; prior: 95% of keys are right; "
-            "README ▸ Key audit). Nothing here changes a key or a score.  Enter / O: open the "
-            "question and its compare grid · F: flag the key as incorrect."
+            "Suggestions only, most suspicious key first: ranked by how the runs answer "
+            "(runs that converge on another answer, and how strong those runs are). "
+            "P(key wrong) is shown only where it was calibrated on real key errors; "
+            "elsewhere the rank and the evidence stand alone. Nothing here changes a key or "
+            "a score.  Enter / O: open the question and its compare grid · F: flag the key "
+            "as incorrect."
         )
         self.intro.setTextFormat(Qt.TextFormat.PlainText)
         self.intro.setWordWrap(True)
@@ -193,10 +203,19 @@ class KeyAuditView(QWidget):
             )
         elif isinstance(skew, dict) and skew:
             parts.append(f"no answer-key position skew (χ² p = {skew.get('p_value')})")
+        calibration = result.corpus.get("calibration") or {}
+        if isinstance(calibration, dict) and calibration:
+            honest = calibration.get("questions_with_probability", 0)
+            parts.append(
+                f"P(key wrong) shown for {honest:,} of {len(result.questions):,}"
+                if honest
+                else f"no P(key wrong) shown: {calibration.get('reason', 'not calibrated')}"
+            )
         self.corpus.setText(" · ".join(parts))
         if shown:
             self.table.selectRow(0)
         self._show_reasons()  # (a reset says nothing to the selection: the pane follows here)
+        self.computed.emit()
 
     def hide_questions(self, question_ids: frozenset[str]) -> None:
         """Leave these questions out of the list, their evidence with them (a reviewer's
@@ -218,15 +237,13 @@ class KeyAuditView(QWidget):
         if item is None:
             self.reasons.clear()
             return
+        total = len(self.result.questions) if self.result is not None else 0
         lines = [
-            f"{item.question_id} — P(key wrong) {item.score:.4f}, option {option_text(item)}",
+            f"{item.question_id} — rank {item.rank:,} of {total:,}, option {option_text(item)}",
+            probability_line(item),
             "",
         ]
         lines += [f"• {reason}" for reason in item.reasons] or ["No signal stands out."]
-        components = item.signals.get("components") if isinstance(item.signals, dict) else None
-        if isinstance(components, dict):
-            lines += ["", "Signal parts (the earlier weighted score):"]
-            lines += [f"  {name}: {value}" for name, value in components.items()]
         self.reasons.setPlainText("\n".join(lines))
 
     def open_current(self) -> None:
@@ -240,3 +257,14 @@ class KeyAuditView(QWidget):
         item = self.current()
         if item is not None:
             self.flag_requested.emit(item.question_id, item.option)
+
+
+def probability_line(item: QuestionSuspicion) -> str:
+    """The probability in words: the number where it is honest, else why not."""
+    if item.probability is not None:
+        return (
+            f"P(key wrong) {probability_text(item)}: of keys shown near this number, about "
+            f"that share were wrong in the real data it was calibrated on"
+        )
+    why = item.withheld or "not calibrated"
+    return f"No probability shown ({why}): the rank and the evidence stand."
