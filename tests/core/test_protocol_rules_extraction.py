@@ -1,8 +1,10 @@
-"""Reasoning-assisted rule of protocol.md section 4, one rule per test (issue 36, items 8, 9).
+"""Extraction rules of protocol.md sections 2-5, one rule per test (issue 36).
 
-Every text is read through each door the desk has to the rule (``extract_text``, the
-recorded-attempt ``derive`` and the rescore's ``verdict_rule``): all three must give
-the verdict the protocol demands.
+Items 8 and 9 of the issue (the reasoning-assisted rule of section 4) first: every
+text is read through each door the desk has to the rule (``extract_text``, the
+recorded-attempt ``derive`` and the rescore's ``verdict_rule``), and all three must
+give the verdict the protocol demands. Then the shared definitions of section 2 and
+the outcome of an attempt, where the mutation test found rules no test held.
 """
 
 from __future__ import annotations
@@ -11,6 +13,12 @@ import pytest
 
 from ai4hse_desk.protocol import Extraction, Status, Track, derive, extract_text
 from ai4hse_desk.protocol.extract import verdict_rule
+from ai4hse_desk.protocol.lists import (
+    answer_lists,
+    bracketed_spans,
+    is_answer_list,
+    last_answer_list,
+)
 
 T, F = True, False
 TRACK = Track.REASONING_ASSISTED
@@ -46,7 +54,11 @@ def test_a_list_continued_on_a_later_line_is_non_final(text: str) -> None:
 def test_a_strict_final_line_after_reasoning_is_valid_and_strict() -> None:
     text = "x\ny\nFINAL_ANSWER: [TRUE, FALSE]\n\n"
     for verdict in verdicts(text, 2):
-        assert (verdict.status, verdict.selection, verdict.strict_format) == (Status.VALID, (T, F), T)
+        assert (verdict.status, verdict.selection, verdict.strict_format) == (
+            Status.VALID,
+            (T, F),
+            T,
+        )
 
 
 # --- item 9: before the field only whitespace and emphasis marks --------------------------
@@ -91,3 +103,79 @@ def test_text_on_earlier_lines_never_makes_the_final_line_malformed() -> None:
     text = "Step one: option 1.\nStep two: so not option 2.\nFINAL_ANSWER: TRUE, FALSE"
     for verdict in verdicts(text, 2):
         assert (verdict.status, verdict.selection) == (Status.VALID, (T, F))
+
+
+# --- section 2: bracketed spans and answer lists ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    "span",
+    ["[TRUE]", "[x,TRUE]", "[ true , maybe ]", "[FALSE,]", "[1, 2, False]"],
+)
+def test_a_span_with_one_token_item_is_an_answer_list(span: str) -> None:
+    assert is_answer_list(span)
+
+
+@pytest.mark.parametrize(
+    "span",
+    [
+        "[]",
+        "[TRUE FALSE]",
+        '["TRUE"]',
+        "[[x, TRUE]",  # a "[" inside: not one innermost span
+        "[TRUE, x[]",
+        "[], TRUE]",  # a "]" inside
+        "[TRUE, x]]",
+        "TRUE]",
+        "[TRUE",
+    ],
+)
+def test_what_is_not_one_bracketed_span_with_a_token_is_no_answer_list(span: str) -> None:
+    assert not is_answer_list(span)
+
+
+def test_spans_and_answer_lists_are_found_from_the_first_character() -> None:
+    text = "[TRUE] then [A, C] then [false, x]"
+    assert bracketed_spans(text) == [(0, 6), (12, 18), (24, 34)]
+    assert answer_lists(text) == [(0, 6), (24, 34)]
+    assert last_answer_list(text) == (24, 34)
+    assert last_answer_list("[A] and [1, 2]") is None
+
+
+def test_spans_and_answer_lists_are_looked_for_inside_the_given_range_only() -> None:
+    text = "[TRUE] then [A, C] then [false, x]"
+    assert bracketed_spans(text, 1, 20) == [(12, 18)]
+    assert bracketed_spans(text, 0, 30) == [(0, 6), (12, 18)]
+    assert answer_lists(text, 0, 30) == [(0, 6)]
+    assert answer_lists(text, 7) == [(24, 34)]
+
+
+# --- section 2: the outcome of an attempt -------------------------------------------------
+
+
+def test_an_attempt_is_correct_only_when_valid_and_equal_to_the_key_everywhere() -> None:
+    key = (T, F, T)
+    assert extract_text(Track.ANSWER_ONLY, "[TRUE, FALSE, TRUE]", 3).is_correct(key)
+    assert not extract_text(Track.ANSWER_ONLY, "[TRUE, FALSE, FALSE]", 3).is_correct(key)
+    assert not extract_text(Track.ANSWER_ONLY, "[TRUE, FALSE]", 3).is_correct(key)
+    cut_off = derive(Track.ANSWER_ONLY, "[TRUE, FALSE, TRUE]", 3, finish_reason="length")
+    assert cut_off.status is Status.INCOMPLETE
+    assert cut_off.selection == key  # shown, but counted incorrect
+    assert not cut_off.is_correct(key)
+
+
+# --- section 5: reasons name what broke the schema, shortened when long -------------------
+
+
+def test_a_forbidden_field_is_named_whole_up_to_thirty_characters() -> None:
+    name = "f" * 30
+    verdict = extract_text(Track.STRUCTURED_OUTPUT, f'{{"{name}": true}}', 1)
+    assert verdict.status is Status.SCHEMA_VIOLATION
+    assert f"field '{name}' is not allowed" in verdict.reason
+
+
+def test_a_longer_forbidden_field_is_shown_by_its_first_29_characters() -> None:
+    name = "abcdefghijklmnopqrstuvwxyz0123456789"
+    verdict = extract_text(Track.STRUCTURED_OUTPUT, f'{{"answers": [true], "{name}": 1}}', 1)
+    assert verdict.status is Status.SCHEMA_VIOLATION
+    assert f"field '{name[:29]}…' is not allowed" in verdict.reason

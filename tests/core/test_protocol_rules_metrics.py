@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import pytest
+
 from ai4hse_desk.protocol.metrics import RunInfo, RunScorer, order_runs
 from ai4hse_desk.protocol.outcome import Selection, Status
 
@@ -152,3 +154,62 @@ def test_counting_a_batch_equals_counting_one_attempt_at_a_time() -> None:
     assert batch.attempts == len(attempts)
     assert batch.result(labels) == one_by_one
     assert one_by_one["option_accuracy"] == 14 / 16  # wrong twice (2 misses), right once
+
+
+def test_every_wrong_option_of_an_attempt_counts() -> None:
+    # Key (T,T,F,F) answered (F,F,T,T): two false positives and two false negatives.
+    key = (T, T, F, F)
+    run = score([("Q1", 1, V, (F, F, T, T), True, key, False)])
+    assert run["hamming_loss"] == 1.0
+    assert run["option_accuracy"] == 0.0
+    assert (run["precision"], run["recall"], run["f1"]) == (0.0, 0.0, 0.0)
+
+
+def test_a_valid_attempt_without_a_selection_names_its_question() -> None:
+    scorer = RunScorer(RunInfo("r1", "model-x", "answer_only", 10, "complete"))
+    scorer.add("Q7", 1, V, None, False, (T, F), False)
+    with pytest.raises(ValueError, match="Q7"):
+        scorer.result({})
+
+
+def test_each_repetition_counts_every_correct_attempt() -> None:
+    key = (T, F)
+    run = score(
+        [
+            ("Q1", 1, V, key, True, key, False),
+            ("Q2", 1, V, key, True, key, False),
+            ("Q3", 1, V, (F, F), True, key, False),
+            ("Q1", 2, V, key, True, key, False),
+        ]
+    )
+    repetitions = run["repetitions"]
+    assert isinstance(repetitions, list)
+    assert [(r["repetition"], r["attempts"], r["correct"]) for r in repetitions] == [
+        (1, 3, 2),
+        (2, 1, 1),
+    ]
+    assert repetitions[0]["exact_accuracy"] == 2 / 3
+
+
+# --- the order of runs (cli.md): tracks in order, unknown tracks after by name --------------
+
+
+def test_unknown_tracks_come_after_the_known_ones_by_name() -> None:
+    rows = [
+        {"run_id": "r1", "track": "zeta_track", "scored": True, "exact_accuracy": 0.9},
+        {"run_id": "r2", "track": "alpha_track", "scored": True, "exact_accuracy": 0.1},
+        {"run_id": "r3", "track": "single_choice", "scored": True, "exact_accuracy": 0.5},
+        {"run_id": "r4", "track": "answer_only", "scored": True, "exact_accuracy": 0.2},
+        {"run_id": "r0", "track": "zeta_track", "scored": True, "exact_accuracy": 0.95},
+    ]
+    assert [row["run_id"] for row in order_runs(rows)] == ["r4", "r3", "r2", "r0", "r1"]
+
+
+def test_runs_without_a_score_are_ordered_by_run_id() -> None:
+    rows = [
+        _row("c", None, scored=False),
+        _row("a", 0.4, scored=False),
+        _row("b", None),
+        _row("d", 0.3),
+    ]
+    assert [row["run_id"] for row in order_runs(rows)] == ["d", "a", "b", "c"]
