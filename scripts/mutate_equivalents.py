@@ -8,6 +8,27 @@ mutant no longer puts in that text is stale, and the mutant counts as a survivor
 from __future__ import annotations
 
 _M = "ai4hse_desk.protocol.metrics."
+_L = "ai4hse_desk.protocol.lists."
+_R = "ai4hse_desk.protocol.reasoning."
+_S = "ai4hse_desk.protocol.single_choice."
+_E = "ai4hse_desk.protocol.extract."
+_J = "ai4hse_desk.protocol.structured."
+_ROUTE = (
+    "only which texts go through the extraction memo changes (reasoning-assisted texts "
+    "and texts over the bound are never memoised inside `_apply` either): the same verdicts"
+)
+_UNREACHABLE = (
+    "the message of an assertion no input reaches: a dict shorter than its pairs has a "
+    "repeated key, which the loop above always finds"
+)
+_MEMO = (
+    "a memo of verdicts that depend only on its key is bypassed, bounded one entry "
+    "later or filled with a miss: every verdict is computed again, the same"
+)
+_SHORT_SPAN = (
+    "a text of 2 characters that opens and closes a bracket is `[]`, which has no token "
+    "item; one of 0 or 1 character cannot open and close: either way no answer list"
+)
 _ZIP = (
     "`strict` of `zip` never decides: two lines above, a selection whose length differs "
     "from its key's has already raised ValueError"
@@ -22,6 +43,52 @@ _SAME_RANK = (
 )
 
 EQUIVALENTS: dict[str, tuple[str, str]] = {
+    # --- protocol/extract.py
+    _E + "x_derive__mutmut_22": (
+        "if len(text) > _MEMO_MAX_TEXT and rule is extract_reasoning:",
+        _ROUTE,
+    ),
+    _E + "x_derive__mutmut_23": (
+        "if len(text) >= _MEMO_MAX_TEXT or rule is extract_reasoning:",
+        _ROUTE,
+    ),
+    _E + "x_derive__mutmut_24": (
+        "if len(text) > _MEMO_MAX_TEXT or rule is not extract_reasoning:",
+        _ROUTE,
+    ),
+    _E + "x_derive__mutmut_34": ("result = _memo.get(None) or _apply(", _MEMO),
+    _E + "x_derive__mutmut_55": (
+        "result.selection if (result.status is Status.VALID) or True else None,",
+        "every track rule gives a selection only with `valid` (a test of each track holds "
+        "it), so a cut-off attempt keeps the same selection or None either way",
+    ),
+    # --- protocol/lists.py
+    _L + "x_is_answer_list__mutmut_6": ("len(span_text) > 2", _SHORT_SPAN),
+    _L + "x_is_answer_list__mutmut_7": ("len(span_text) >= 3", _SHORT_SPAN),
+    # --- protocol/reasoning.py
+    _R + "x__line_verdict__mutmut_1": ("found = None", _MEMO),
+    _R + "x__line_verdict__mutmut_2": ("found = _LINE_VERDICTS.get(None)", _MEMO),
+    _R + "x__line_verdict__mutmut_30": ("if len(content) < _MEMO_MAX_CONTENT:", _MEMO),
+    _R + "x__line_verdict__mutmut_31": ("if len(_LINE_VERDICTS) > _MEMO_MAX_ENTRIES:", _MEMO),
+    _R + "x__line_verdict__mutmut_32": ("_LINE_VERDICTS[content] = None", _MEMO),
+    # --- protocol/structured.py
+    _J + "x__object__mutmut_11": ("raise AssertionError(None)  # pragma: no cover", _UNREACHABLE),
+    _J + "x__object__mutmut_12": (
+        'raise AssertionError("XXunreachable: a shorter dict has a repeated keyXX")  '
+        "# pragma: no cover",
+        _UNREACHABLE,
+    ),
+    _J + "x__object__mutmut_13": (
+        'raise AssertionError("UNREACHABLE: A SHORTER DICT HAS A REPEATED KEY")  '
+        "# pragma: no cover",
+        _UNREACHABLE,
+    ),
+    # --- protocol/single_choice.py
+    _S + "x__letter_range__mutmut_17": (
+        'return "A" if n == 1 else f"A–{chr(ord(\'A\') + min(n, 27) - 1)}"',
+        "the range is only named for a letter past the options, and letters stop at Z, "
+        "so n <= 25 there and min(n, 26) = min(n, 27) = n",
+    ),
     # --- protocol/metrics.py
     _M + "x__option_counts__mutmut_7": (
         "for chosen, expected in zip(selection, key, strict=None):",

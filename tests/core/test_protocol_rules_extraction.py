@@ -179,3 +179,119 @@ def test_a_longer_forbidden_field_is_shown_by_its_first_29_characters() -> None:
     verdict = extract_text(Track.STRUCTURED_OUTPUT, f'{{"answers": [true], "{name}": 1}}', 1)
     assert verdict.status is Status.SCHEMA_VIOLATION
     assert f"field '{name[:29]}…' is not allowed" in verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("answers", "shown"),
+    [
+        ('"' + "x" * 28 + '"', 'the string "' + "x" * 28 + '"'),
+        ('"' + "y" * 29 + '"', 'the string "' + "y" * 28 + "…"),
+        ("1" * 30, "the number " + "1" * 30),
+        ("2" * 31, "the number " + "2" * 29 + "…"),
+        ("{}", "an object"),
+        ("null", "null"),
+        ("true", "true"),
+    ],
+)
+def test_an_answers_field_that_is_no_array_is_described_shortened_to_30_characters(
+    answers: str, shown: str
+) -> None:
+    verdict = extract_text(Track.STRUCTURED_OUTPUT, f'{{"answers": {answers}}}', 1)
+    assert verdict.status is Status.SCHEMA_VIOLATION
+    assert verdict.reason == f"'answers' is {shown}, not an array"
+
+
+@pytest.mark.parametrize(
+    ("item", "shown"),
+    [("[true]", "an array"), ('{"a": 1}', "an object"), ("0", "the number 0")],
+)
+def test_an_answers_item_that_is_no_boolean_is_described(item: str, shown: str) -> None:
+    verdict = extract_text(Track.STRUCTURED_OUTPUT, f'{{"answers": [true, {item}]}}', 2)
+    assert verdict.status is Status.SCHEMA_VIOLATION
+    assert verdict.reason == f"answers item 2 is {shown}, not true/false"
+
+
+def test_a_repeated_key_is_named_in_the_reason() -> None:
+    text = '{"answers": [true], "b": 1, "b": 2}'
+    verdict = extract_text(Track.STRUCTURED_OUTPUT, text, 1)
+    assert verdict.status is Status.SCHEMA_VIOLATION
+    assert verdict.reason == "duplicate key 'b' in JSON"
+
+
+# --- section 4: the reason of a valid final line says whether it is strict ----------------
+
+
+@pytest.mark.parametrize("lines_above", ["", "Reasoning.\n", "a\nb\n"])
+def test_the_reason_of_a_strict_final_line_says_it_is_strict(lines_above: str) -> None:
+    strict = f"{lines_above}FINAL_ANSWER: [TRUE, FALSE]"
+    loose = f"{lines_above}FINAL_ANSWER: [true, FALSE]"
+    for verdict in verdicts(strict, 2):
+        assert verdict.strict_format
+        assert "strict" in verdict.reason
+    for verdict in verdicts(loose, 2):
+        assert (verdict.status, verdict.strict_format) == (Status.VALID, False)
+        assert "strict" not in verdict.reason
+
+
+# --- section 2: the attempt's state and response, and the arguments every caller gives ----
+
+
+@pytest.mark.parametrize("track", list(Track))
+def test_an_answered_attempt_without_a_response_reads_as_an_empty_one(track: Track) -> None:
+    assert derive(track, None, 2) == derive(track, "", 2) == extract_text(track, "", 2)
+
+
+def test_a_question_without_options_is_refused_naming_its_count() -> None:
+    for call in (derive, extract_text):
+        with pytest.raises(ValueError, match="n=0"):
+            call(Track.ANSWER_ONLY, "[TRUE]", 0)
+
+
+def test_a_track_that_is_not_a_name_is_refused_as_unknown() -> None:
+    for track in (["answer_only"], None, 3):
+        with pytest.raises(ValueError, match="unknown track"):
+            derive(track, "[TRUE]", 1)  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match="unknown track"):
+            extract_text(track, "[TRUE]", 1)  # type: ignore[arg-type]
+
+
+def test_the_recorded_protocol_version_decides_for_long_responses_too() -> None:
+    # Before v10 the trimmed response must be exactly one list (desk rule), however long.
+    prose = "Option 1 is required by the regulation and option 2 is not. " * 3
+    response = prose + "[TRUE, FALSE]"
+    assert len(response) > 100
+    for version, status in ((9, Status.MALFORMED), (10, Status.VALID)):
+        assert derive(Track.ANSWER_ONLY, response, 2, protocol_version=version).status is status
+        assert extract_text(Track.ANSWER_ONLY, response, 2, protocol_version=version).status is (
+            status
+        )
+
+
+def test_an_object_without_answers_is_told_so() -> None:
+    verdict = extract_text(Track.STRUCTURED_OUTPUT, "{}", 2)
+    assert (verdict.status, verdict.reason) == (
+        Status.SCHEMA_VIOLATION,
+        "the JSON object has no 'answers' field",
+    )
+
+
+@pytest.mark.parametrize(
+    "document",
+    ['{"answ\\u0065rs": [true]}', '{"answers": [true] }', '{ "answers" : [ true ] }'],
+)
+def test_a_wrong_length_names_both_counts_however_the_json_is_spelled(document: str) -> None:
+    verdict = extract_text(Track.STRUCTURED_OUTPUT, document, 2)
+    assert (verdict.status, verdict.reason) == (
+        Status.WRONG_LENGTH,
+        "answers has 1 item; the question has 2 options",
+    )
+
+
+@pytest.mark.parametrize(
+    ("item", "shown"),
+    [("m" * 30, "m" * 30), ("abcdefghijklmnopqrstuvwxyz01234", "abcdefghijklmnopqrstuvwxyz012…")],
+)
+def test_an_item_that_is_no_token_is_quoted_up_to_30_characters(item: str, shown: str) -> None:
+    verdict = extract_text(Track.ANSWER_ONLY, f"[TRUE, {item}]", 2)
+    assert verdict.status is Status.MALFORMED
+    assert verdict.reason == f"item 2 '{shown}' of the last answer list is not TRUE/FALSE"
