@@ -17,6 +17,10 @@ _ROUTE = (
     "only which texts go through the extraction memo changes (reasoning-assisted texts "
     "and texts over the bound are never memoised inside `_apply` either): the same verdicts"
 )
+_TWO_LISTS = (
+    "a short cut: with one `[` there are not two answer lists, so searching anyway finds "
+    "at most one and the text is not ambiguous either way"
+)
 _UNREACHABLE = (
     "the message of an assertion no input reaches: a dict shorter than its pairs has a "
     "repeated key, which the loop above always finds"
@@ -66,6 +70,14 @@ EQUIVALENTS: dict[str, tuple[str, str]] = {
     _L + "x_is_answer_list__mutmut_6": ("len(span_text) > 2", _SHORT_SPAN),
     _L + "x_is_answer_list__mutmut_7": ("len(span_text) >= 3", _SHORT_SPAN),
     # --- protocol/reasoning.py
+    _R + "x__after_field__mutmut_10": (
+        'first = ANSWER_LIST.search(body) if (body.count("[") > 1) or True else None',
+        _TWO_LISTS,
+    ),
+    _R + "x__after_field__mutmut_14": (
+        'first = ANSWER_LIST.search(body) if body.count("[") >= 1 else None',
+        _TWO_LISTS,
+    ),
     _R + "x__line_verdict__mutmut_1": ("found = None", _MEMO),
     _R + "x__line_verdict__mutmut_2": ("found = _LINE_VERDICTS.get(None)", _MEMO),
     _R + "x__line_verdict__mutmut_30": ("if len(content) < _MEMO_MAX_CONTENT:", _MEMO),

@@ -295,3 +295,64 @@ def test_an_item_that_is_no_token_is_quoted_up_to_30_characters(item: str, shown
     verdict = extract_text(Track.ANSWER_ONLY, f"[TRUE, {item}]", 2)
     assert verdict.status is Status.MALFORMED
     assert verdict.reason == f"item 2 '{shown}' of the last answer list is not TRUE/FALSE"
+
+
+# --- where a verdict points (the spans the window highlights) and why ----------------------
+
+
+def _shown(text: str, verdict: Extraction) -> list[str]:
+    return [text[a:b] for a, b in verdict.spans]
+
+
+def test_a_list_with_only_whitespace_around_it_is_strict() -> None:
+    for text in (" [TRUE, FALSE]", "\n[TRUE, FALSE]\n", "\t [TRUE, FALSE]"):
+        verdict = extract_text(Track.ANSWER_ONLY, text, 2)
+        assert (verdict.status, verdict.strict_format) == (Status.VALID, True)
+    assert not extract_text(Track.ANSWER_ONLY, "x [TRUE, FALSE]", 2).strict_format
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "comma_at"),
+    [
+        ("[TRUE,]", "item 2 of the last answer list is empty (trailing comma)", 5),
+        ("[ ,TRUE]", "item 1 of the last answer list is empty (leading comma)", 2),
+        ("[TRUE,,FALSE]", "item 2 of the last answer list is empty (two commas in a row)", 5),
+        ("[TRUE, ,FALSE]", "item 2 of the last answer list is empty (two commas in a row)", 5),
+    ],
+)
+def test_an_empty_item_is_told_and_points_at_a_comma_beside_it(
+    text: str, where: str, comma_at: int
+) -> None:
+    verdict = extract_text(Track.ANSWER_ONLY, text, 2)
+    assert (verdict.status, verdict.reason) == (Status.MALFORMED, where)
+    assert verdict.spans[-1] == (comma_at, comma_at + 1)
+    assert text[comma_at] == ","
+
+
+def test_text_after_the_final_list_is_told_and_shown() -> None:
+    text = "FINAL_ANSWER: [TRUE, FALSE] because **"
+    for verdict in verdicts(text, 2):
+        assert verdict.status is Status.MALFORMED
+        assert verdict.reason == "text follows the bracketed list after FINAL_ANSWER:"
+    assert _shown(text, extract_text(TRACK, text, 2)) == [
+        "FINAL_ANSWER:",
+        "[TRUE, FALSE]",
+        "because",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "after"),
+    [
+        ("FINAL_ANSWER: TRUE, FALSE]", "TRUE, FALSE]"),
+        ("FINAL_ANSWER: so [TRUE, FALSE] **", "so [TRUE, FALSE]"),
+        ("FINAL_ANSWER: [TRUE, [FALSE]", "[TRUE, [FALSE]"),
+    ],
+)
+def test_a_final_line_that_is_not_one_bracketed_list_is_told_and_shown(
+    text: str, after: str
+) -> None:
+    for verdict in verdicts(text, 2):
+        assert verdict.status is Status.MALFORMED
+        assert verdict.reason == "what follows FINAL_ANSWER: is not one bracketed list"
+    assert _shown(text, extract_text(TRACK, text, 2)) == ["FINAL_ANSWER:", after]
