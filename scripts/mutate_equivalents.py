@@ -21,6 +21,17 @@ _TWO_LISTS = (
     "a short cut: with one `[` there are not two answer lists, so searching anyway finds "
     "at most one and the text is not ambiguous either way"
 )
+_LEAN = (
+    "the rescore's rule keeps the spans it may leave out (its contract: the same status, "
+    "selection, strict flag and reason, the spans possibly left out)"
+)
+_HEAD_AT_START = (
+    "this check only decides whether the last line's leading whitespace is skipped: that "
+    "is a no-op when the line starts with the field, and when the text starts with the "
+    "field but its last line is another, that line cannot hold a second field; the next "
+    "check decides the same"
+)
+_PAREN_GROUP = "the parenthesised letter's group starts after `(`, at 1 or later, when it matches"
 _UNREACHABLE = (
     "the message of an assertion no input reaches: a dict shorter than its pairs has a "
     "repeated key, which the loop above always finds"
@@ -61,6 +72,11 @@ EQUIVALENTS: dict[str, tuple[str, str]] = {
         _ROUTE,
     ),
     _E + "x_derive__mutmut_34": ("result = _memo.get(None) or _apply(", _MEMO),
+    _E + "x_track_rule__mutmut_5": (
+        "return _rule(track, 2)",
+        "the number only passes `_rule`'s n >= 1 check, which 1 and 2 both pass",
+    ),
+    _E + "x_verdict_rule__mutmut_3": ("return _VERDICT_RULES.get(None, rule)", _LEAN),
     _E + "x_derive__mutmut_55": (
         "result.selection if (result.status is Status.VALID) or True else None,",
         "every track rule gives a selection only with `valid` (a test of each track holds "
@@ -78,6 +94,16 @@ EQUIVALENTS: dict[str, tuple[str, str]] = {
         'first = ANSWER_LIST.search(body) if body.count("[") >= 1 else None',
         _TWO_LISTS,
     ),
+    _R + "x__strict_final__mutmut_11": (
+        "if not body.startswith(_STRICT_HEAD, None):",
+        _HEAD_AT_START,
+    ),
+    _R + "x__strict_final__mutmut_13": ("if not body.startswith(_STRICT_HEAD, ):", _HEAD_AT_START),
+    _R + "x_reasoning_verdict__mutmut_15": (
+        "return _general(text, n, count, lean=None)",
+        _LEAN,
+    ),
+    _R + "x_reasoning_verdict__mutmut_19": ("return _general(text, n, count, )", _LEAN),
     _R + "x__line_verdict__mutmut_1": ("found = None", _MEMO),
     _R + "x__line_verdict__mutmut_2": ("found = _LINE_VERDICTS.get(None)", _MEMO),
     _R + "x__line_verdict__mutmut_30": ("if len(content) < _MEMO_MAX_CONTENT:", _MEMO),
@@ -96,6 +122,27 @@ EQUIVALENTS: dict[str, tuple[str, str]] = {
         _UNREACHABLE,
     ),
     # --- protocol/single_choice.py
+    _S + "x_single_choice_verdict__mutmut_11": (
+        "at = strict.start(1) if strict.start(1) > 0 else strict.start(2)",
+        _PAREN_GROUP,
+    ),
+    _S + "x_single_choice_verdict__mutmut_12": (
+        "at = strict.start(1) if strict.start(1) >= 1 else strict.start(2)",
+        _PAREN_GROUP,
+    ),
+    _S + "x_single_choice_verdict__mutmut_20": (
+        "key = (n, text[at].lower(), strict is not None)",
+        "the shared verdicts are keyed by the letter in one case, lower or upper alike (the "
+        "verdict reads the letter case-insensitively)",
+    ),
+    _S + "x_single_choice_verdict__mutmut_21": (
+        "key = (n, text[at].upper(), strict is None)",
+        "the flag only keeps the bare and the 'answer is' forms apart; inverted it still does",
+    ),
+    _S + "x_single_choice_verdict__mutmut_22": ("found = None", _MEMO),
+    _S + "x_single_choice_verdict__mutmut_23": ("found = _VERDICTS.get(None)", _MEMO),
+    _S + "x_single_choice_verdict__mutmut_30": ("if len(_VERDICTS) > _MAX_VERDICTS:", _MEMO),
+    _S + "x_single_choice_verdict__mutmut_31": ("_VERDICTS[key] = None", _MEMO),
     _S + "x__letter_range__mutmut_17": (
         'return "A" if n == 1 else f"A–{chr(ord(\'A\') + min(n, 27) - 1)}"',
         "the range is only named for a letter past the options, and letters stop at Z, "

@@ -19,6 +19,7 @@ from ai4hse_desk.protocol.lists import (
     is_answer_list,
     last_answer_list,
 )
+from ai4hse_desk.protocol.single_choice import single_choice_verdict
 
 T, F = True, False
 TRACK = Track.REASONING_ASSISTED
@@ -38,6 +39,7 @@ def verdicts(text: str, n: int) -> list[Extraction]:
 @pytest.mark.parametrize(
     "text",
     [
+        "FINAL_ANSWER: [TRUE]\nabcdefghijklmnoTRUE]",
         "x\nFINAL_ANSWER: [TRUE,\nFALSE]",
         "FINAL_ANSWER: [TRUE,\nFALSE]",
         "Reasoning.\nMore reasoning.\nFINAL_ANSWER: [TRUE,\n  FALSE]\n",
@@ -45,7 +47,7 @@ def verdicts(text: str, n: int) -> list[Extraction]:
     ],
 )
 def test_a_list_continued_on_a_later_line_is_non_final(text: str) -> None:
-    for verdict in verdicts(text, 2):
+    for verdict in verdicts(text, text.count(",") + 1):
         assert verdict.status is Status.NON_FINAL
         assert verdict.selection is None
         assert verdict.strict_format is False
@@ -221,13 +223,17 @@ def test_a_repeated_key_is_named_in_the_reason() -> None:
 # --- section 4: the reason of a valid final line says whether it is strict ----------------
 
 
-@pytest.mark.parametrize("lines_above", ["", "Reasoning.\n", "a\nb\n"])
-def test_the_reason_of_a_strict_final_line_says_it_is_strict(lines_above: str) -> None:
-    strict = f"{lines_above}FINAL_ANSWER: [TRUE, FALSE]"
-    loose = f"{lines_above}FINAL_ANSWER: [true, FALSE]"
+@pytest.mark.parametrize(
+    ("lines_above", "after"),
+    [("", ""), ("Reasoning.\n", ""), ("a\nb\n", "\n"), ("  a\n", " \n\n"), ("a\n   ", "\t")],
+)
+def test_the_reason_of_a_strict_final_line_says_it_is_strict(lines_above: str, after: str) -> None:
+    strict = f"{lines_above}FINAL_ANSWER: [TRUE, FALSE]{after}"
+    loose = f"{lines_above}FINAL_ANSWER: [true, FALSE]{after}"
     for verdict in verdicts(strict, 2):
         assert verdict.strict_format
         assert "strict" in verdict.reason
+    assert _shown(strict, extract_text(TRACK, strict, 2)) == ["FINAL_ANSWER:", "[TRUE, FALSE]"]
     for verdict in verdicts(loose, 2):
         assert (verdict.status, verdict.strict_format) == (Status.VALID, False)
         assert "strict" not in verdict.reason
@@ -356,3 +362,16 @@ def test_a_final_line_that_is_not_one_bracketed_list_is_told_and_shown(
         assert verdict.status is Status.MALFORMED
         assert verdict.reason == "what follows FINAL_ANSWER: is not one bracketed list"
     assert _shown(text, extract_text(TRACK, text, 2)) == ["FINAL_ANSWER:", after]
+
+
+# --- section 5b: each reply's own letter, however the rescore shares its verdicts ----------
+
+
+def test_the_rescore_reads_each_replys_own_letter() -> None:
+    replies = ["(B)", "(C)", " B ", " C ", "b.", "c.", "The answer is B.", "The answer is C."]
+    for reply in replies:
+        letter = reply.strip(" ().").rsplit(" ", 1)[-1].upper()
+        verdict = single_choice_verdict(reply, 4)
+        assert verdict.status is Status.VALID
+        assert verdict.selection == tuple(c == letter for c in "ABCD")
+        assert verdict == extract_text(Track.SINGLE_CHOICE, reply, 4).without_spans()
