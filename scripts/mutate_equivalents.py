@@ -103,6 +103,7 @@ EQUIVALENTS: dict[str, tuple[str, str]] = {
         "return _general(text, n, count, lean=None)",
         _LEAN,
     ),
+    _R + "x_reasoning_verdict__mutmut_20": ("return _general(text, n, count, lean=False)", _LEAN),
     _R + "x_reasoning_verdict__mutmut_19": ("return _general(text, n, count, )", _LEAN),
     _R + "x__line_verdict__mutmut_1": ("found = None", _MEMO),
     _R + "x__line_verdict__mutmut_2": ("found = _LINE_VERDICTS.get(None)", _MEMO),
@@ -143,6 +144,18 @@ EQUIVALENTS: dict[str, tuple[str, str]] = {
     _S + "x_single_choice_verdict__mutmut_23": ("found = _VERDICTS.get(None)", _MEMO),
     _S + "x_single_choice_verdict__mutmut_30": ("if len(_VERDICTS) > _MAX_VERDICTS:", _MEMO),
     _S + "x_single_choice_verdict__mutmut_31": ("_VERDICTS[key] = None", _MEMO),
+    _S + "x__last_answer_is__mutmut_4": (
+        "tries = 1",
+        "one try fewer before the one scan of the whole text, which finds the same last match",
+    ),
+    _S + "x__last_answer_is__mutmut_11": (
+        "start = end - window if end >= window else 0",
+        "when end equals the window, end - window is 0 as well",
+    ),
+    _S + "x__last_answer_is__mutmut_21": (
+        'tail = text[start : end + _REACH].encode("ASCII", "replace").lower()',
+        "codec names are case-insensitive: the same ASCII codec",
+    ),
     _S + "x__letter_range__mutmut_17": (
         'return "A" if n == 1 else f"A–{chr(ord(\'A\') + min(n, 27) - 1)}"',
         "the range is only named for a letter past the options, and letters stop at Z, "

@@ -375,3 +375,31 @@ def test_the_rescore_reads_each_replys_own_letter() -> None:
         assert verdict.status is Status.VALID
         assert verdict.selection == tuple(c == letter for c in "ABCD")
         assert verdict == extract_text(Track.SINGLE_CHOICE, reply, 4).without_spans()
+
+
+def _named(reply: str) -> tuple[Status, tuple[bool, ...] | None]:
+    verdict = extract_text(Track.SINGLE_CHOICE, reply, 4)
+    assert single_choice_verdict(reply, 4) == verdict.without_spans()
+    return verdict.status, verdict.selection
+
+
+D = (False, False, False, True)
+
+
+@pytest.mark.parametrize("before", ["", "x", "Reasoning first. "])
+@pytest.mark.parametrize("after", [*range(240, 262), *range(1268, 1282)])
+def test_the_last_answer_is_is_found_however_far_from_the_end(before: str, after: int) -> None:
+    # Capitalised, so that only the case-insensitive search finds it; "." never names.
+    assert _named(before + "Answer is D" + "." * after) == (Status.VALID, D)
+
+
+def test_the_last_of_several_answer_is_far_from_the_end_wins() -> None:
+    filler = " and so on" * 40
+    assert _named("Answer is B. On reflection: ANSWER IS D." + filler) == (Status.VALID, D)
+    assert _named("Answer is D. Not C." + filler) == (Status.VALID, D)
+
+
+def test_many_answer_is_that_name_no_letter_do_not_hide_an_earlier_one() -> None:
+    reply = "Answer is D." + " Whether the answer is obvious, I cannot say." * 30
+    assert _named(reply) == (Status.VALID, D)
+    assert _named(reply.replace("Answer is D.", "No letter here.")) == (Status.MISSING, None)
