@@ -58,6 +58,11 @@ _SAME_RANK = (
 )
 
 EQUIVALENTS: dict[str, tuple[str, str]] = {
+    # --- protocol/compare.py
+    "ai4hse_desk.protocol.compare.x_parse_extracted__mutmut_13": (
+        "if len(_PARSED) > _PARSED_LIMIT:",
+        _MEMO,
+    ),
     # --- protocol/extract.py
     _E + "x_derive__mutmut_22": (
         "if len(text) > _MEMO_MAX_TEXT and rule is extract_reasoning:",

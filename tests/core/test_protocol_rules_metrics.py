@@ -213,3 +213,28 @@ def test_runs_without_a_score_are_ordered_by_run_id() -> None:
         _row("d", 0.3),
     ]
     assert [row["run_id"] for row in order_runs(rows)] == ["d", "a", "b", "c"]
+
+
+def test_counting_in_several_batches_adds_them_up() -> None:
+    q1, q2 = (T, F), (T, T)
+    attempts: list[Attempt] = [
+        ("Q1", 1, V, q1, True, q1, True),
+        ("Q2", 1, V, (T, F), False, q2, True),
+        ("Q1", 2, V, q1, True, q1, False),
+        ("Q2", 2, V, q2, True, q2, True),
+    ]
+    batches = RunScorer(RunInfo("r1", "model-x", "answer_only", 10, "complete"))
+    for batch in (attempts[:2], attempts[2:]):
+        batches.add_counts(
+            [a[2] for a in batch],
+            [a[0] for a in batch],
+            [a[1] for a in batch],
+            [a[3] == a[5] for a in batch],
+            {"Q1": q1, "Q2": q2},
+            sum(a[4] for a in batch),
+            sum(a[6] for a in batch),
+            [(a[0], a[3]) for a in batch if a[3] != a[5]],
+        )
+    run = batches.result({})
+    assert run == score(attempts)
+    assert (run["strict_format_rate"], run["disagreements"]) == (3 / 4, 3)
