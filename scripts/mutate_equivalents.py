@@ -32,6 +32,14 @@ _HEAD_AT_START = (
     "check decides the same"
 )
 _PAREN_GROUP = "the parenthesised letter's group starts after `(`, at 1 or later, when it matches"
+_SCAN = (
+    "the search from the end only gets slower or hands over to the one scan of the whole "
+    "text sooner or later (`_last_by_scan`), which finds the same last match"
+)
+_EXACT_PHRASE = (
+    "a short cut for the common exact phrase: a match there is taken only when no spelling "
+    "of the phrase follows it; otherwise the search from the end decides, the same way"
+)
 _UNREACHABLE = (
     "the message of an assertion no input reaches: a dict shorter than its pairs has a "
     "repeated key, which the loop above always finds"
@@ -160,6 +168,39 @@ EQUIVALENTS: dict[str, tuple[str, str]] = {
     _S + "x__last_answer_is__mutmut_21": (
         'tail = text[start : end + _REACH].encode("ASCII", "replace").lower()',
         "codec names are case-insensitive: the same ASCII codec",
+    ),
+    _S + "x__last_answer_is__mutmut_36": ("tries = 1", _SCAN),
+    _S + "x__last_answer_is__mutmut_37": ("tries -= 1", _SCAN),
+    _S + "x__last_answer_is__mutmut_38": ("tries += 2", _SCAN),
+    _S + "x__last_answer_is__mutmut_39": ("if tries != _MAX_TRIES:", _SCAN),
+    _S + "x__last_answer_is__mutmut_43": (
+        "at = tail.rfind(_PHRASE, None, at)  # the phrase cannot overlap itself",
+        _SCAN,
+    ),
+    _S + "x__last_answer_is__mutmut_44": (
+        "at = tail.rfind(_PHRASE, 0, None)  # the phrase cannot overlap itself",
+        _SCAN,
+    ),
+    _S + "x__last_answer_is__mutmut_46": (
+        "at = tail.rfind(_PHRASE, at)  # the phrase cannot overlap itself",
+        _SCAN,
+    ),
+    _S + "x__last_answer_is__mutmut_47": (
+        "at = tail.rfind(_PHRASE, 0, )  # the phrase cannot overlap itself",
+        _SCAN,
+    ),
+    _S + "x__last_answer_is__mutmut_51": ("window = 4", _SCAN),
+    _S + "x__last_answer_is__mutmut_53": ("window *= 5", _SCAN),
+    _S + "x__located__mutmut_12": ('at = text.find("answer is")', _EXACT_PHRASE),
+    _S + "x__located__mutmut_13": ('at = text.rfind("XXanswer isXX")', _EXACT_PHRASE),
+    _S + "x__located__mutmut_14": ('at = text.rfind("ANSWER IS")', _EXACT_PHRASE),
+    _S + "x_extract_single_choice__mutmut_10": (
+        "group = 1 if strict.start(1) > 0 else 2",
+        _PAREN_GROUP,
+    ),
+    _S + "x_extract_single_choice__mutmut_11": (
+        "group = 1 if strict.start(1) >= 1 else 2",
+        _PAREN_GROUP,
     ),
     _S + "x__letter_range__mutmut_17": (
         'return "A" if n == 1 else f"A–{chr(ord(\'A\') + min(n, 27) - 1)}"',

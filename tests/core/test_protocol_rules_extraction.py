@@ -403,3 +403,27 @@ def test_many_answer_is_that_name_no_letter_do_not_hide_an_earlier_one() -> None
     reply = "Answer is D." + " Whether the answer is obvious, I cannot say." * 30
     assert _named(reply) == (Status.VALID, D)
     assert _named(reply.replace("Answer is D.", "No letter here.")) == (Status.MISSING, None)
+
+
+B = (False, True, False, False)
+
+
+@pytest.mark.parametrize("reply", [" (B).", "(B). ", "\n(b).\n", "  B.", "B.\t\t"])
+def test_a_lone_letter_with_whitespace_around_is_the_strict_form(reply: str) -> None:
+    verdict = extract_text(Track.SINGLE_CHOICE, reply, 4)
+    assert (verdict.status, verdict.selection, verdict.strict_format) == (Status.VALID, B, True)
+    assert single_choice_verdict(reply, 4) == verdict.without_spans()
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Answer is B; the answer is not clear" + "." * 300,
+        "Answer is D, or rather Answer is B; the answer is not obvious" + "." * 300,
+        "x" * 300 + "Answer is D, or rather Answer is B; the answer is not obvious" + "." * 300,
+    ],
+)
+def test_the_last_answer_is_that_names_a_letter_wins_over_later_ones_that_do_not(
+    reply: str,
+) -> None:
+    assert _named(reply) == (Status.VALID, B)
