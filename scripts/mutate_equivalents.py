@@ -40,6 +40,11 @@ _EXACT_PHRASE = (
     "a short cut for the common exact phrase: a match there is taken only when no spelling "
     "of the phrase follows it; otherwise the search from the end decides, the same way"
 )
+_TAIL_WINDOW = (
+    "a short cut over the last 256 characters: when it finds nothing, or is skipped, the "
+    "search from the end (`_last_answer_is`) decides, the same way; a match it takes just "
+    "before the window is the last one, as no phrase starts inside the window"
+)
 _UNREACHABLE = (
     "the message of an assertion no input reaches: a dict shorter than its pairs has a "
     "repeated key, which the loop above always finds"
@@ -201,6 +206,59 @@ EQUIVALENTS: dict[str, tuple[str, str]] = {
     _S + "x_extract_single_choice__mutmut_11": (
         "group = 1 if strict.start(1) >= 1 else 2",
         _PAREN_GROUP,
+    ),
+    _S + "x__located__mutmut_15": ("if at > 0:", _EXACT_PHRASE),
+    _S + "x__located__mutmut_16": ("if at >= 1:", _EXACT_PHRASE),
+    _S + "x__located__mutmut_17": ("last = None", _EXACT_PHRASE),
+    _S + "x__located__mutmut_21": ("last = _ANSWER_IS.match(text, )", _EXACT_PHRASE),
+    _S + "x__located__mutmut_24": (
+        "if len(text) - end < len(_PHRASE) and _ANY_PHRASE.search(text, end) is None:",
+        _EXACT_PHRASE,
+    ),
+    _S + "x__located__mutmut_25": (
+        "if len(text) + end < len(_PHRASE) or _ANY_PHRASE.search(text, end) is None:",
+        _EXACT_PHRASE,
+    ),
+    _S + "x__located__mutmut_26": (
+        "if len(text) - end <= len(_PHRASE) or _ANY_PHRASE.search(text, end) is None:",
+        _EXACT_PHRASE,
+    ),
+    _S + "x__located__mutmut_30": (
+        "if len(text) - end < len(_PHRASE) or _ANY_PHRASE.search(text, ) is None:",
+        _EXACT_PHRASE,
+    ),
+    _S + "x__located__mutmut_33": ("start = len(text) + _TAIL", _TAIL_WINDOW),
+    _S + "x__located__mutmut_34": ("if start <= 0:", _TAIL_WINDOW),
+    _S + "x__located__mutmut_35": ("if start < 1:", _TAIL_WINDOW),
+    _S + "x__located__mutmut_37": ("start = 1", _TAIL_WINDOW),
+    _S + "x__located__mutmut_41": (
+        'at = text[start:].encode("ascii", "replace").upper().rfind(_PHRASE)',
+        _TAIL_WINDOW,
+    ),
+    _S + "x__located__mutmut_47": (
+        'at = text[start:].encode("ASCII", "replace").lower().rfind(_PHRASE)',
+        _TAIL_WINDOW,
+    ),
+    _S + "x__located__mutmut_50": ("last = None", _TAIL_WINDOW),
+    _S + "x__located__mutmut_51": (
+        "last = _ANSWER_IS.match(text, start + at) if (at >= 0) and False else None",
+        _TAIL_WINDOW,
+    ),
+    _S + "x__located__mutmut_52": (
+        "last = _ANSWER_IS.match(text, start + at) if (at >= 0) or True else None",
+        _TAIL_WINDOW,
+    ),
+    _S + "x__located__mutmut_58": (
+        "last = _ANSWER_IS.match(text, start + at) if at > 0 else None",
+        _TAIL_WINDOW,
+    ),
+    _S + "x__located__mutmut_59": (
+        "last = _ANSWER_IS.match(text, start + at) if at >= 1 else None",
+        _TAIL_WINDOW,
+    ),
+    _S + "x__located__mutmut_60": (
+        "return None, last if (last is not None) and False else _last_answer_is(text)",
+        _TAIL_WINDOW,
     ),
     _S + "x__letter_range__mutmut_17": (
         'return "A" if n == 1 else f"A–{chr(ord(\'A\') + min(n, 27) - 1)}"',

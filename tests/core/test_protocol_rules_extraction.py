@@ -427,3 +427,24 @@ def test_the_last_answer_is_that_names_a_letter_wins_over_later_ones_that_do_not
     reply: str,
 ) -> None:
     assert _named(reply) == (Status.VALID, B)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    ["Answer is B. No: ANSWER IS D.", "ANSWER IS (C), then Answer is **D**", "Answer is D"],
+)
+def test_the_last_of_several_answer_is_near_the_end_wins(reply: str) -> None:
+    assert _named(reply) == (Status.VALID, D)
+
+
+@pytest.mark.parametrize("space", ["\u00a0", "\x0b", "\u2003", "\n\u3000"])
+def test_any_whitespace_around_the_json_document_is_allowed(space: str) -> None:
+    document = '{"answers": [true, false]}'
+    for text in (document + space, space + document, space + document + space):
+        verdict = extract_text(Track.STRUCTURED_OUTPUT, text, 2)
+        assert (verdict.status, verdict.selection, verdict.strict_format) == (
+            Status.VALID,
+            (T, F),
+            T,
+        )
+        assert verdict.spans == ((text.index("{"), text.index("}") + 1),)
