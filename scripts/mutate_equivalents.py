@@ -221,7 +221,10 @@ EQUIVALENTS: dict[str, tuple[str, str]] = {
     ),
     _S + "x__located__mutmut_26": (
         "if len(text) - end <= len(_PHRASE) or _ANY_PHRASE.search(text, end) is None:",
-        _EXACT_PHRASE,
+        (
+            "also taken when exactly 9 characters follow the match: a phrase there has no "
+            "letter after it and names nothing, so the match is still the last one"
+        ),
     ),
     _S + "x__located__mutmut_30": (
         "if len(text) - end < len(_PHRASE) or _ANY_PHRASE.search(text, ) is None:",
