@@ -45,6 +45,14 @@ _TAIL_WINDOW = (
     "search from the end (`_last_answer_is`) decides, the same way; a match it takes just "
     "before the window is the last one, as no phrase starts inside the window"
 )
+_FAST_JSON = (
+    "the canonical-shape short cut is skipped: the parser and the schema checks give the "
+    "same status, selection, spans and reason for that shape"
+)
+_TOKEN_CASE = (
+    "an item that is exactly TRUE or FALSE is also found by the case-insensitive look-up "
+    "(4 or 5 ASCII letters), with the same value; no other item becomes a token"
+)
 _UNREACHABLE = (
     "the message of an assertion no input reaches: a dict shorter than its pairs has a "
     "repeated key, which the loop above always finds"
@@ -101,6 +109,20 @@ EQUIVALENTS: dict[str, tuple[str, str]] = {
         "it), so a cut-off attempt keeps the same selection or None either way",
     ),
     # --- protocol/lists.py
+    _L + "x_read_items__mutmut_23": (
+        "selection = STRICT_CONTENTS.get(None) or strict_selection(content)",
+        _MEMO,
+    ),
+    _L + "x_token_value__mutmut_2": ("value = None", _TOKEN_CASE),
+    _L + "x_token_value__mutmut_3": ("value = STRICT_TOKENS.get(None)", _TOKEN_CASE),
+    _L + "x_token_value__mutmut_4": (
+        "if value is None and len(item) in (4, 5) or item.isascii():",
+        _TOKEN_CASE,
+    ),
+    _L + "x_token_value__mutmut_5": (
+        "if value is None or len(item) in (4, 5) and item.isascii():",
+        _TOKEN_CASE,
+    ),
     _L + "x_is_answer_list__mutmut_6": ("len(span_text) > 2", _SHORT_SPAN),
     _L + "x_is_answer_list__mutmut_7": ("len(span_text) >= 3", _SHORT_SPAN),
     # --- protocol/reasoning.py
@@ -140,6 +162,9 @@ EQUIVALENTS: dict[str, tuple[str, str]] = {
         "# pragma: no cover",
         _UNREACHABLE,
     ),
+    _J + "x_extract_structured__mutmut_10": ("fast = None", _FAST_JSON),
+    _J + "x_extract_structured__mutmut_15": ("fast = _FAST.fullmatch(text, end)", _FAST_JSON),
+    _J + "x_extract_structured__mutmut_16": ("fast = _FAST.fullmatch(text, start, )", _FAST_JSON),
     # --- protocol/single_choice.py
     _S + "x_single_choice_verdict__mutmut_11": (
         "at = strict.start(1) if strict.start(1) > 0 else strict.start(2)",

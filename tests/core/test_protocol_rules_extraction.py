@@ -448,3 +448,20 @@ def test_any_whitespace_around_the_json_document_is_allowed(space: str) -> None:
             T,
         )
         assert verdict.spans == ((text.index("{"), text.index("}") + 1),)
+
+
+@pytest.mark.parametrize(("n", "options"), [(1, "1 option"), (3, "3 options")])
+def test_an_empty_final_list_is_a_wrong_length_naming_the_options(n: int, options: str) -> None:
+    for verdict in verdicts("FINAL_ANSWER: []", n):
+        assert (verdict.status, verdict.reason) == (
+            Status.WRONG_LENGTH,
+            f"final answer list is empty; the question has {options}",
+        )
+
+
+def test_json_in_a_code_fence_is_told_so() -> None:
+    verdict = extract_text(Track.STRUCTURED_OUTPUT, '```json\n{"answers": [true]}\n```', 1)
+    assert (verdict.status, verdict.reason) == (
+        Status.INVALID_JSON,
+        "JSON inside a Markdown code fence is not accepted",
+    )
