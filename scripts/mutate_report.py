@@ -5,6 +5,7 @@ from __future__ import annotations
 import fnmatch
 import json
 import platform
+import re
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -87,6 +88,11 @@ def _deferred(name: str) -> str | None:
     return None
 
 
+def _natural(line: str) -> list[object]:
+    """Sort key: mutant 9 before mutant 10."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", line)]
+
+
 def _fence(diff: str) -> list[str]:
     body = [line for line in diff.splitlines() if not line.startswith(("---", "+++"))]
     return ["```diff", *body, "```"]
@@ -164,7 +170,7 @@ def write_page(
         "",
         "## Equivalent mutants",
         "",
-        *(sorted(equivalent_lines) or ["None."]),
+        *(sorted(equivalent_lines, key=_natural) or ["None."]),
         "",
     ]
     unused = sorted(set(EQUIVALENTS) - used)
@@ -179,7 +185,7 @@ def write_page(
     lines += ["## Deferred", ""]
     if deferred_lines:
         reasons = sorted(set(DEFERRED.values()))
-        lines += [*reasons, "", *sorted(deferred_lines), ""]
+        lines += [*reasons, "", *sorted(deferred_lines, key=_natural), ""]
     else:
         lines += ["None.", ""]
     lines += ["## Not killed", "", *(other_lines or ["None: every other mutant was killed.", ""])]
