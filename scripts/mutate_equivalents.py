@@ -79,6 +79,15 @@ _SAME_RANK = (
 )
 
 EQUIVALENTS: dict[str, tuple[str, str]] = {
+    # --- protocol/answer_only.py
+    "ai4hse_desk.protocol.answer_only.x_extract_answer_only_v10__mutmut_13": (
+        "selection = None",
+        _MEMO,
+    ),
+    "ai4hse_desk.protocol.answer_only.x_extract_answer_only_v10__mutmut_14": (
+        "selection = STRICT_CONTENTS.get(None)",
+        _MEMO,
+    ),
     # --- protocol/compare.py
     "ai4hse_desk.protocol.compare.x_parse_extracted__mutmut_13": (
         "if len(_PARSED) > _PARSED_LIMIT:",

@@ -465,3 +465,24 @@ def test_json_in_a_code_fence_is_told_so() -> None:
         Status.INVALID_JSON,
         "JSON inside a Markdown code fence is not accepted",
     )
+
+
+# --- section 3: the answer-only rule ------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["[TRUE, FALSE]", "[FALSE,TRUE]", "[TRUE,  FALSE]"])
+def test_a_response_that_is_exactly_one_strict_list_is_told_so(text: str) -> None:
+    verdict = derive(Track.ANSWER_ONLY, text, 2)
+    assert (verdict.status, verdict.strict_format, verdict.spans) == (
+        Status.VALID,
+        True,
+        ((0, len(text)),),
+    )
+    assert verdict.reason == "the response is exactly one answer list of strict TRUE/FALSE tokens"
+
+
+@pytest.mark.parametrize("text", ["xTRUE, FALSE]", "[TRUE, FALSEx", "TRUE, FALSE]", "[TRUE, FALSE"])
+def test_an_unclosed_or_unopened_list_is_no_answer_list(text: str) -> None:
+    for version in (9, 10):
+        verdict = derive(Track.ANSWER_ONLY, text, 2, protocol_version=version)
+        assert (verdict.status, verdict.selection) == (Status.MISSING, None)
