@@ -53,6 +53,14 @@ _TOKEN_CASE = (
     "an item that is exactly TRUE or FALSE is also found by the case-insensitive look-up "
     "(4 or 5 ASCII letters), with the same value; no other item becomes a token"
 )
+_BRACKET_GUARD = (
+    "a guard before `strict_selection`, which gives None for any content with a bracket "
+    "(no strict token holds one) and the memo's value for a content seen before"
+)
+_NEWLINE_AT = (
+    "a newline is looked for after the 13-character field, or after a non-blank "
+    "character: it is never at index 0, so `< 0`, `<= 0` and `< 1` agree"
+)
 _UNREACHABLE = (
     "the message of an assertion no input reaches: a dict shorter than its pairs has a "
     "repeated key, which the loop above always finds"
@@ -87,6 +95,22 @@ EQUIVALENTS: dict[str, tuple[str, str]] = {
     "ai4hse_desk.protocol.answer_only.x_extract_answer_only_v10__mutmut_14": (
         "selection = STRICT_CONTENTS.get(None)",
         _MEMO,
+    ),
+    "ai4hse_desk.protocol.answer_only.x_extract_answer_only_v10__mutmut_15": (
+        'if selection is None and "[" not in content or "]" not in content:',
+        _BRACKET_GUARD,
+    ),
+    "ai4hse_desk.protocol.answer_only.x_extract_answer_only_v10__mutmut_16": (
+        'if selection is None or "[" not in content and "]" not in content:',
+        _BRACKET_GUARD,
+    ),
+    "ai4hse_desk.protocol.answer_only.x_extract_answer_only_v10__mutmut_18": (
+        'if selection is None and "XX[XX" not in content and "]" not in content:',
+        _BRACKET_GUARD,
+    ),
+    "ai4hse_desk.protocol.answer_only.x_extract_answer_only_v10__mutmut_20": (
+        'if selection is None and "[" not in content and "XX]XX" not in content:',
+        _BRACKET_GUARD,
     ),
     # --- protocol/compare.py
     "ai4hse_desk.protocol.compare.x_parse_extracted__mutmut_13": (
@@ -154,6 +178,19 @@ EQUIVALENTS: dict[str, tuple[str, str]] = {
     ),
     _R + "x_reasoning_verdict__mutmut_20": ("return _general(text, n, count, lean=False)", _LEAN),
     _R + "x_reasoning_verdict__mutmut_19": ("return _general(text, n, count, )", _LEAN),
+    _R + "x__general__mutmut_34": (
+        'line_start = text.rfind("\\n", None, pos) + 1',
+        "a start of None is the start of the text, as 0 is",
+    ),
+    _R + "x__general__mutmut_41": (
+        'line_start = text.rfind("\\n", 1, pos) + 1',
+        "a newline at index 0 is then counted in the field's line; it is whitespace, which "
+        "the rule skips before the field and which no span starts with",
+    ),
+    _R + "x__general__mutmut_51": ("if line_end <= 0:", _NEWLINE_AT),
+    _R + "x__general__mutmut_52": ("if line_end < 1:", _NEWLINE_AT),
+    _R + "x__general__mutmut_67": ("if later_end <= 0:", _NEWLINE_AT),
+    _R + "x__general__mutmut_68": ("if later_end < 1:", _NEWLINE_AT),
     _R + "x__line_verdict__mutmut_1": ("found = None", _MEMO),
     _R + "x__line_verdict__mutmut_2": ("found = _LINE_VERDICTS.get(None)", _MEMO),
     _R + "x__line_verdict__mutmut_30": ("if len(content) < _MEMO_MAX_CONTENT:", _MEMO),

@@ -486,3 +486,19 @@ def test_an_unclosed_or_unopened_list_is_no_answer_list(text: str) -> None:
     for version in (9, 10):
         verdict = derive(Track.ANSWER_ONLY, text, 2, protocol_version=version)
         assert (verdict.status, verdict.selection) == (Status.MISSING, None)
+
+
+@pytest.mark.parametrize(
+    ("text", "later"),
+    [
+        ("FINAL_ANSWER: [TRUE]\nmore text  \nand more\n", "more text"),
+        ("x\nFINAL_ANSWER: [TRUE]\n\n  then this\n\nand that", "then this"),
+        ("FINAL_ANSWER: [TRUE]\n\tlast words", "last words"),
+    ],
+)
+def test_a_non_final_field_points_at_the_first_non_blank_line_after_it(
+    text: str, later: str
+) -> None:
+    verdict = extract_text(TRACK, text, 1)
+    assert verdict.status is Status.NON_FINAL
+    assert _shown(text, verdict) == ["FINAL_ANSWER:", later]
