@@ -189,6 +189,10 @@ EQUIVALENTS: dict[str, tuple[str, str]] = {
     ),
     _R + "x__general__mutmut_51": ("if line_end <= 0:", _NEWLINE_AT),
     _R + "x__general__mutmut_52": ("if line_end < 1:", _NEWLINE_AT),
+    _R + "x__general__mutmut_69": (
+        "later_end = None",
+        "the line is then sliced up to None, which is the end of the text, as len(text) is",
+    ),
     _R + "x__general__mutmut_67": ("if later_end <= 0:", _NEWLINE_AT),
     _R + "x__general__mutmut_68": ("if later_end < 1:", _NEWLINE_AT),
     _R + "x__line_verdict__mutmut_1": ("found = None", _MEMO),

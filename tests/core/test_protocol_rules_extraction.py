@@ -500,5 +500,8 @@ def test_a_non_final_field_points_at_the_first_non_blank_line_after_it(
     text: str, later: str
 ) -> None:
     verdict = extract_text(TRACK, text, 1)
-    assert verdict.status is Status.NON_FINAL
+    assert (verdict.status, verdict.reason) == (
+        Status.NON_FINAL,
+        "the FINAL_ANSWER: line is not the last non-blank line",
+    )
     assert _shown(text, verdict) == ["FINAL_ANSWER:", later]
