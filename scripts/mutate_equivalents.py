@@ -146,6 +146,8 @@ EQUIVALENTS: dict[str, tuple[str, str]] = {
         "selection = STRICT_CONTENTS.get(None) or strict_selection(content)",
         _MEMO,
     ),
+    _L + "x_strict_selection__mutmut_1": ("selection = None", _MEMO),
+    _L + "x_strict_selection__mutmut_2": ("selection = STRICT_CONTENTS.get(None)", _MEMO),
     _L + "x_token_value__mutmut_2": ("value = None", _TOKEN_CASE),
     _L + "x_token_value__mutmut_3": ("value = STRICT_TOKENS.get(None)", _TOKEN_CASE),
     _L + "x_token_value__mutmut_4": (
@@ -193,6 +195,17 @@ EQUIVALENTS: dict[str, tuple[str, str]] = {
         "later_end = None",
         "the line is then sliced up to None, which is the end of the text, as len(text) is",
     ),
+    _R + "x__general__mutmut_107": ("found = None", _MEMO),
+    _R + "x__general__mutmut_108": ("found = _FINAL_LINES.get(None)", _MEMO),
+    _R + "x__general__mutmut_114": (
+        "found = _after_field(text, n, field, None, line_end).without_spans()",
+        "the line's start only serves the strict check of a valid list, and a valid strict "
+        "final line never gets here: the fast path (the same definition of a strict line) "
+        "has already answered it; the other verdicts do not read it",
+    ),
+    _R + "x__general__mutmut_121": ("if len(line[0]) < _MEMO_MAX_CONTENT:", _MEMO),
+    _R + "x__general__mutmut_122": ("if len(_FINAL_LINES) > _MEMO_MAX_ENTRIES:", _MEMO),
+    _R + "x__general__mutmut_123": ("_FINAL_LINES[line] = None", _MEMO),
     _R + "x__general__mutmut_67": ("if later_end <= 0:", _NEWLINE_AT),
     _R + "x__general__mutmut_68": ("if later_end < 1:", _NEWLINE_AT),
     _R + "x__line_verdict__mutmut_1": ("found = None", _MEMO),
