@@ -118,6 +118,15 @@ EQUIVALENTS: dict[str, tuple[str, str]] = {
         _MEMO,
     ),
     # --- protocol/extract.py
+    _E + "x__apply__mutmut_1": (
+        "if len(text) > _MEMO_MAX_TEXT and rule is extract_reasoning:",
+        "more texts go into the memo (long ones, short reasoning-assisted ones): a rule is a "
+        "pure function of (text, n, version), so a memoised verdict is the verdict",
+    ),
+    _E + "x__apply__mutmut_2": (
+        "if len(text) >= _MEMO_MAX_TEXT or rule is extract_reasoning:",
+        _MEMO,
+    ),
     _E + "x_derive__mutmut_22": (
         "if len(text) > _MEMO_MAX_TEXT and rule is extract_reasoning:",
         _ROUTE,
@@ -148,6 +157,12 @@ EQUIVALENTS: dict[str, tuple[str, str]] = {
     ),
     _L + "x_strict_selection__mutmut_1": ("selection = None", _MEMO),
     _L + "x_strict_selection__mutmut_2": ("selection = STRICT_CONTENTS.get(None)", _MEMO),
+    _L + "x_strict_selection__mutmut_16": ("if len(content) < _MEMO_MAX_CONTENT:", _MEMO),
+    _L + "x_strict_selection__mutmut_17": (
+        "if len(STRICT_CONTENTS) > _MEMO_MAX_ENTRIES:",
+        _MEMO,
+    ),
+    _L + "x_strict_selection__mutmut_18": ("STRICT_CONTENTS[content] = None", _MEMO),
     _L + "x_token_value__mutmut_2": ("value = None", _TOKEN_CASE),
     _L + "x_token_value__mutmut_3": ("value = STRICT_TOKENS.get(None)", _TOKEN_CASE),
     _L + "x_token_value__mutmut_4": (
