@@ -127,6 +127,15 @@ EQUIVALENTS: dict[str, tuple[str, str]] = {
         "if len(text) >= _MEMO_MAX_TEXT or rule is extract_reasoning:",
         _MEMO,
     ),
+    _E + "x__apply__mutmut_3": (
+        "if len(text) > _MEMO_MAX_TEXT or rule is not extract_reasoning:",
+        "short reasoning-assisted texts are memoised instead of the other tracks' short "
+        "texts: a rule is a pure function of (text, n, version), so the verdicts are the same",
+    ),
+    _E + "x__apply__mutmut_11": ("result = None", _MEMO),
+    _E + "x__apply__mutmut_12": ("result = _memo.get(None)", _MEMO),
+    _E + "x__apply__mutmut_21": ("if len(_memo) > _MEMO_MAX_ENTRIES:", _MEMO),
+    _E + "x__apply__mutmut_22": ("_memo[key] = None", _MEMO),
     _E + "x_derive__mutmut_22": (
         "if len(text) > _MEMO_MAX_TEXT and rule is extract_reasoning:",
         _ROUTE,
