@@ -20,7 +20,7 @@ them. For each group this script
 Usage::
 
     python scripts/mutate.py [GROUP ...]          # fresh runs (all groups by default)
-    python scripts/mutate.py --recheck [GROUP ...]  # rerun the group's non-killed mutants
+    python scripts/mutate.py --recheck [GROUP ...]  # rerun its non-killed, non-equivalent ones
     python scripts/mutate.py --report [GROUP ...]  # count the last runs again, rewrite the page
 
 To add modules (e.g. the review rules), add a :class:`Group` to :data:`GROUPS`.
@@ -197,10 +197,16 @@ def _ensure_mutmut() -> None:
 
 
 def _non_killed(work: Path) -> list[str]:
+    """The group's mutants not killed, less those listed as equivalent (they survived)."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from mutate_equivalents import EQUIVALENTS
+
     names: list[str] = []
     for meta in (work / "mutants").rglob("*.py.meta"):
         codes = json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"]
-        names.extend(name for name, code in codes.items() if code not in _KILLED)
+        names.extend(
+            name for name, code in codes.items() if code not in _KILLED and name not in EQUIVALENTS
+        )
     return sorted(names)
 
 
@@ -258,7 +264,11 @@ def _mutated_lines(diff: str) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("groups", nargs="*", help="group names (default: all)")
-    parser.add_argument("--recheck", action="store_true", help="rerun the non-killed mutants")
+    parser.add_argument(
+        "--recheck",
+        action="store_true",
+        help="rerun the non-killed mutants not listed as equivalent",
+    )
     parser.add_argument(
         "--report", action="store_true", help="only count the last runs again and rewrite the page"
     )
