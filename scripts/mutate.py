@@ -32,6 +32,7 @@ import argparse
 import importlib.metadata
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -171,11 +172,15 @@ def _refresh(group: Group) -> Path:
     return work
 
 
-def _mutmut(work: Path, *args: str) -> None:
+def _mutmut(work: Path, *args: str) -> float:
+    """Run mutmut in ``work``; the CPU seconds it and its workers took."""
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", AI4HSE_REQUIRE_DATA="1")
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     command = [str(Path(sys.executable).with_name("mutmut")), *args]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     subprocess.run(command, cwd=work, env=env, check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
 
 def _ensure_mutmut() -> None:
@@ -210,7 +215,9 @@ def _non_killed(work: Path) -> list[str]:
     return sorted(names)
 
 
-def _summary(group: Group, work: Path, seconds: float | None) -> dict[str, Any]:
+def _summary(
+    group: Group, work: Path, seconds: float | None, cpu: float | None = None
+) -> dict[str, Any]:
     """Verdicts per module (with the diff of every mutant not killed), saved beside the run."""
     os.chdir(work)
     from mutmut.configuration import reset_config
@@ -234,8 +241,14 @@ def _summary(group: Group, work: Path, seconds: float | None) -> dict[str, Any]:
     os.chdir(ROOT)
     summary_path = work / "summary.json"
     if seconds is None and summary_path.exists():
-        seconds = json.loads(summary_path.read_text(encoding="utf-8"))["seconds"]
-    summary: dict[str, Any] = {"group": group.name, "seconds": seconds, "modules": modules}
+        earlier = json.loads(summary_path.read_text(encoding="utf-8"))
+        seconds, cpu = earlier["seconds"], earlier.get("cpu_seconds")
+    summary: dict[str, Any] = {
+        "group": group.name,
+        "seconds": seconds,
+        "cpu_seconds": cpu,
+        "modules": modules,
+    }
     summary_path.write_text(json.dumps(summary, indent=1), encoding="utf-8")
     return summary
 
@@ -295,8 +308,8 @@ def main() -> int:
             _summary(group, work, None)
         else:
             work = _prepare(group)
-            _mutmut(work, "run", "--max-children", str(WORKERS))
-            _summary(group, work, time.monotonic() - started)
+            cpu = _mutmut(work, "run", "--max-children", str(WORKERS))
+            _summary(group, work, time.monotonic() - started, cpu)
     sys.path.insert(0, str(ROOT / "scripts"))
     from mutate_report import write_page
 

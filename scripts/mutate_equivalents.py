@@ -283,6 +283,12 @@ EQUIVALENTS: dict[str, tuple[str, str]] = {
         "the first window is then the whole text: its hits are tried from the last one "
         "back, which finds the same last match (only slower on long texts)",
     ),
+    _S + "x__last_answer_is__mutmut_10": (
+        "start = end + window if end > window else 0",
+        "the window then runs past the end, widening four times each round, until it is "
+        "wider than the text: the whole text is then searched from its last hit back, "
+        "which finds the same last match",
+    ),
     _S + "x__last_answer_is__mutmut_11": (
         "start = end - window if end >= window else 0",
         "when end equals the window, end - window is 0 as well",

@@ -65,7 +65,7 @@ installs it into `.venv` when it is missing. The runs go to `build/mutate/GROUP/
 * **Load never decides.** Hypothesis runs derandomized, with no example database
   and no deadline; a mutant's time limit is CPU time (mutmut: `(estimated test
   time + 1 s) × 30`), and a mutant that hits it counts as *timeout* (the tests did
-  not pass: detected).
+  not pass: detected), unless it is listed as equivalent.
 * **Equivalent mutants** (no behaviour a user could notice changes: a memo bound,
   a short cut that gives the same result) are listed below with the reason, in
   `scripts/mutate_equivalents.py`, each with the line the mutant puts in: an entry
@@ -123,7 +123,9 @@ def write_page(
             continue
         seconds = summary["seconds"] or 0.0
         total_seconds += seconds
-        times.append(f"{group.name} {seconds / 60:.1f} min")
+        cpu = summary.get("cpu_seconds")
+        cpu_text = f" (CPU {cpu / 60:.1f} min)" if cpu else ""
+        times.append(f"{group.name} {seconds / 60:.1f} min{cpu_text}")
         for module, data in summary["modules"].items():
             counts = dict(data["counts"])
             killed = counts.pop("killed", 0)
@@ -131,14 +133,17 @@ def write_page(
             equivalent = deferred = survived = no_tests = 0
             for name, mutant in data["not_killed"].items():
                 status = mutant["status"]
-                if status == "timeout":
-                    continue
                 entry = EQUIVALENTS.get(name)
                 put_in = mutated(mutant["diff"])
-                if status == "survived" and entry is not None and entry[0] == put_in:
+                if status in ("survived", "timeout") and entry is not None and entry[0] == put_in:
+                    # An equivalent mutant that hit the time limit was not detected either.
                     used.add(name)
                     equivalent += 1
-                    equivalent_lines.append(f"* `{name}`: `{put_in}`: {entry[1]}")
+                    timeout -= status == "timeout"
+                    late = " (it hit the CPU-time limit)" if status == "timeout" else ""
+                    equivalent_lines.append(f"* `{name}`{late}: `{put_in}`: {entry[1]}")
+                    continue
+                if status == "timeout":
                     continue
                 reason = _deferred(name)
                 if reason is not None:
@@ -161,8 +166,10 @@ def write_page(
     when = datetime.now(UTC).strftime("%Y-%m-%d")
     lines += [
         f"Last written {when} on {platform.machine()} (2 cores shared with other work; mutmut "
-        "with two workers at the lowest CPU priority). *Detected of the rest* is (killed + "
-        "timeout) / (mutants − equivalent − deferred).",
+        "with two workers at the lowest CPU priority). The counts are those of each group's "
+        "last fresh run, updated by any `--recheck` after tests were added; the times are "
+        "those of the fresh runs. *Detected of the rest* is (killed + timeout) / (mutants − "
+        "equivalent − deferred).",
         "",
         *rows,
         "",
