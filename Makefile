@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed
 OUT    := out
 export QT_API := pyside6
 
-.PHONY: run test lint docs bench dist bundle install-desktop clean setup system-deps
+.PHONY: run test lint docs bench mutate dist bundle install-desktop clean setup system-deps
 
 $(STAMP): pyproject.toml scripts/setup-venv.sh
 	@PYTHON=$(PYTHON) bash scripts/setup-venv.sh $(VENV)
@@ -41,6 +41,12 @@ docs: $(STAMP)
 ## Benchmarks (figures for the issue notes): rescore throughput, peak RSS …
 bench: $(STAMP)
 	@bash scripts/bench.sh $(BIN)
+
+## Mutation testing (mutmut, pinned in the `mutate` extra and installed on demand) of the
+## protocol, group by group (GROUPS in scripts/mutate.py; `make mutate MUTATE=metrics` for
+## one); writes docs/dev/mutation.md. Slow (tens of minutes): not part of `make test`.
+mutate: $(STAMP)
+	@nice -n 19 $(BIN)/python scripts/mutate.py $(MUTATE)
 
 ## Wheel and sdist in dist/ (python -m build).
 dist: $(STAMP)

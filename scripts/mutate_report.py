@@ -1,0 +1,200 @@
+"""Writes ``docs/dev/mutation.md`` from the summaries of ``scripts/mutate.py``'s runs."""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import platform
+import re
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from mutate_equivalents import DEFERRED, EQUIVALENTS
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from pathlib import Path
+
+_INTRO = """\
+# Mutation testing
+
+A mutation test changes the code one small step at a time (a `<` for a `<=`, a
+`+= 1` for a `= 1`, a constant for `None`) and runs the tests that reach the
+changed function. A change the tests do not notice (a *survivor*) is a rule a user
+relies on that no test holds. `make mutate` runs [mutmut](https://github.com/boxed/mutmut)
+{version} over the protocol's modules; it is **not** part of `make test` (it takes
+tens of minutes).
+
+## How to run it
+
+```sh
+make mutate                          # every group, from scratch
+make mutate MUTATE=metrics           # one group (GROUPS in scripts/mutate.py)
+# after adding tests: rerun the group's mutants that were not killed
+.venv/bin/python scripts/mutate.py --recheck metrics
+# count the last runs again and rewrite this page
+.venv/bin/python scripts/mutate.py --report
+# one mutant's diff (in build/mutate/GROUP/)
+../../../.venv/bin/mutmut show NAME
+```
+
+The pinned mutmut is the `mutate` extra of `pyproject.toml`; `scripts/mutate.py`
+installs it into `.venv` when it is missing. The runs go to `build/mutate/GROUP/`.
+
+## How it works
+
+* **One list.** `GROUPS` in `scripts/mutate.py` names, per group, the modules to
+  mutate and the test files that judge them; adding the review rules means adding
+  a group there. Each group runs in its own `build/mutate/GROUP/` with the
+  `[tool.mutmut]` table of `pyproject.toml` plus the group's modules and tests.
+* **Tight test selections.** mutmut first runs the group's tests once to learn
+  which tests reach which function; a mutant is then judged only by the tests that
+  reach its function, quickest first, stopping at the first failure. A group may
+  leave out slow tests whose rules other tests hold: extraction leaves out the two
+  differential runs over the demo writers' 36,000 responses (about 60 % of its test
+  time; the hostile, any-text and pathological differential tests stay).
+* **Fresh processes, no memo inherited.** Each mutant runs in a process forked from
+  a server that has only *collected* the tests (`process_isolation = "forkserver"`),
+  never from one that ran them. The pytest plugin `scripts/mutate_plugin.py` also
+  empties every memo of the mutated code before each test (the extraction memo of
+  `protocol/extract.py`, the strict-content, final-line and single-choice verdict
+  memos, the parsed `extracted` texts, the option-count table), so a verdict
+  computed by unmutated code is never read back. No protocol code was changed for
+  this; `tests/core/test_protocol_memos.py` fails when a module-level memo is
+  added to the protocol without being listed there.
+* **Load never decides.** Hypothesis runs derandomized, with no example database
+  and no deadline; a mutant's time limit is CPU time (mutmut: `(estimated test
+  time + 1 s) × 30`), and a mutant that hits it counts as *timeout* (the tests did
+  not pass: detected), unless it is listed as equivalent.
+* **Equivalent mutants** (no behaviour a user could notice changes: a memo bound,
+  a short cut that gives the same result) are listed below with the reason, in
+  `scripts/mutate_equivalents.py`, each with the line the mutant puts in: an entry
+  whose mutant no longer makes that change is stale and counts as a survivor.
+"""
+
+
+def _load(work: Path, group: str) -> dict[str, Any] | None:
+    path = work / group / "summary.json"
+    if not path.exists():
+        return None
+    summary: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return summary
+
+
+def _deferred(name: str) -> str | None:
+    for pattern, reason in DEFERRED.items():
+        if fnmatch.fnmatchcase(name, pattern):
+            return reason
+    return None
+
+
+def _natural(line: str) -> list[object]:
+    """Sort key: mutant 9 before mutant 10."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", line)]
+
+
+def _fence(diff: str) -> list[str]:
+    body = [line for line in diff.splitlines() if not line.startswith(("---", "+++"))]
+    return ["```diff", *body, "```"]
+
+
+def write_page(
+    groups: Sequence[Any], work: Path, page: Path, mutated: Callable[[str], str]
+) -> None:
+    """Write the page: the table, the times, the equivalent and every other non-killed mutant."""
+    from importlib.metadata import version
+
+    lines = [_INTRO.format(version=version("mutmut")), "## Results", ""]
+    rows = [
+        "| group | module | mutants | killed | timeout | equivalent | deferred | survived "
+        "| no tests | detected of the rest |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    equivalent_lines: list[str] = []
+    deferred_lines: list[str] = []
+    other_lines: list[str] = []
+    used: set[str] = set()
+    total_seconds = 0.0
+    times: list[str] = []
+    for group in groups:
+        summary = _load(work, group.name)
+        if summary is None:
+            rows.append(f"| {group.name} | (not run) | | | | | | | | |")
+            continue
+        seconds = summary["seconds"] or 0.0
+        total_seconds += seconds
+        cpu = summary.get("cpu_seconds")
+        cpu_text = f" (CPU {cpu / 60:.1f} min)" if cpu else ""
+        times.append(f"{group.name} {seconds / 60:.1f} min{cpu_text}")
+        for module, data in summary["modules"].items():
+            counts = dict(data["counts"])
+            killed = counts.pop("killed", 0)
+            timeout = counts.pop("timeout", 0)
+            equivalent = deferred = survived = no_tests = 0
+            for name, mutant in data["not_killed"].items():
+                status = mutant["status"]
+                entry = EQUIVALENTS.get(name)
+                put_in = mutated(mutant["diff"])
+                if status in ("survived", "timeout") and entry is not None and entry[0] == put_in:
+                    # An equivalent mutant that hit the time limit was not detected either.
+                    used.add(name)
+                    equivalent += 1
+                    timeout -= status == "timeout"
+                    late = " (it hit the CPU-time limit)" if status == "timeout" else ""
+                    equivalent_lines.append(f"* `{name}`{late}: `{put_in}`: {entry[1]}")
+                    continue
+                if status == "timeout":
+                    continue
+                reason = _deferred(name)
+                if reason is not None:
+                    deferred += 1
+                    deferred_lines.append(f"* `{name}` ({status}): `{put_in}`")
+                    continue
+                if status == "no tests":
+                    no_tests += 1
+                else:
+                    survived += 1
+                stale = " (its equivalence entry is stale)" if entry is not None else ""
+                other_lines += [f"* `{name}`: {status}{stale}", "", *_fence(mutant["diff"]), ""]
+            rest = data["mutants"] - equivalent - deferred
+            detected = killed + timeout
+            share = f"{100 * detected / rest:.1f} %" if rest else "n/a"
+            rows.append(
+                f"| {group.name} | `{module}` | {data['mutants']} | {killed} | {timeout} "
+                f"| {equivalent} | {deferred} | {survived} | {no_tests} | {share} |"
+            )
+    when = datetime.now(UTC).strftime("%Y-%m-%d")
+    lines += [
+        f"Last written {when} on {platform.machine()} (2 cores shared with other work; mutmut "
+        "with two workers at the lowest CPU priority). The counts are those of each group's "
+        "last fresh run, updated by any `--recheck` after tests were added; the times are "
+        "those of the fresh runs. *Detected of the rest* is (killed + timeout) / (mutants − "
+        "equivalent − deferred).",
+        "",
+        *rows,
+        "",
+        f"Time: {', '.join(times)}; **{total_seconds / 60:.1f} min** in all.",
+        "",
+        "## Equivalent mutants",
+        "",
+        *(sorted(equivalent_lines, key=_natural) or ["None."]),
+        "",
+    ]
+    unused = sorted(set(EQUIVALENTS) - used)
+    if unused:
+        lines += [
+            "Entries of `scripts/mutate_equivalents.py` that matched no surviving mutant "
+            "(killed since, renamed, or not run):",
+            "",
+            *(f"* `{name}`" for name in unused),
+            "",
+        ]
+    lines += ["## Deferred", ""]
+    if deferred_lines:
+        reasons = sorted(set(DEFERRED.values()))
+        lines += [*reasons, "", *sorted(deferred_lines, key=_natural), ""]
+    else:
+        lines += ["None.", ""]
+    lines += ["## Not killed", "", *(other_lines or ["None: every other mutant was killed.", ""])]
+    page.parent.mkdir(parents=True, exist_ok=True)
+    page.write_text("\n".join(lines).rstrip("\n") + "\n", encoding="utf-8")
