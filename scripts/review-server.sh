@@ -10,6 +10,8 @@
 #       built-in demo (reviewers ann and bo, two per question, adjudicator cy) unless
 #       --no-publish; print one line per role: `ROLE URL` (the URL holds the password:
 #       this server is a throwaway on loopback, and the desk masks passwords itself).
+#       When openssl is there the server offers TLS with a throwaway certificate; its
+#       authority is DIR/root.crt (for sslmode=verify-full).
 #   scripts/review-server.sh stop DIR
 #       stop that cluster and delete DIR.
 #
@@ -58,6 +60,24 @@ write_hba() {
   if [ "$(id -u)" = 0 ]; then chown postgres: "$dir/data/pg_hba.conf"; fi
 }
 
+make_tls() {
+  # A throwaway certificate authority and a server certificate for 127.0.0.1, so that the
+  # server offers TLS (libpq's default sslmode=prefer uses it; DIR/root.crt lets a client
+  # ask for sslmode=verify-full). The key belongs to the cluster's owner, mode 600.
+  local tls="$dir/tls"
+  mkdir -p "$tls"
+  openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=ai4hse throwaway CA" \
+    -keyout "$tls/ca.key" -out "$dir/root.crt" >/dev/null 2>&1
+  openssl req -newkey rsa:2048 -nodes -subj "/CN=127.0.0.1" \
+    -keyout "$tls/server.key" -out "$tls/server.csr" >/dev/null 2>&1
+  printf 'subjectAltName=IP:127.0.0.1\n' >"$tls/san.ext"
+  openssl x509 -req -in "$tls/server.csr" -CA "$dir/root.crt" -CAkey "$tls/ca.key" \
+    -CAcreateserial -CAserial "$tls/root.srl" -days 2 -extfile "$tls/san.ext" -out "$tls/server.crt" >/dev/null 2>&1
+  chmod 600 "$tls/server.key"
+  if [ "$(id -u)" = 0 ]; then chown -R postgres: "$tls"; fi
+  chmod 644 "$dir/root.crt"
+}
+
 psql_super() {
   as_owner "$bindir/psql" -X -q -v ON_ERROR_STOP=1 -h "$dir" -p "$port" -U postgres -d "${1:-postgres}"
 }
@@ -77,10 +97,15 @@ start() {
     exit 1
   fi
   write_hba
+  local tls_options=""
+  if command -v openssl >/dev/null 2>&1; then
+    make_tls
+    tls_options="-c ssl=on -c ssl_cert_file=$dir/tls/server.crt -c ssl_key_file=$dir/tls/server.key"
+  fi
   for _ in 1 2 3 4 5; do
     port=$(free_port)
     if as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-      -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c full_page_writes=off -c password_encryption=scram-sha-256" \
+      -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c full_page_writes=off -c password_encryption=scram-sha-256 $tls_options" \
       start >/dev/null 2>&1; then
       started=yes
       break
