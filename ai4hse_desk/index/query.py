@@ -85,7 +85,6 @@ class ReviewIndex:
 
     def close(self) -> None:
         """Close every thread's connection; idempotent."""
-        self._search.close()
         self._connections.close()
 
     def __enter__(self) -> ReviewIndex:

@@ -50,7 +50,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ai4hse_desk.index.filters import SEARCH_SCOPES, in_values
-from ai4hse_desk.index.search_split import SplitRun
 
 #: At most this many trigrams per search go to FTS5 (fewer still give a superset).
 MAX_TRIGRAMS = 24
@@ -135,8 +134,8 @@ class _Resolved:
     def head(self, n: int) -> list[int]:
         """The first ``n`` attempt ids (ascending), parsing only the part of the JSON
         they are in: a search's first page needs no parse of its other 300,000 ids
-        (about 40 ms). Each half's array is built in attempt order and the halves are
-        joined in order, so the first ids of the text are the smallest."""
+        (about 40 ms). The array is built in attempt order, so the first ids of the
+        text are the smallest."""
         if n <= 0:
             return []
         if self._ids is not None:
@@ -170,7 +169,6 @@ class TextSearch:
 
     def __init__(self, run: Run) -> None:
         self._run = run
-        self._split = SplitRun(run)  # a large search reads its two halves at once
         self._lock = threading.Lock()
         self._memo: OrderedDict[tuple[tuple[str, ...], bool, Scope], _Resolved] = OrderedDict()
 
@@ -178,10 +176,6 @@ class TextSearch:
         """Forget remembered searches."""
         with self._lock:
             self._memo.clear()
-
-    def close(self) -> None:
-        """End the thread that reads the second half of large searches."""
-        self._split.close()
 
     def condition(
         self, text: str | None, use_fts: bool, scope: Scope = SEARCH_SCOPES
@@ -302,7 +296,7 @@ class TextSearch:
         if match is None:
             inner = (
                 "SELECT t.attempt_id, t.question_id FROM audit.attempts AS t WHERE "
-                f"t.attempt_id BETWEEN ? AND ? AND {response_like} ORDER BY t.attempt_id"
+                f"{response_like} ORDER BY t.attempt_id"
             )
             head: list[Any] = []
         else:
@@ -311,7 +305,7 @@ class TextSearch:
             inner = (
                 "SELECT t.attempt_id, t.question_id FROM fts.responses AS f "
                 "JOIN audit.attempts AS t ON t.attempt_id = f.rowid WHERE f.responses "
-                f"MATCH ? AND f.rowid BETWEEN ? AND ? AND {response_like} ORDER BY f.rowid"
+                f"MATCH ? AND {response_like} ORDER BY f.rowid"
             )
             head = [match]
         # The responses of the questions whose text matched too (counted once in the union).
@@ -319,14 +313,11 @@ class TextSearch:
         if ordinals:
             shared = "total(question_id IN (SELECT value FROM json_each(?)))"
             matched = [json.dumps([qid for _ordinal, qid in questions])]
-        parts = self._split.rows(
+        ids_json, count, both = self._run(
             f"SELECT json_group_array(attempt_id), count(*), {shared} FROM ({inner})",
-            lambda low, high: [*matched, *head, low, high, *patterns],
-        )
-        arrays = [str(rows[0][0])[1:-1] for rows in parts]
-        ids_json = "[" + ",".join(array for array in arrays if array) + "]"
-        count = sum(int(rows[0][1]) for rows in parts)
-        return _Resolved(ids_json, count, ordinals, sum(int(rows[0][2]) for rows in parts))
+            [*matched, *head, *patterns],
+        )[0]
+        return _Resolved(str(ids_json), int(count), ordinals, int(both))
 
     def _questions(
         self, terms: Sequence[str], patterns: Sequence[str], scope: Scope

@@ -1,6 +1,6 @@
 """Counting a batch of verdicts into a run's scorer with C-level counters.
 
-The rescore loop appends one plain tuple per attempt to its run's
+The scoring (:mod:`.scoring`) appends one plain tuple per attempt to its run's
 :class:`RunTally` (a bound ``list.append``, no method call into the scorer) and
 flushes every tally once per batch read: ``zip`` splits the tuples into their
 fields and :meth:`~ai4hse_desk.protocol.metrics.RunScorer.add_counts` counts them
@@ -48,7 +48,7 @@ class RunTally:
         events = self._events
         if not events:
             return
-        # (every event is a 6-tuple made by the loop: strict=True would only add a look
+        # (every event is a 6-tuple made by the scoring: strict=True would only add a look
         # at each of the batch's tuples after the last field)
         question_ids, repetitions, statuses, stricts, corrects, differs = zip(*events, strict=False)
         self._scorer.add_counts(

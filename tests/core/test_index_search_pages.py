@@ -9,16 +9,14 @@ on a small demo whose responses hold common and rare words alike.
 from __future__ import annotations
 
 import sqlite3
-import threading
 from contextlib import closing
 from typing import TYPE_CHECKING
 
 import pytest
 
 from ai4hse_desk.audit import open_audit
-from ai4hse_desk.index import AttemptQuery, ReviewIndex, build_fts, ensure_index, search_split
+from ai4hse_desk.index import AttemptQuery, ReviewIndex, build_fts, ensure_index
 from ai4hse_desk.index.search import escape_like, search_terms
-from ai4hse_desk.verdicts import machine
 from ai4hse_desk.writer.demo import write_demo
 
 if TYPE_CHECKING:
@@ -115,36 +113,6 @@ def test_the_common_term_is_common_enough(demo: Path) -> None:
         total = db.count_attempts()
     assert len(like_ids(demo, "FINAL_ANSWER")) > total // 5
     assert like_ids(demo, "FINAL_ANSWER") == like_ids(demo, "final_answer")
-
-
-@pytest.mark.parametrize("mode", ["fts", "like"])
-def test_a_search_read_in_two_halves_at_once_finds_the_same_attempts(
-    demo: Path, index: ReviewIndex, mode: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A large index's search reads its two halves of attempt ids on two threads
-    (forced here on the small demo): the same attempts, in the same order."""
-    monkeypatch.setattr(search_split, "SPLIT_SPAN", 1)
-    monkeypatch.setattr(machine, "usable_cpus", lambda: 2)
-    for words in WORDS:
-        expected = like_ids(demo, words)
-        query = AttemptQuery(text=words, text_mode=mode, text_scope=("responses",))  # type: ignore[arg-type]
-        index.clear_search_cache()
-        assert index.count(query) == len(expected), words
-        assert _paged(index, query, False, 500) == expected, words
-    assert any(t.name.startswith("ai4hse-search") for t in threading.enumerate())
-
-
-def test_a_small_index_or_one_cpu_reads_a_search_in_one_statement(
-    index: ReviewIndex, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    with closing(sqlite3.connect(index.path)) as conn:
-        split = search_split.SplitRun(lambda sql, params: conn.execute(sql, params).fetchall())
-        assert len(split.ranges()) == 1  # 3,000 attempts: far below SPLIT_SPAN
-        monkeypatch.setattr(search_split, "SPLIT_SPAN", 1)
-        assert len(split.ranges()) == (2 if machine.usable_cpus() >= 2 else 1)
-        monkeypatch.setattr(machine, "usable_cpus", lambda: 1)
-        assert len(split.ranges()) == 1
-        split.close()
 
 
 @pytest.mark.parametrize("words", ["hazard", "PPE", "FINAL_ANSWER", "Q060", "zzqx"])
