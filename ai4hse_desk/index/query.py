@@ -222,6 +222,32 @@ class ReviewIndex:
         rest = f"{select} AND {col} {op} ? {order}"
         return page + self._keys(rest, [*params, value, limit - len(page), skip])
 
+    def first_keys(
+        self,
+        query: AttemptQuery | None = None,
+        sort: str = "attempt_id",
+        descending: bool = False,
+        limit: int = 500,
+    ) -> list[SortKey]:
+        """The first page of :meth:`page_keys`, found without counting the matches: a
+        search is not resolved first but tested row by row in the listing's order, so
+        SQLite stops at the ``limit``-th key (datasette's first page). Fewer than
+        ``limit`` keys are every match."""
+        mode = self.search_mode(query)
+        if query is None or mode is None:
+            return self.page_keys(query, sort, descending, None, limit)
+        if limit < 1:
+            raise ValueError(f"limit must be positive, not {limit}")
+        col = sort_column(sort)
+        text = self._search.first_condition(query.text, mode == "fts", query.text_scope)
+        where, params = where_sql(query, text)
+        direction = "DESC" if descending else "ASC"
+        order = f"attempt_id {direction}" if col == "attempt_id" else (
+            f"{col} {direction}, attempt_id {direction}"
+        )  # fmt: skip
+        sql = f"SELECT {col}, attempt_id FROM rows WHERE {where} ORDER BY {order} LIMIT ?"
+        return self._keys(sql, [*params, limit])
+
     def _keys(self, sql: str, params: Sequence[Any]) -> list[SortKey]:
         return [(row[0], int(row[1])) for row in self._all(sql, params)]
 

@@ -141,3 +141,49 @@ def test_every_page_of_a_search_in_every_place_is_the_sql_page(
     assert _paged(index, query, False, 97) == expected
     assert _paged(index, query, True, 97) == expected[::-1]
     _same_pages_from_the_middle(index, query, filtered, expected)
+
+
+@pytest.mark.parametrize("mode", ["fts", "like"])
+@pytest.mark.parametrize("words", [*WORDS, "PPE", "Q060"])
+def test_the_first_page_found_before_counting_is_the_first_page(
+    index: ReviewIndex, mode: str, words: str
+) -> None:
+    """The first page by an index-driven LIMIT (the search not resolved, not counted) is
+    exactly the first page of the resolved search, in every order, scope and filter."""
+    for scope in (("responses",), ("responses", "questions", "options"), ("options",)):
+        for extra in ({}, {"repetitions": (1, 2)}):
+            query = AttemptQuery(text=words, text_mode=mode, text_scope=scope, **extra)  # type: ignore[arg-type]
+            for sort, descending in (("attempt_id", False), ("attempt_id", True), ("status", True),
+                                     ("ordinal", False)):  # fmt: skip
+                index.clear_search_cache()
+                first = index.first_keys(query, sort, descending, 40)
+                assert first == index.page_keys(query, sort, descending, None, 40), (scope, sort)
+                assert len(first) == min(40, index.count(query))
+
+
+def test_a_first_page_reads_the_fts_candidates_not_every_response(index: ReviewIndex) -> None:
+    """With the full-text index the first page's statement is driven by its candidates
+    (and stops at the page's end): far fewer SQLite steps than the count's resolution."""
+    query = AttemptQuery(text="FINAL_ANSWER", text_mode="fts", text_scope=("responses",))
+    steps: list[int] = []
+
+    def counted(call: object) -> int:
+        conn = index.connections.connect()
+        seen = [0]
+
+        def tick() -> int:
+            seen[0] += 1
+            return 0
+
+        conn.set_progress_handler(tick, 100)
+        try:
+            call()  # type: ignore[operator]
+        finally:
+            conn.set_progress_handler(None, 100)
+        return seen[0]
+
+    index.clear_search_cache()
+    steps.append(counted(lambda: index.first_keys(query, "attempt_id", False, 20)))
+    index.clear_search_cache()
+    steps.append(counted(lambda: index.count(query)))
+    assert steps[0] * 2 < steps[1]

@@ -2,10 +2,14 @@
 
 The filter panel and the search bar describe one
 :class:`~ai4hse_desk.index.AttemptQuery`; this controller hands it to the
-attempt table model. A plain ``LIKE`` search (before the full-text index is
-built) scans every response, so its count and first page are found off the GUI
-thread, and the list shows what it showed until they arrive. The counts line's
-per-status part is counted off the GUI thread too, for the latest query only.
+attempt table model. A search with the full-text index shows its first page at once,
+found as datasette finds one (an index-driven ``LIMIT``,
+:meth:`~ai4hse_desk.index.ReviewIndex.first_keys`), and, when a whole page matched,
+counts every match off the GUI thread; the list then holds them all. A plain ``LIKE``
+search (before the full-text index is built) scans every response, so its count and
+first page are found off the GUI thread, and the list shows what it showed until they
+arrive. The counts line's per-status part is counted off the GUI thread too, for the
+latest query only.
 
 After every reset of the list the model's page ends (where each page of keys
 begins: :mod:`ai4hse_desk.index.positions`) are found on the ``rows`` lane, so a
@@ -24,8 +28,10 @@ from PySide6.QtCore import QObject, Signal
 from ai4hse_desk.display.status_style import status_label
 from ai4hse_desk.gui.controllers.go_to import GoTo
 from ai4hse_desk.gui.models.attempt_table import AttemptTableModel, FirstPage, first_page
+from ai4hse_desk.gui.qt_guard import READ_ERRORS
 from ai4hse_desk.gui.workers.task import QueryOp, Task
 from ai4hse_desk.index import PARSE_ERROR_STATUSES, AttemptQuery, ReviewIndex
+from ai4hse_desk.index.positions import PAGE
 from ai4hse_desk.protocol.outcome import Status
 
 if TYPE_CHECKING:
@@ -53,7 +59,7 @@ class AttemptList(QObject):
     Signals:
         counts_changed: the counts line under the list.
         flagged_only_changed: whether View ▸ Flagged questions only is on.
-        searching: True while a plain search is found in the background.
+        searching: True while a search is found (or counted) in the background.
         message: a line for the status bar.
         row_chosen: Go to found this row of the list (select it and scroll there).
         search_submitted: Enter in the search box (the list takes the keyboard back).
@@ -179,19 +185,39 @@ class AttemptList(QObject):
         # ReviewIndex.interrupt() would stop every reader of the index, the scores too.
         self._tasks.cancel(LANE)
         self._wanted = None
-        if index is None or index.search_mode(query) != "like":
+        mode = None if index is None else index.search_mode(query)
+        if index is None or mode is None:
             self.searching.emit(False)
             self._model.set_query(query)
             return
-        self._wanted = query
         sort, descending = self._model.sort_order
+        if mode == "fts" and not self._first_rows(index, query, sort, descending):
+            self.searching.emit(False)
+            return
+        self._wanted = query
         self.searching.emit(True)
-        self.counts_changed.emit("Searching every response (plain search, slower)…")
+        if mode == "like":
+            self.counts_changed.emit("Searching every response (plain search, slower)…")
         task = self._tasks.run(
             QueryOp(lambda _p: first_page(index, query, sort, descending), lane=LANE)
         )
         task.succeeded.connect(self._page_found)
         task.failed.connect(lambda message: self._search_failed(query, message))
+
+    def _first_rows(
+        self, index: ReviewIndex, query: AttemptQuery, sort: str, descending: bool
+    ) -> bool:
+        """Show ``query``'s first page now; True when its count is still to be found
+        (a whole page matched), with the first page shown meanwhile."""
+        try:
+            keys = index.first_keys(query, sort, descending, PAGE)
+        except READ_ERRORS:
+            self._model.set_query(query)  # (the model reports what failed)
+            return False
+        if len(keys) == PAGE:
+            self._wanted = query  # (the counts line waits for the count)
+        self._model.show_first_page(FirstPage(query, sort, descending, len(keys), keys))
+        return len(keys) == PAGE
 
     def _page_found(self, page: FirstPage) -> None:
         if page.query != self._wanted:
@@ -286,6 +312,12 @@ class AttemptList(QObject):
             self.counts_changed.emit(NO_ATTEMPTS)
             return
         query = self._model.query
+        if self._wanted is not None and self._wanted == query:  # a first page, still counted
+            self.counts_changed.emit(
+                f"Showing the first {self._model.matching:,} matches of {index.total():,} "
+                "attempts · counting…"
+            )
+            return
         parts = [f"Showing {self._model.matching:,} of {index.total():,} attempts"]
         if index.search_mode(query) == "like":
             parts.append("plain search (slower)")
