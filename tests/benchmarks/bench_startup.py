@@ -79,10 +79,13 @@ def start_window(path):
     watcher = Drawn(window)
     if WATCH == "rows":
         window.attempts.table.viewport().installEventFilter(watcher)
-    else:  # the response's panel is made with the rest of the window, after the rows
+    else:  # (a window built in two parts makes the response's panel after the rows)
         def watch_response():
             window.attempts.response_view.text_edit().viewport().installEventFilter(watcher)
-        window.rest_built.connect(watch_response)
+        if getattr(window, "is_built", True):
+            watch_response()
+        else:
+            window.rest_built.connect(watch_response)
     return window
 gui_app.start_window = start_window
 from ai4hse_desk.launcher import main
