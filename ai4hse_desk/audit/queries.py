@@ -12,8 +12,9 @@ never adds an index: the audit file is not to be changed.
 
 The values of every attempt are checked once per audit state: beside the first scan
 of the file (:meth:`AuditDB.check_attempts`), unless the cache records that these
-bytes passed before (:mod:`.cache`); a whole scan whose check passed records it
-(a review index built from the scan is a record of its own).
+bytes passed before (:mod:`.cache`). A whole scan whose check passed records it when
+asked to (``ai4hse-desk rescore`` does; a review index built from a scan is a record
+of its own; the analysis frames write nothing at all).
 """
 
 from __future__ import annotations
@@ -343,7 +344,7 @@ class AuditDB:
         batch: int = 10000,
         id_range: tuple[int, int] | None = None,
         *,
-        record: bool = True,
+        record: bool = False,
     ) -> Iterator[list[RescoreRow]]:
         """Like :meth:`iter_rescore_rows`, but one list of at most ``batch`` rows at a time.
 

@@ -90,7 +90,7 @@ def insert_rows(
     runs = {run.run_id: (run.run_id, run.model, run.track.value) for run in db.runs()}
     reasons: dict[str, int] = {}
     with collector_paused():  # (see ai4hse_desk.verdicts.collector)
-        stream = verdict_stream(db, progress=progress, record=False)
+        stream = verdict_stream(db, progress=progress)
         rows = _rows(stream, runs, ordinals, reasons)
         count = int(conn.executemany(INSERT_ROW, rows).rowcount)
     insert_reasons(conn, reasons)

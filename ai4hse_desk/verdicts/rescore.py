@@ -65,12 +65,15 @@ def rescore(
     progress: Progress | None = None,
     exclude_questions: Collection[str] | None = None,
     workers: int | None = None,
+    record_check: bool = False,
 ) -> RescoreResult:
     """Re-derive and score every run (or ``run_ids``); runs ordered as cli.md says.
 
     Without ``on_attempt``, ``progress`` and ``exclude_questions`` the attempts may be
     scored by ``workers`` processes (None: two for a large file, see
     :func:`~.workers.default_workers`; 1: this one); the result is the same.
+    ``record_check``: a passed value check is recorded in the cache, so that the next
+    open of the same bytes does not check again (``ai4hse-desk rescore``).
 
     ``on_attempt`` is given every verdict scored, in attempt_id order;
     ``exclude_questions`` leaves those questions' attempts out of every run (an
@@ -82,9 +85,9 @@ def rescore(
     """
     scoring = official(db, selected_runs(db, run_ids), exclude_questions or ())
     alone = on_attempt is None and progress is None and exclude_questions is None
-    if alone and score_in_processes(db, scoring.scorers, run_ids, workers):
+    if alone and score_in_processes(db, scoring.scorers, run_ids, workers, record_check):
         return run_results(db, scoring.scorers)
-    stream = verdict_stream(db, run_ids, progress=progress)
+    stream = verdict_stream(db, run_ids, progress=progress, record=record_check)
     if on_attempt is not None:
         stream = _each(stream, on_attempt, scoring.left_out)
     with collector_paused():  # (see .collector)

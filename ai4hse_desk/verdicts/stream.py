@@ -64,7 +64,7 @@ def verdict_stream(  # noqa: C901 - the per-attempt hot loop stays inline
     *,
     progress: Progress | None = None,
     id_range: tuple[int, int] | None = None,
-    record: bool = True,
+    record: bool = False,
 ) -> Iterator[list[VerdictTuple]]:
     """The desk's verdict on every attempt (of ``run_ids``), one list per batch read.
 
@@ -73,8 +73,8 @@ def verdict_stream(  # noqa: C901 - the per-attempt hot loop stays inline
     reaches the end has read valid values of one committed state. A failure the data
     explains is reported as the data's :class:`AuditError`. With ``id_range`` only
     that slice of attempt ids is read, unchecked (one worker's share:
-    :mod:`.workers`, whose parent checks the file). ``record``: a passed check is
-    recorded in the cache (a review index build records it in the index instead).
+    :mod:`.workers`, whose parent checks the file). With ``record`` a passed check
+    is recorded in the cache (:meth:`~ai4hse_desk.audit.queries.AuditDB.record_attempts_check`).
 
     Raises:
         AuditError: an unknown run, an attempt of a run or question not in the file

@@ -75,10 +75,12 @@ def score_in_processes(
     scorers: dict[str, RunScorer],
     run_ids: Sequence[str] | None,
     workers: int | None,
+    record_check: bool = False,
 ) -> bool:
     """Fill ``scorers`` from worker processes; False (nothing done) when one process it is.
 
-    ``workers`` None chooses by the file's size (:func:`default_workers`).
+    ``workers`` None chooses by the file's size (:func:`default_workers`);
+    ``record_check``: record the passed value check in the cache.
 
     Raises:
         AuditError: a value breaks the schema (this process's check), or a worker met a
@@ -128,7 +130,8 @@ def score_in_processes(
         for run_id, part in payload.items():
             scorers[run_id].merge(part)
     db.verify_unchanged()
-    db.record_attempts_check()
+    if record_check:
+        db.record_attempts_check()
     return True
 
 

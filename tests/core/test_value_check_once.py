@@ -44,7 +44,7 @@ def test_the_check_runs_beside_the_scan(
 
     monkeypatch.setattr(AuditDB, "start_attempts_check", record)
     with open_audit(make_audit_db(untyped=True)) as db:
-        rescore(db, workers=1)
+        rescore(db, workers=1, record_check=True)
         assert started == [db]
         assert db.attempts_valid
 
@@ -55,19 +55,19 @@ def test_a_second_open_of_the_same_bytes_does_not_check_again(
     path = make_audit_db(untyped=True)
     checked = _counted(monkeypatch)
     with open_audit(path) as db:
-        expected = rescore(db, workers=1)
+        expected = rescore(db, workers=1, record_check=True)
         assert check_recorded(db.fingerprint())
     assert len(checked) == 1
     with open_audit(path) as db:
         assert not db.attempts_valid
-        assert rescore(db, workers=1) == expected
+        assert rescore(db, workers=1, record_check=True) == expected
         assert db.attempts_valid
         assert list(iter_verdict_batches(db))
     assert len(checked) == 1  # the record stood for the check
     with sqlite3.connect(path) as conn:  # other bytes: another state, checked again
         conn.execute("UPDATE attempts SET latency_ms = 7 WHERE attempt_id = 1")
     with open_audit(path) as db:
-        rescore(db, workers=1)
+        rescore(db, workers=1, record_check=True)
     assert len(checked) == 2
 
 
@@ -76,7 +76,7 @@ def test_a_record_of_another_state_or_desk_version_counts_as_none(
 ) -> None:
     path = make_audit_db()
     with open_audit(path) as db:
-        rescore(db, workers=1)
+        rescore(db, workers=1, record_check=True)
         fingerprint = db.fingerprint()
     record = check_record_path(fingerprint)
     data = json.loads(record.read_text(encoding="utf-8"))
@@ -87,7 +87,7 @@ def test_a_record_of_another_state_or_desk_version_counts_as_none(
     record.write_text("not json", encoding="utf-8")
     assert not check_recorded(fingerprint)
     with open_audit(path) as db:
-        rescore(db, workers=1)
+        rescore(db, workers=1, record_check=True)
     assert len(checked) == 1
     assert check_recorded(fingerprint)  # written again
 
@@ -98,7 +98,7 @@ def test_a_failed_check_is_not_recorded(make_audit_db: MakeDb) -> None:
     )
     for _ in range(2):  # refused the second time too
         with open_audit(path) as db, pytest.raises(AuditError, match="correct is 2"):
-            rescore(db, workers=1)
+            rescore(db, workers=1, record_check=True)
     with open_audit(path) as db:
         assert not check_recorded(db.fingerprint())
 
@@ -113,7 +113,7 @@ def test_a_cache_folder_that_cannot_be_written_costs_only_a_check(
     checked = _counted(monkeypatch)
     for _ in range(2):
         with open_audit(path) as db:
-            assert rescore(db, workers=1).attempts == 30
+            assert rescore(db, workers=1, record_check=True).attempts == 30
     assert len(checked) == 2
 
 
@@ -159,4 +159,29 @@ def test_the_stream_refuses_with_the_checks_message_and_hands_over_nothing(
             next(batches)
         assert expected in str(caught.value)
         with pytest.raises(AuditError, match="values break the audit schema"):
-            rescore(db, workers=1)
+            rescore(db, workers=1, record_check=True)
+
+
+def test_only_a_rescore_asked_to_records_the_check(make_audit_db: MakeDb) -> None:
+    """A library rescore (the analysis frames, the scores) writes nothing; the command
+    records the check, with one process or two."""
+    import subprocess
+    import sys
+
+    path = make_audit_db()
+    with open_audit(path) as db:
+        rescore(db, workers=1)
+        rescore(db, workers=2)
+        assert db.attempts_valid
+        fingerprint = db.fingerprint()
+    assert not check_recorded(fingerprint)
+    with open_audit(path) as db:
+        rescore(db, workers=2, record_check=True)
+    assert check_recorded(fingerprint)
+    check_record_path(fingerprint).unlink()
+    done = subprocess.run(
+        [sys.executable, "-m", "ai4hse_desk", "rescore", str(path)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert check_recorded(fingerprint)
