@@ -26,7 +26,7 @@ from ai4hse_desk.verdicts.stream import (
     RescoreCancelled,
     verdict_stream,
 )
-from ai4hse_desk.verdicts.workers import score_in_processes
+from ai4hse_desk.verdicts.workers import rescore_in_processes
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Iterator, Sequence
@@ -83,10 +83,11 @@ def rescore(
         AuditError: see :func:`iter_verdicts`; also a value that breaks the schema.
         RescoreCancelled: ``progress`` returned False.
     """
-    scoring = official(db, selected_runs(db, run_ids), exclude_questions or ())
     alone = on_attempt is None and progress is None and exclude_questions is None
-    if alone and score_in_processes(db, scoring.scorers, run_ids, workers, record_check):
-        return run_results(db, scoring.scorers)
+    split = rescore_in_processes(db, run_ids, workers, record_check) if alone else None
+    if split is not None:
+        return split
+    scoring = official(db, selected_runs(db, run_ids), exclude_questions or ())
     stream = verdict_stream(db, run_ids, progress=progress, record=record_check)
     if on_attempt is not None:
         stream = _each(stream, on_attempt, scoring.left_out)

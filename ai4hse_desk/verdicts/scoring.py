@@ -7,28 +7,32 @@ are exactly ``rescore``'s without a second derivation); the review report's
 sensitivity scores one stream three times, with the official keys, without the
 excluded questions and with the corrected keys (:mod:`.key_sensitivity`).
 
-Each verdict is counted into its run's :class:`~.tally.RunTally` (one tuple
-appended), and the tallies are counted into their
-:class:`~ai4hse_desk.protocol.metrics.RunScorer` once per batch.
+A batch is counted column by column: ``zip`` turns its verdicts into columns, the
+attempts of one run (which come together) are one slice of each, and
+:meth:`~ai4hse_desk.protocol.metrics.RunScorer.add_counts` counts a run's slices into
+its :class:`collections.Counter` objects. Every step over the attempts runs in C
+(``map``, ``compress``, ``groupby``, ``Counter.update``); the scorer ends with exactly
+the counts one ``RunScorer.add`` per attempt would give (a test compares them).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import compress, groupby, repeat
+from operator import and_, attrgetter, eq, is_, not_
 from typing import TYPE_CHECKING, NamedTuple
 
 from ai4hse_desk.audit.errors import AuditError
 from ai4hse_desk.protocol.metrics import RunInfo, RunScorer, order_runs
 from ai4hse_desk.protocol.outcome import Status
 from ai4hse_desk.verdicts.stream import RescoreCancelled
-from ai4hse_desk.verdicts.tally import RunTally
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Mapping, Sequence
 
     from ai4hse_desk.audit.queries import AuditDB
     from ai4hse_desk.progress import Progress
-    from ai4hse_desk.protocol.outcome import Selection
+    from ai4hse_desk.protocol.outcome import Extraction, Selection
     from ai4hse_desk.verdicts.attempt_verdict import VerdictTuple
 
 
@@ -87,33 +91,73 @@ def official(db: AuditDB, runs: Mapping[str, RunInfo], left_out: Iterable[str] =
     return Scoring(scorers, db.answer_keys(), frozenset(left_out))
 
 
+_STATUS = attrgetter("status")
+_SELECTION = attrgetter("selection")
+_STRICT = attrgetter("strict_format")
+
+
+class _Columns(NamedTuple):
+    """One batch of verdicts, column by column."""
+
+    run_ids: tuple[str, ...]
+    question_ids: tuple[str, ...]
+    repetitions: tuple[int, ...]
+    outcomes: tuple[Extraction, ...]
+    corrects: tuple[bool, ...]
+    agrees: tuple[bool, ...]
+    valid: tuple[bool, ...]
+
+
+def _columns(batch: Sequence[VerdictTuple]) -> _Columns | None:
+    if not batch:
+        return None
+    _, run_ids, question_ids, repetitions, outcomes, corrects, _, agrees = zip(*batch, strict=True)
+    valid = tuple(map(is_, map(_STATUS, outcomes), repeat(Status.VALID)))
+    return _Columns(run_ids, question_ids, repetitions, outcomes, corrects, agrees, valid)
+
+
 def score_batches(batches: Iterable[list[VerdictTuple]], scorings: Sequence[Scoring]) -> None:
     """Count every verdict of ``batches`` (the verdict stream, or the verdicts stored
     from it) into each of ``scorings``."""
-    valid = Status.VALID
-    sets = [
-        ({run_id: RunTally(scorer) for run_id, scorer in scoring.scorers.items()}, scoring)
-        for scoring in scorings
-    ]
     for batch in batches:
-        for tallies, (_, keys, left_out, rekeyed) in sets:
-            last_run: str | None = None
-            tally: RunTally | None = None
-            for _, run_id, question_id, repetition, outcome, correct, _, agrees in batch:
-                if run_id != last_run:
-                    tally, last_run = tallies.get(run_id), run_id
-                if tally is None or (left_out and question_id in left_out):
-                    continue
-                status = outcome.status
-                if status is valid:
-                    if rekeyed:
-                        correct = outcome.selection == keys[question_id]
-                    if not correct:
-                        tally.append_wrong((question_id, outcome.selection))
-                tally.append((question_id, repetition, status, outcome.strict_format,
-                              correct, not agrees))  # fmt: skip
-            for pending in tallies.values():
-                pending.flush(keys)
+        whole: _Columns | None = None
+        for scoring in scorings:
+            if scoring.left_out:
+                kept = [verdict for verdict in batch if verdict[2] not in scoring.left_out]
+                _count(scoring, _columns(kept))
+            else:
+                whole = whole or _columns(batch)
+                _count(scoring, whole)
+
+
+def _count(scoring: Scoring, columns: _Columns | None) -> None:
+    """Count one batch's columns into ``scoring``'s scorers, a run's slice at a time."""
+    if columns is None:
+        return
+    scorers, keys = scoring.scorers, scoring.keys
+    run_ids, question_ids, repetitions, outcomes, corrects, agrees, valid = columns
+    if scoring.rekeyed:  # judged against these keys, not the official ones the stream used
+        chosen = map(_SELECTION, outcomes)
+        corrects = tuple(map(and_, valid, map(eq, chosen, map(keys.__getitem__, question_ids))))
+    start = 0
+    for run_id, attempts in groupby(run_ids):  # a run's attempts come together
+        end = start + len(list(attempts))
+        scorer = scorers.get(run_id)
+        if scorer is not None:
+            part = slice(start, end)
+            wrong = map(and_, valid[part], map(not_, corrects[part]))
+            chosen = map(_SELECTION, outcomes[part])
+            scorer.add_counts(
+                statuses=map(_STATUS, outcomes[part]),
+                question_ids=question_ids[part],
+                repetitions=repetitions[part],
+                corrects=corrects[part],
+                keys=keys,
+                strict=sum(map(_STRICT, outcomes[part])),
+                disagreements=end - start - sum(agrees[part]),
+                wrong=compress(zip(question_ids[part], chosen, strict=True), wrong),
+            )
+        start = end
 
 
 def with_progress(

@@ -3,8 +3,10 @@ of processes follows the file's size and the ``workers`` setting, never the load
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 import threading
+from contextlib import closing
 from typing import TYPE_CHECKING
 
 import pytest
@@ -47,14 +49,13 @@ def test_the_number_of_processes_follows_the_size_only(monkeypatch: pytest.Monke
 
 def test_a_small_file_and_a_threaded_process_stay_in_one_process(demo_db: Path) -> None:
     with open_audit(demo_db) as db:
-        scorers = {}
-        assert not workers_module.score_in_processes(db, scorers, None, None)  # 2,400 attempts
-        assert not workers_module.score_in_processes(db, scorers, None, 1)
+        assert workers_module.rescore_in_processes(db, None, None) is None  # 2,400 attempts
+        assert workers_module.rescore_in_processes(db, None, 1) is None
         stop = threading.Event()
         other = threading.Thread(target=stop.wait)
         other.start()
         try:  # a second thread: forking is not safe, one process it is
-            assert not workers_module.score_in_processes(db, scorers, None, 2)
+            assert workers_module.rescore_in_processes(db, None, 2) is None
         finally:
             stop.set()
             other.join()
@@ -79,3 +80,59 @@ def test_a_bad_value_is_refused_with_the_checks_message(
     with open_audit(path) as db, pytest.raises(AuditError) as serial:
         rescore(db, workers=1)
     assert "correct is 'yes'" in str(serial.value)
+
+
+def _interleaved(demo_db: Path, tmp_path: Path) -> Path:
+    """The demo with its attempts renumbered so that the runs alternate: attempt
+    1 of run A, then of run B, ... (a runner that writes question by question)."""
+    path = tmp_path / "interleaved.sqlite"
+    shutil.copyfile(demo_db, path)
+    with closing(sqlite3.connect(path)) as conn, conn:
+        conn.execute(
+            "CREATE TEMP TABLE renumbered AS SELECT attempt_id AS old, row_number() OVER "
+            "(ORDER BY question_id, repetition, run_id) AS new FROM attempts"
+        )
+        conn.execute("UPDATE attempts SET attempt_id = -attempt_id")
+        conn.execute(
+            "UPDATE attempts SET attempt_id = "
+            "(SELECT new FROM renumbered WHERE old = -attempts.attempt_id)"
+        )
+    return path
+
+
+def test_a_worker_finishes_its_whole_runs_and_hands_back_the_others_counts(
+    demo_db: Path,
+) -> None:
+    """The demo writes run after run, 300 attempts each: ids 1-1,350 hold four runs
+    whole and half of a fifth."""
+    with open_audit(demo_db) as db:
+        serial = {run["run_id"]: run for run in rescore(db, workers=1).runs}
+    with closing(sqlite3.connect(demo_db)) as conn:
+        spans = conn.execute(workers_module._SPANS).fetchall()
+    inside = {run for run, first, last in spans if last <= 1350}
+    (straddling,) = [run for run, first, last in spans if first <= 1350 < last]
+    assert len(inside) == 4
+    with open_audit(demo_db) as db:
+        workers_module._shared[:] = [db]
+        try:
+            kind, share = workers_module._score_range(None, (1, 1350), inside)
+        finally:
+            workers_module._shared.clear()
+    assert kind == "ok"
+    assert isinstance(share, tuple)
+    done, rest = share
+    assert sorted(str(run["run_id"]) for run in done) == sorted(inside)
+    assert all(run == serial[run["run_id"]] for run in done)
+    assert list(rest) == [straddling]  # ids 1,201-1,500
+    assert rest[straddling].attempts == 150
+
+
+def test_runs_written_interleaved_are_added_up_from_both_workers(
+    demo_db: Path, tmp_path: Path
+) -> None:
+    path = _interleaved(demo_db, tmp_path)
+    with open_audit(path) as db:
+        serial = rescore(db, workers=1)
+        assert rescore(db, workers=2) == serial
+    with open_audit(demo_db) as db:
+        assert serial == rescore(db, workers=1)  # the same attempts, in another order
