@@ -229,24 +229,32 @@ class ReviewIndex:
         descending: bool = False,
         limit: int = 500,
     ) -> list[SortKey]:
-        """The first page of :meth:`page_keys`, found without counting the matches: a
-        search is not resolved first but tested row by row in the listing's order, so
-        SQLite stops at the ``limit``-th key (datasette's first page). Fewer than
-        ``limit`` keys are every match."""
+        """The first page of :meth:`page_keys` without counting the matches: a search
+        is tested row by row in the listing's order, each place it may match up to its
+        ``limit``-th key, and the places' pages merged (datasette's first page). Fewer
+        than ``limit`` keys are every match."""
         mode = self.search_mode(query)
         if query is None or mode is None:
             return self.page_keys(query, sort, descending, None, limit)
         if limit < 1:
             raise ValueError(f"limit must be positive, not {limit}")
         col = sort_column(sort)
-        text = self._search.first_condition(query.text, mode == "fts", query.text_scope)
-        where, params = where_sql(query, text)
         direction = "DESC" if descending else "ASC"
-        order = f"attempt_id {direction}" if col == "attempt_id" else (
-            f"{col} {direction}, attempt_id {direction}"
-        )  # fmt: skip
-        sql = f"SELECT {col}, attempt_id FROM rows WHERE {where} ORDER BY {order} LIMIT ?"
-        return self._keys(sql, [*params, limit])
+        order = f"{col} {direction}, attempt_id {direction}"
+        places = self._search.first_conditions(query.text, mode == "fts", query.text_scope)
+        pages: list[str] = []
+        params: list[Any] = []
+        for place in places:
+            where, found = where_sql(query, place)
+            pages.append(
+                f"SELECT * FROM (SELECT {col}, attempt_id FROM rows WHERE {where} "
+                f"ORDER BY {order} LIMIT ?)"
+            )
+            params.extend([*found, limit])
+        if not pages:
+            return []
+        outer = f"1 {direction}, 2 {direction}"
+        return self._keys(f"{' UNION '.join(pages)} ORDER BY {outer} LIMIT ?", [*params, limit])
 
     def _keys(self, sql: str, params: Sequence[Any]) -> list[SortKey]:
         return [(row[0], int(row[1])) for row in self._all(sql, params)]

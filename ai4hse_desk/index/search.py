@@ -30,9 +30,10 @@ trigram and are checked by ``LIKE`` only; a search made only of such terms
 scans every response.
 
 The first page of a search is found as datasette finds a table's first page: by an
-index-driven ``LIMIT`` (:meth:`TextSearch.first_condition`: the search tested row by
-row in the listing's order, so SQLite stops at the page's last key), without counting
-every match first. The count (and every later page) comes from the search resolved
+index-driven ``LIMIT`` (:meth:`TextSearch.first_conditions`: the search tested row by
+row in the listing's order, so SQLite stops at the page's last key; each place it may
+match has its own ``LIMIT``, and the pages are merged), without counting every match
+first. The count (and every later page) comes from the search resolved
 once into the matching attempt ids (one JSON array, built by SQLite, in attempt
 order) and the matching question ordinals, which the window finds in the background;
 :class:`TextSearch` keeps the last few, so the count, the status counts and every page
@@ -206,23 +207,23 @@ class TextSearch:
             return "0", []
         return f"({' OR '.join(conds)})", params
 
-    def first_condition(
+    def first_conditions(
         self, text: str | None, use_fts: bool, scope: Scope = SEARCH_SCOPES
-    ) -> tuple[str, list[Any]]:
-        """Like :meth:`condition`, without resolving the search: a condition SQLite tests
-        row by row (a response's terms looked up by its attempt id, after the full-text
-        index's candidates when ``use_fts``), so that a ``LIMIT`` ends the search at the
-        last row it needs. A search resolved already gives :meth:`condition`."""
+    ) -> list[tuple[str, list[Any]]]:
+        """Like :meth:`condition`, without resolving the search: the places it may match,
+        one condition each (responses, the question side), which SQLite tests row by row
+        (a response's terms looked up by its attempt id, after the full-text index's
+        candidates when ``use_fts``), so that a ``LIMIT`` ends each at the last row it
+        needs. No place: no match. A search resolved already gives :meth:`condition`."""
         terms = search_terms(text)
         if not terms:
-            return "1", []
+            return [("1", [])]
         with self._lock:
             known = (tuple(terms), use_fts, scope) in self._memo
         if known:
-            return self.condition(text, use_fts, scope)
+            return [self.condition(text, use_fts, scope)]
         patterns = [f"%{escape_like(term)}%" for term in terms]
-        conds: list[str] = []
-        params: list[Any] = []
+        places: list[tuple[str, list[Any]]] = []
         if RESPONSES in scope:
             like = " AND ".join("t.raw_response LIKE ? ESCAPE '\\'" for _ in patterns)
             found = (
@@ -230,20 +231,18 @@ class TextSearch:
                 f"WHERE t.attempt_id = rows.attempt_id AND {like})"
             )
             match = match_expression(terms) if use_fts else None
-            if match is not None:
-                found = (
-                    "(attempt_id IN (SELECT rowid FROM fts.responses WHERE responses MATCH ?) "
-                    f"AND {found})"
+            if match is None:
+                places.append((found, [*patterns]))
+            else:
+                candidates = (
+                    "attempt_id IN (SELECT rowid FROM fts.responses WHERE responses MATCH ?)"
                 )
-                params.append(match)
-            conds.append(found)
-            params.extend(patterns)
+                places.append((f"({candidates} AND {found})", [match, *patterns]))
         ordinals = [ordinal for ordinal, _qid in self._questions(terms, patterns, scope)]
         if ordinals:
-            conds.append(in_values("ordinal", ordinals, params))
-        if not conds:
-            return "0", []
-        return f"({' OR '.join(conds)})", params
+            params: list[Any] = []
+            places.append((in_values("ordinal", ordinals, params), params))
+        return places
 
     def match_count(
         self, text: str | None, use_fts: bool, scope: Scope = SEARCH_SCOPES
