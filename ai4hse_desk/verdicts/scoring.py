@@ -23,9 +23,10 @@ from ai4hse_desk.verdicts.rescore import (
 from ai4hse_desk.verdicts.tally import RunTally
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator, Sequence
+    from collections.abc import Iterable, Iterator, Mapping, Sequence
 
     from ai4hse_desk.audit.queries import AuditDB
+    from ai4hse_desk.protocol.outcome import Selection
     from ai4hse_desk.progress import Progress
 
 
@@ -46,18 +47,23 @@ def with_progress(
 
 
 def score_verdicts(
-    db: AuditDB, batches: Iterable[list[VerdictTuple]], run_ids: Sequence[str] | None = None
+    db: AuditDB,
+    batches: Iterable[list[VerdictTuple]],
+    run_ids: Sequence[str] | None = None,
+    *,
+    keys: Mapping[str, Selection] | None = None,
 ) -> RescoreResult:
     """Score the verdicts in ``batches`` (every run of ``db``, or ``run_ids``).
 
     Attempts of runs not selected are skipped; the result is ordered as
-    ``rescore``'s (cli.md).
+    ``rescore``'s (cli.md). ``keys`` replaces some questions' answer keys (the
+    review's corrected keys, for the not-official sensitivity exploration only).
 
     Raises:
         AuditError: an unknown run in ``run_ids``.
     """
     runs = selected_runs(db, run_ids)
-    keys = db.answer_keys()
+    keys = {**db.answer_keys(), **(keys or {})}
     scorers = {run_id: RunScorer(info) for run_id, info in runs.items()}
     tallies = {run_id: RunTally(scorer) for run_id, scorer in scorers.items()}
     valid = Status.VALID

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from ai4hse_desk.audit import AuditDB
     from ai4hse_desk.notes import AttemptNote, Flag
     from ai4hse_desk.notes.store import NotesStore
+    from ai4hse_desk.review.final_state import Exploration, FinalState
     from ai4hse_desk.review.records import ReviewVerdict
     from ai4hse_desk.review.visibility import Visibility
 
@@ -121,6 +122,9 @@ class NotesSnapshot:
     visibility: Visibility | None = None
     #: Question → how many flags, notes and concerns of others the policy hides on it.
     hidden: Mapping[str, int] = field(default_factory=dict)
+    #: Each question's final state (for the notes list), of the questions whose key and
+    #: others' verdicts the policy lets the viewer see (:func:`decided_in_sight`).
+    states: Mapping[str, FinalState] | None = None
 
 
 def read_snapshot(
@@ -137,9 +141,11 @@ def read_snapshot(
             frozenset(), [], [], [] if with_list else None, [] if with_list else None
         )
     from ai4hse_desk.review.book import ReviewBook  # SQLAlchemy, as the store has
+    from ai4hse_desk.review.final_state import read_final_states, state_of
 
     book = ReviewBook(store)
     sight = book.visibility(viewer)
+    states = read_final_states(store)
     hidden: Counter[str] = Counter()
 
     def seen(items: Iterable[_Item]) -> list[_Item]:
@@ -158,8 +164,10 @@ def read_snapshot(
     else:
         notes = []
     flagged = {f.question_id for f in flags if f.state == "open"}
+    # ⚑ on a concern while no decision settled it (its final state: key_confirmed takes it off)
+    standing = {v.question_id for v in concerns if state_of(states, v.question_id).flagged}
     return NotesSnapshot(
-        frozenset(flagged | {v.question_id for v in concerns}),
+        frozenset(flagged | standing),
         [] if question_id is None else [f for f in flags if f.question_id == question_id],
         [] if attempt_id is None else [n for n in notes if n.attempt_id == attempt_id],
         flags if with_list else None,
@@ -167,7 +175,16 @@ def read_snapshot(
         concerns if with_list else None,
         sight,
         dict(hidden),
+        {q: state for q, state in states.items() if decided_in_sight(sight, q)}
+        if with_list
+        else None,
     )
+
+
+def decided_in_sight(sight: Visibility, question_id: str) -> bool:
+    """May the review's outcome on ``question_id`` (its decision) be shown? Only where its
+    key and other people's verdicts may (a decision tells both)."""
+    return sight.shows_key(question_id) and sight.shows_others(question_id)
 
 
 def sealed_line(question_id: str | None, hidden: Mapping[str, int]) -> str:
@@ -178,6 +195,21 @@ def sealed_line(question_id: str | None, hidden: Mapping[str, int]) -> str:
     from ai4hse_desk.review.visibility import SEALED_TEXT  # loaded: it hid them
 
     return f"{question_id}: {count} {SEALED_TEXT}"
+
+
+def exploration_for(store: NotesStore, viewer: str | None) -> Exploration:
+    """The review's decisions as the sensitivity exploration uses them — the excluded
+    questions and the corrected keys (:func:`~ai4hse_desk.review.final_state.exploration`,
+    the report's own) — but for the questions ``viewer`` may not see decided
+    (:func:`decided_in_sight`)."""
+    from ai4hse_desk.review.book import ReviewBook
+    from ai4hse_desk.review.final_state import Exploration, exploration, read_final_states
+
+    sight = ReviewBook(store).visibility(viewer)
+    found = exploration(read_final_states(store))
+    corrected = {q: k for q, k in found.corrected_keys.items() if decided_in_sight(sight, q)}
+    excluded = frozenset(q for q in found.excluded if decided_in_sight(sight, q))
+    return Exploration(excluded, corrected)
 
 
 def flagged_for(store: NotesStore, viewer: str | None, category: str) -> set[str]:
@@ -199,7 +231,9 @@ __all__ = [
     "LANE",
     "NotesSnapshot",
     "StoreHolder",
+    "decided_in_sight",
     "default_store_path",
+    "exploration_for",
     "flagged_for",
     "read_snapshot",
     "sealed_line",
