@@ -306,6 +306,7 @@ class MainWindow(QMainWindow):
         self.save_layout()
         self.tasks.shutdown()
         if self.is_built:
+            self.extras.close()
             self.notes.close()
         self.opening.close()
 

@@ -14,18 +14,12 @@ from typing import TYPE_CHECKING, TypeVar
 
 from PySide6.QtCore import QObject, Signal
 
-from ai4hse_desk.display.format import plural
 from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.errors import first_line
 from ai4hse_desk.gui.controllers.session_undo import SessionUndo
 from ai4hse_desk.gui.dialogs import reason as reason_dialog
 from ai4hse_desk.gui.dialogs.note import NoteDialog
-from ai4hse_desk.gui.workers.notes_store import (
-    LANE,
-    exploration_for,
-    flagged_for,
-    store_problem,
-)
+from ai4hse_desk.gui.workers.notes_store import LANE, store_problem, to_explore
 from ai4hse_desk.gui.workers.task import QueryOp
 from ai4hse_desk.notes.errors import ReviewError
 
@@ -303,33 +297,19 @@ class NoteChanges(QObject):
         without the excluded questions, with the corrected keys; before any decision, the
         questions with an open ``key_incorrect`` flag or key concern. Only what the
         visibility policy lets the reviewer see (never a blind question)."""
-        from ai4hse_desk.review.final_state import Exploration
-
         if self._notes.store is None:
-            self._explore((Exploration(frozenset(), {}), False))
+            self._explore(to_explore(None, None, EXPLORE_CATEGORY))
             return
         viewer = self._identity.name
+        self._read(lambda store: to_explore(store, viewer, EXPLORE_CATEGORY), self._explore)
 
-        def read(store: NotesStore) -> tuple[Exploration, bool]:
-            decided = exploration_for(store, viewer)
-            if not decided.empty:
-                return decided, True
-            return Exploration(frozenset(flagged_for(store, viewer, EXPLORE_CATEGORY)), {}), False
-
-        self._read(read, self._explore)
-
-    def _explore(self, found: tuple[Exploration, bool]) -> None:
-        explored, decided = found
+    def _explore(self, found: tuple[Exploration, str]) -> None:
+        explored, reason = found
         if explored.empty:
-            self.message.emit("No question has a decision or an open key_incorrect flag.")
+            self.message.emit(
+                "No question has an open key_incorrect flag, and the review has decided none."
+            )
             return
-        excluded, corrected = len(explored.excluded), len(explored.corrected_keys)
-        reason = (
-            f"the review's decisions, as in the review report: {plural(excluded, 'question')} "
-            f"excluded, {plural(corrected, 'corrected key')}"
-            if decided
-            else f"{plural(excluded, 'question')} with an open key_incorrect flag (reviewer notes)"
-        )
         self.explore_requested.emit(explored, reason)
         self.message.emit(f"Scores ▸ Sensitivity — not official: the metrics with {reason}.")
 

@@ -21,7 +21,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from ai4hse_desk.gui.workers.notes_store import default_store_path
 from ai4hse_desk.gui.workers.store_probe import PostgresProbe, SqliteProbe
-from ai4hse_desk.gui.workers.task import QueryOp
+from ai4hse_desk.gui.workers.task import CollectionOp, QueryOp
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import URL
@@ -104,9 +104,18 @@ class StoreWatch(QObject):
         """Another file is open (or none): stop looking at the last one's store."""
         self._generation += 1
         self._timer.stop()
-        if (old := self._probes) is not None:
-            self._tasks.run(QueryOp(lambda _p: old.close(), lane=LANE))
+        if (old := self._probes) is not None:  # (a change: carried out, never cancelled)
+            self._tasks.run(CollectionOp(lambda _p: old.close(), lane=LANE))
         self._session, self._probes, self._last = session, None, _UNSEEN
+
+    def close(self) -> None:
+        """The window is closing and its lanes have ended: release the probe's connection
+        (an SQLite store's last connection then tidies its side files away)."""
+        self._timer.stop()
+        self._generation += 1
+        if self._probes is not None:
+            self._probes.close()
+        self._probes = None
 
     def index_ready(self, _index: object = None) -> None:
         """The file's review index is ready (its notes are looked for now): start looking."""

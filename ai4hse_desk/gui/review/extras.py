@@ -66,6 +66,10 @@ class ReviewExtras(QObject):
         """The open file's review index is ready: the watch starts."""
         self.watch.index_ready(index)
 
+    def close(self) -> None:
+        """The window is closing (its lanes have ended): the store watch lets go."""
+        self.watch.close()
+
     def adjudicate(self) -> None:
         """Review ▸ Adjudicate…: the Review page's adjudication workspace."""
         self._switcher.show_review()

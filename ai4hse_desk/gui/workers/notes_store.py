@@ -212,6 +212,26 @@ def exploration_for(store: NotesStore, viewer: str | None) -> Exploration:
     return Exploration(excluded, corrected)
 
 
+def to_explore(
+    store: NotesStore | None, viewer: str | None, category: str
+) -> tuple[Exploration, str]:
+    """What the sensitivity exploration takes, and why: the review's decisions
+    (:func:`exploration_for`), or — before any — the questions with an open ``category``
+    flag or concern (:func:`flagged_for`); nothing without a store."""
+    from ai4hse_desk.display.format import plural
+    from ai4hse_desk.review.final_state import Exploration
+
+    if store is not None and not (decided := exploration_for(store, viewer)).empty:
+        excluded, corrected = len(decided.excluded), len(decided.corrected_keys)
+        return decided, (
+            f"the review's decisions, as in the review report: {plural(excluded, 'question')} "
+            f"excluded, {plural(corrected, 'corrected key')}"
+        )
+    flagged = set() if store is None else flagged_for(store, viewer, category)
+    reason = f"{plural(len(flagged), 'question')} with an open {category} flag (reviewer notes)"
+    return Exploration(frozenset(flagged), {}), reason
+
+
 def flagged_for(store: NotesStore, viewer: str | None, category: str) -> set[str]:
     """The questions with an open ``category`` flag or concern that ``viewer`` may see
     (what the sensitivity exploration leaves out: never a blind question)."""
@@ -240,4 +260,5 @@ __all__ = [
     "store_errors",
     "store_line",
     "store_problem",
+    "to_explore",
 ]
