@@ -26,8 +26,8 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Mapping, Sequence
 
     from ai4hse_desk.audit.queries import AuditDB
-    from ai4hse_desk.protocol.outcome import Selection
     from ai4hse_desk.progress import Progress
+    from ai4hse_desk.protocol.outcome import Selection
 
 
 def with_progress(

@@ -41,11 +41,17 @@ def make_plan(
     """Make the plan ``values`` ask for, by ``creator`` (every question of the file)."""
     from ai4hse_desk.review.book import ReviewBook
 
+    book = ReviewBook(store)
+    if not values.replace and book.plan_header() is not None:  # (the store checks it again)
+        raise ReviewError(
+            "a review plan already exists; tick “Replace the plan in force” to make a new "
+            "one (every verdict stays)"
+        )
     if values.order == "keyaudit" and ranking is None:
         from ai4hse_desk.keyaudit import compute_key_audit
 
         ranking = [item.question_id for item in compute_key_audit(store.audit).questions]
-    return ReviewBook(store).make_plan(
+    return book.make_plan(
         reviewers=values.reviewers, per_question=values.per_question, order=values.order,
         seed=values.seed, ranking=ranking, replace=values.replace, created_by=creator,
     )  # fmt: skip
@@ -89,9 +95,12 @@ class PlanController(QObject):
         """Another file is open (or none)."""
         self._session = session
 
-    def ask(self, start: PlanValues | None = None, problem: str = "") -> None:
-        """Review ▸ Plan…: the dialog (again with ``start`` and the store's ``problem``
-        after a refusal), then the plan."""
+    def ask(self) -> None:
+        """Review ▸ Plan…: the dialog, then the plan."""
+        self._ask(None, "")
+
+    def _ask(self, start: PlanValues | None, problem: str) -> None:
+        """The dialog (again with ``start`` and the store's ``problem`` after a refusal)."""
         session = self._session
         if session is None or not self._notes.writable:
             self.message.emit(f"No plan can be made now: {self._notes.unavailable}.")
@@ -116,7 +125,7 @@ class PlanController(QObject):
             self.message.emit(f"No plan made: {self._notes.unavailable}.")
             return
         task.succeeded.connect(lambda plan: self.message.emit(plan_line(plan)))
-        task.failed.connect(lambda reason: self.ask(values, f"No plan made: {reason}"))
+        task.failed.connect(lambda reason: self._ask(values, f"No plan made: {reason}"))
 
 
 __all__ = ["PlanController", "make_plan", "plan_line"]
