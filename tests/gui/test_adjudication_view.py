@@ -23,7 +23,6 @@ from review_panel import (
 )
 
 from ai4hse_desk.gui.controllers.views import VIEW_REVIEW
-from ai4hse_desk.gui.review.page import ADJUDICATION_TAB
 from ai4hse_desk.gui.widgets.labels import table_texts as cells
 from ai4hse_desk.review.values import FALSE, TRUE
 
@@ -70,7 +69,9 @@ def show(win: MainWindow, question_id: str) -> AdjudicationView:
 
 def test_the_queue_lists_the_disagreements_with_why(window: MainWindow) -> None:
     assert window.views.currentIndex() == VIEW_REVIEW
-    assert window.review_page.tabs.currentIndex() == ADJUDICATION_TAB
+    assert window.review_page.tabs.tabText(window.review_page.tabs.currentIndex()) == (
+        "Adjudication"
+    )
     view = view_of(window)
     assert view.queue_texts() == [
         "Q001 · open · a reviewer says the key is wrong; reviewers differ on whether there is "

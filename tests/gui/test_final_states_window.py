@@ -2,8 +2,8 @@
 list's Decision column, the sensitivity exploration (equal to the review report's), and
 the Review view once the reviewer may see the decision.
 
-The panel of :mod:`review_panel` has reviewed; cy's decisions are recorded through the
-window's adjudication workspace.
+The panel of :mod:`review_panel` has reviewed; cy's decisions are recorded by another
+desk (the adjudication workspace's own tests are in ``test_adjudication_view.py``).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from review_panel import VERDICTS, copy_demo, in_store, open_window, settle, sub
 
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.gui.models.attempt_table import COLUMNS as LIST_COLUMNS
+from ai4hse_desk.review.adjudication import Adjudication
 from ai4hse_desk.review.book import ReviewBook
 from ai4hse_desk.review.final_state import exploration, read_final_states
 from ai4hse_desk.review.list_rows import COLUMNS as NOTE_COLUMNS
@@ -48,16 +49,13 @@ def window(qtbot: QtBot, audit: Path) -> Iterator[MainWindow]:
 
 
 def decide(win: MainWindow, question_id: str, decision: str, key: Sequence[str] = ()) -> None:
-    """cy's decision, recorded in the window's adjudication workspace."""
-    win.menu_actions["adjudicate"].trigger()
-    settle(win)
-    view = win.review_page.adjudication()
-    view.decided_box.setChecked(True)
-    settle(win)
-    view.select(question_id)
-    settle(win)
-    view.form.choose(decision, key or None, f"{decision} by the panel")
-    view.record()
+    """cy's decision, recorded by another desk; the window reads the store again."""
+    path = win.opening.session.path  # type: ignore[union-attr]
+    note = f"{decision} by the panel"
+    in_store(path, lambda store: Adjudication(store).adjudicate(
+        question_id, "cy", decision, key=list(key) or None, note=note))  # fmt: skip
+    win.notes.refresh()
+    win.review_page.refresh()
     settle(win)
 
 

@@ -23,9 +23,7 @@ import pytest
 from review_panel import VERDICTS, copy_demo, in_store, open_window, settle, submit
 
 from ai4hse_desk.audit import open_audit
-from ai4hse_desk.gui.controllers.store_watch import POLL_MS
 from ai4hse_desk.gui.review.view import REVEALED
-from ai4hse_desk.gui.workers.store_probe import PostgresProbe, SqliteProbe
 from ai4hse_desk.notes.store import NotesStore
 from ai4hse_desk.review.book import ReviewBook
 from ai4hse_desk.review.values import FALSE, TRUE
@@ -90,6 +88,8 @@ def audit(pristine: Path, tmp_path: Path) -> Path:
 
 
 def test_the_watch_looks_often_enough_for_two_seconds() -> None:
+    from ai4hse_desk.gui.controllers.store_watch import POLL_MS
+
     assert 100 <= POLL_MS <= 1000  # a change shows after at most one look and two reads
 
 
@@ -201,6 +201,8 @@ def test_the_evidence_follows_the_key_audit_finishing_after_the_reveal(
 def test_the_probe_of_an_sqlite_store_sees_another_process_commit(
     audit: Path,
 ) -> None:
+    from ai4hse_desk.gui.workers.store_probe import SqliteProbe
+
     probe = SqliteProbe(audit.with_name("missing.review.sqlite"))
     assert probe.token() is None  # no store yet
     probe = SqliteProbe(audit.parent / "audit.sqlite.review.sqlite")
@@ -215,6 +217,8 @@ def test_the_probe_of_an_sqlite_store_sees_another_process_commit(
 def test_the_probe_of_a_postgresql_store_hears_another_process_commit(audit: Path) -> None:
     """The store's write transactions notify; the probe counts its own schema's."""
     from sqlalchemy import create_engine, make_url, text
+
+    from ai4hse_desk.gui.workers.store_probe import PostgresProbe
 
     base = os.environ.get("AI4HSE_TEST_PG_URL", "")
     if not base:

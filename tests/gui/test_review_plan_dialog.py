@@ -10,7 +10,6 @@ import pytest
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFileDialog, QMessageBox
 from review_panel import VERDICTS, copy_demo, in_store, open_window, settle, submit
 
-from ai4hse_desk.gui.dialogs.plan import PlanDialog
 from ai4hse_desk.review.book import ReviewBook
 
 if TYPE_CHECKING:
@@ -19,6 +18,7 @@ if TYPE_CHECKING:
 
     from pytestqt.qtbot import QtBot
 
+    from ai4hse_desk.gui.dialogs.plan import PlanDialog
     from ai4hse_desk.gui.main_window import MainWindow
     from ai4hse_desk.review.records import StoredPlan
 
@@ -34,6 +34,8 @@ def answer_plan(
     monkeypatch: pytest.MonkeyPatch, fill: Callable[[PlanDialog], bool]
 ) -> list[PlanDialog]:
     """Each plan dialog is filled by ``fill`` (True: Make the plan, False: Cancel)."""
+    from ai4hse_desk.gui.dialogs.plan import PlanDialog
+
     shown: list[PlanDialog] = []
 
     def run(dialog: PlanDialog) -> int:

@@ -9,7 +9,9 @@ queued behind a long read of the notes lane): SQLite's ``PRAGMA data_version``, 
 PostgreSQL's notifications (:mod:`ai4hse_desk.gui.workers.store_probe`). On a change
 it reads the notes again (opening the store first when another process has just made
 it) and says so through :attr:`StoreWatch.changed`: the Review page, the adjudication
-workspace and every mark follow. A change shows within about a second.
+workspace and every mark follow. A change shows within about a second. The first look
+at a file's store counts as a change: what was written between the notes' first read
+and that look is read then.
 """
 
 from __future__ import annotations
@@ -137,8 +139,10 @@ class StoreWatch(QObject):
         if generation != self._generation:
             return
         last, self._last = self._last, token
-        if last is _UNSEEN or token == last or token is None:
+        if token == last or token is None:
             return
+        # (The first look reads the store again too: a change made between the notes'
+        # first read and this look would otherwise pass unseen.)
         if self._notes.store is None:
             self._notes.write(lambda _store: None)  # another process made it: open it
         else:
