@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 from gui_fixtures import HOSTILE
+from PySide6.QtCore import Qt
 from review_panel import (
     BOB_NOTE,
     VERDICTS,
@@ -74,26 +75,28 @@ def test_the_queue_lists_the_disagreements_with_why(window: MainWindow) -> None:
     )
     view = view_of(window)
     assert view.queue_texts() == [
-        "Q001 · open · a reviewer says the key is wrong; reviewers differ on whether there is "
+        "Q001 · open\na reviewer says the key is wrong; reviewers differ on whether there is "
         "a concern; the proposed keys differ",
-        "Q002 · open · a reviewer says the key is wrong; the proposed keys differ",
-        "Q004 · open · reviewers differ on whether there is a concern",
+        "Q002 · open\na reviewer says the key is wrong; the proposed keys differ",
+        "Q004 · open\nreviewers differ on whether there is a concern",
     ]  # Q003: both said key_ok
     assert view.header.text().startswith("Adjudicating as cy: 3 questions need a decision, 0")
 
 
 def test_every_verdict_side_by_side_with_the_evidence(window: MainWindow) -> None:
     view = show(window, "Q001")
-    assert view.key_line.text() == "Official Key: A, C"
+    assert view.key_line.text() == "Official key: A, C"
     options = view.options
     header = [options.horizontalHeaderItem(c).text() for c in range(options.columnCount())]
-    assert header == ["Option", "Text", "Official key", "Runs selecting it",
-                      "ann: blind", "ann: proposed", "bob: blind", "bob: proposed"]  # fmt: skip
+    assert header == ["Option", "Official key", "Runs selecting it", "ann: blind",
+                      "ann: proposed", "bob: blind", "bob: proposed", "Text"]  # fmt: skip
     rows = cells(view.options)
-    assert [row[2] for row in rows] == ["TRUE", "FALSE", "TRUE", "FALSE"]
-    assert [row[7] for row in rows] == ["TRUE", "FALSE", "FALSE ≠ key", "FALSE"]  # bob drops C
-    assert [row[5] for row in rows] == ["—"] * 4  # ann proposed no key
-    assert all(" of " in row[3] for row in rows)  # the runs' votes on each option
+    assert [row[1] for row in rows] == ["TRUE", "FALSE", "TRUE", "FALSE"]
+    assert [row[6] for row in rows] == ["TRUE", "FALSE", "FALSE ≠ key", "FALSE"]  # bob drops C
+    assert [row[5] for row in rows] == ["TRUE", "FALSE", "FALSE ≠ key", "FALSE"]  # his blind
+    assert [row[4] for row in rows] == ["—"] * 4  # ann proposed no key
+    assert all(" of " in row[2] for row in rows)  # the runs' votes on each option
+    assert rows[1][7].startswith("PPE is preferred over engineering controls")
     ann, bob = cells(view.verdicts)
     assert ann[:4] == ("ann", "Key correct", "A, C — agrees with the key", "none proposed")
     assert bob[:5] == ("bob", "Key wrong", "A — differs on C", "A — changes C: TRUE → FALSE",
@@ -134,7 +137,7 @@ def test_a_decision_is_recorded_read_back_and_undone_then_redone(
     assert [t[:4] for t in view.queue_texts()] == ["Q001", "Q004"]
     view.decided_box.setChecked(True)  # decided questions listed too, to revise
     settle(window)
-    assert "Q002 · Key corrected · " in "\n".join(view.queue_texts())
+    assert "Q002 · Key corrected\na reviewer says the key is wrong" in view.queue_texts()[1]
 
 
 def test_unresolved_stays_in_the_queue_and_is_not_counted_decided(
@@ -145,7 +148,7 @@ def test_unresolved_stays_in_the_queue_and_is_not_counted_decided(
     view.record()
     settle(window)
     assert decisions(audit)["Q004"].decision == "unresolved"
-    assert "Q004 · unresolved · reviewers differ on whether there is a concern" in (
+    assert "Q004 · unresolved\nreviewers differ on whether there is a concern" in (
         view.queue_texts()
     )
     assert view.header.text().startswith("Adjudicating as cy: 3 questions need a decision, 0")
@@ -181,3 +184,19 @@ def test_the_questions_reviewer_cannot_adjudicate_them(window: MainWindow, audit
     assert "3 questions you review are left out (another person decides them)" in (
         view.header.text()
     )
+
+
+def test_arrow_keys_move_in_the_queue_not_the_attempt_list(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    view = show(window, "Q001")
+    row = window.attempts.table.currentIndex().row()
+    view.queue.setFocus()
+    qtbot.keyClick(view.queue, Qt.Key.Key_Down)
+    settle(window)
+    assert view.item is not None
+    assert view.item.question_id == "Q002"
+    assert window.attempts.table.currentIndex().row() == row  # J/K/↓ of the list: not here
+    qtbot.keyClick(view, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)  # record…
+    settle(window)
+    assert view.error.text() == "Choose a decision before recording it."  # …what is chosen

@@ -37,9 +37,13 @@ VERDICT_COLUMNS: Final = (
     "Reviewer", "Verdict", "Blind answer", "Proposed key (against the official key)",
     "Confidence", "Source", "Note",
 )  # fmt: skip
-#: Columns of the options table before the reviewers' (two each: blind, proposed).
-OPTION_COLUMNS: Final = ("Option", "Text", "Official key", "Runs selecting it")
+#: Columns of the options table before the reviewers' (two each: blind, proposed); the
+#: option's text comes last (it takes the spare width).
+OPTION_COLUMNS: Final = ("Option", "Official key", "Runs selecting it")
+TEXT_COLUMN: Final = "Text"
 SAME_AS_KEY: Final = "same as the official key"
+#: What ends an options-table cell that differs from the official key.
+DIFFERS: Final = "≠ key"
 NO_PROPOSAL: Final = "none proposed"
 
 
@@ -105,31 +109,31 @@ def reviewer_columns(item: QueueItem) -> list[str]:
 def _proposed_cell(value: str | None, key: bool) -> str:
     if value is None:
         return "—"
-    return value if (value == TRUE) == key else f"{value} ≠ key"
+    return value if (value == TRUE) == key else f"{value} {DIFFERS}"
 
 
 def _blind_cell(value: str | None, key: bool) -> str:
     shown = option_answer(value)
     if value is None or value == UNSURE or (value == TRUE) == key:
         return shown
-    return f"{shown} ≠ key"
+    return f"{shown} {DIFFERS}"
 
 
 def option_rows(
     question: Question, item: QueueItem, rows: Sequence[ListRow]
 ) -> list[tuple[str, ...]]:
-    """The options side by side: text, official key, the runs' votes, and each reviewer's
-    blind answer and proposed key on it (``≠ key`` where they differ from the key)."""
+    """The options side by side: official key, the runs' votes, each reviewer's blind
+    answer and proposed key on it (``≠ key`` where they differ from the key), its text."""
     table = []
     for p, option in enumerate(question.options):
         key = item.official_key[p] if p < len(item.official_key) else option.key
-        cells = [option_letter(p), one_line(option.text), _value(key), option_votes(rows, p)]
+        cells = [option_letter(p), _value(key), option_votes(rows, p)]
         for verdict in item.verdicts:
             blind = verdict.blind_answer
             proposed = verdict.proposed_key
             cells.append(_blind_cell(None if blind is None else blind[p], key))
             cells.append(_proposed_cell(None if proposed is None else proposed[p], key))
-        table.append(tuple(cells))
+        table.append((*cells, one_line(option.text)))
     return table
 
 
@@ -151,7 +155,7 @@ def queue_entry(item: QueueItem) -> str:
         state = "unresolved" if item.decision is not None else "open"
     else:
         state = decision_name(item.decision.decision if item.decision else None)
-    return f"{display_text(item.question_id)} · {state} · {reasons_text(item.reasons)}"
+    return f"{display_text(item.question_id)} · {state}\n{reasons_text(item.reasons)}"
 
 
 def queue_header(
@@ -177,8 +181,10 @@ def queue_header(
 
 __all__ = [
     "DECISION_HELP",
+    "DIFFERS",
     "OPTION_COLUMNS",
     "SAME_AS_KEY",
+    "TEXT_COLUMN",
     "VERDICT_COLUMNS",
     "blind_against_key",
     "decision_text",

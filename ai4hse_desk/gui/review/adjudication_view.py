@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFont, QKeySequence, QShortcut
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSplitter,
+    QTableWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -35,7 +36,9 @@ from ai4hse_desk.display.status_style import MATCH_COLOURS, chip_style_sheet
 from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.gui.review.adjudication_form import DecisionForm
 from ai4hse_desk.gui.review.adjudication_texts import (
+    DIFFERS,
     OPTION_COLUMNS,
+    TEXT_COLUMN,
     VERDICT_COLUMNS,
     decision_text,
     option_rows,
@@ -46,7 +49,7 @@ from ai4hse_desk.gui.review.adjudication_texts import (
     verdict_cells,
 )
 from ai4hse_desk.gui.review.tables import fill_cells, fit_height, show_responses
-from ai4hse_desk.gui.review.texts import evidence_text, key_text
+from ai4hse_desk.gui.review.texts import evidence_text, selected_letters
 from ai4hse_desk.gui.widgets.item_table import item_table
 from ai4hse_desk.gui.widgets.labels import plain_label, set_style_sheet
 
@@ -64,6 +67,19 @@ if TYPE_CHECKING:
 EMPTY = "No question waits for your decision."
 PICK = "Select a question of the queue."
 RECORD_TIP = "Record the decision (Ctrl+Enter); Notes ▸ Undo takes it back"
+_MOVES = frozenset({Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown,
+                    Qt.Key.Key_Home, Qt.Key.Key_End})  # fmt: skip
+
+
+def _mark_differences(table: QTableWidget) -> None:
+    """Colour the cells where a reviewer's answer or key differs from the official key."""
+    background, foreground = (QBrush(QColor(c)) for c in MATCH_COLOURS[False])
+    for row in range(table.rowCount()):
+        for column in range(table.columnCount()):
+            cell = table.item(row, column)
+            if cell is not None and cell.text().endswith(DIFFERS):
+                cell.setBackground(background)
+                cell.setForeground(foreground)
 
 
 class AdjudicationView(QWidget):
@@ -98,6 +114,9 @@ class AdjudicationView(QWidget):
         self.decided_box.toggled.connect(self.decided_toggled.emit)
         self.queue = QListWidget()
         self.queue.setAccessibleName("Adjudication queue")
+        self.queue.setWordWrap(True)  # each entry: the question and its state, then why
+        self.queue.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.queue.setSpacing(2)
         self.queue.currentItemChanged.connect(self._picked)
         self.empty = plain_label(EMPTY, name="Nothing to adjudicate")
         self.title = plain_label(name="Question adjudicated", wrap=False)
@@ -107,7 +126,7 @@ class AdjudicationView(QWidget):
         self.reasons = plain_label(name="Why it is in the queue")
         self.text = plain_label(name="Question text")
         self.key_line = plain_label(name="Official key", wrap=False)
-        self.options = item_table("Options side by side", OPTION_COLUMNS)
+        self.options = item_table("Options side by side", (*OPTION_COLUMNS, TEXT_COLUMN))
         self.verdicts = item_table("Submitted verdicts side by side", VERDICT_COLUMNS)
         self.decision_line = plain_label(name="Latest decision")
         self.evidence = plain_label(name="Key-audit evidence")
@@ -135,27 +154,30 @@ class AdjudicationView(QWidget):
         side.setContentsMargins(6, 0, 0, 0)
         for widget in (self.title, self.reasons, self.text, self.key_line, self.options,
                        self.verdicts, self.decision_line, self.evidence, self.responses_title,
-                       self.responses, self.form):  # fmt: skip
+                       self.responses):  # fmt: skip
             side.addWidget(widget)
-        actions = QHBoxLayout()
-        actions.addWidget(self.record_button)
-        actions.addStretch(1)
-        side.addLayout(actions)
         side.addStretch(1)
         area = QScrollArea()
         area.setWidgetResizable(True)
         area.setFrameShape(QScrollArea.Shape.NoFrame)
         area.setWidget(self.detail)
+        self.deciding = QWidget()  # the form stays in sight while the evidence scrolls
+        actions = QHBoxLayout(self.deciding)
+        actions.setContentsMargins(6, 4, 0, 0)
+        actions.addWidget(self.form, 1)
+        actions.addWidget(self.record_button, 0, Qt.AlignmentFlag.AlignBottom)
         right = QWidget()
         holder = QVBoxLayout(right)
         holder.setContentsMargins(0, 0, 0, 0)
         holder.addWidget(self.empty)
         holder.addWidget(area, 1)
+        holder.addWidget(self.deciding)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(left)
         self.splitter.addWidget(right)
         self.splitter.setStretchFactor(0, 1)
         self.splitter.setStretchFactor(1, 3)
+        self.splitter.setSizes([320, 1000])
         top = QHBoxLayout()
         top.addWidget(self.header, 1)
         top.addWidget(self.name_button)
@@ -195,6 +217,7 @@ class AdjudicationView(QWidget):
         self.empty.setText(display_text(text))
         self.empty.setVisible(bool(text))
         self.detail.setVisible(False)
+        self.deciding.setVisible(False)
 
     def show_item(
         self,
@@ -210,6 +233,7 @@ class AdjudicationView(QWidget):
         self.question, self.item = question, item
         self.empty.hide()
         self.detail.setVisible(True)
+        self.deciding.setVisible(True)
         verdicts = len(item.verdicts)
         self.title.setText(
             f"{display_text(item.question_id)} · {verdicts} submitted verdict"
@@ -217,11 +241,13 @@ class AdjudicationView(QWidget):
         )
         self.reasons.setText(f"In the queue because {reasons_text(item.reasons)}.")
         self.text.setText(display_text(question.text))
-        self.key_line.setText(f"Official {key_text(item.official_key)}")
+        self.key_line.setText(f"Official key: {selected_letters(item.official_key)}")
         options = self.options
-        options.setColumnCount(len(OPTION_COLUMNS) + 2 * verdicts)
-        options.setHorizontalHeaderLabels([*OPTION_COLUMNS, *reviewer_columns(item)])
+        options.setColumnCount(len(OPTION_COLUMNS) + 2 * verdicts + 1)
+        columns = [*OPTION_COLUMNS, *reviewer_columns(item), TEXT_COLUMN]
+        options.setHorizontalHeaderLabels(columns)
         fill_cells(options, option_rows(question, item, rows), tips=True)
+        _mark_differences(options)
         fit_height(options)
         fill_cells(self.verdicts, [verdict_cells(v, item.official_key) for v in item.verdicts],
                    tips=True)  # fmt: skip
@@ -266,6 +292,16 @@ class AdjudicationView(QWidget):
         """Ctrl+Enter: record the decision in the form."""
         if self.item is not None:
             self.decide_requested.emit(self.form.values())
+
+    def event(self, event: QEvent) -> bool:
+        """The arrows, Page Up/Down, Home and End move in the queue (or the field that has
+        the focus), not the attempt list (the window's J/K and arrow shortcuts)."""
+        if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent):
+            plain = not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+            if plain and event.key() in _MOVES:
+                event.accept()
+                return True
+        return super().event(event)
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
