@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 from ai4hse_desk.display.format import plural
 from ai4hse_desk.gui.models.scores_table import SensitivityTableModel
 from ai4hse_desk.gui.panels.sensitivity_work import explore
+from ai4hse_desk.gui.widgets.labels import plain_label
 from ai4hse_desk.gui.widgets.task_status import TaskStatus
 from ai4hse_desk.gui.workers.task import QueryOp, Task
 from ai4hse_desk.scores.sensitivity import sensitivity_rows
@@ -48,8 +49,9 @@ if TYPE_CHECKING:
     from ai4hse_desk.verdicts.rescore import RescoreResult
 
 BANNER = (
-    "Not official — exploration. The same metrics recomputed without the ticked questions, "
-    "beside the official figures, which never change."
+    "Not official — exploration. The same metrics recomputed without the ticked questions "
+    "(and against the corrected keys of the review's decisions), beside the official figures, "
+    "which never change."
 )
 _MANUAL_REASON = "questions ticked by the reviewer"
 _DEBOUNCE_MS = 400
@@ -87,9 +89,7 @@ class SensitivityPanel(QWidget):
             "QLabel { background: #fef3c7; color: #000; border: 2px dashed #b45309; "
             "padding: 6px; font-weight: 600; }"
         )
-        self.reason = QLabel()
-        self.reason.setTextFormat(Qt.TextFormat.PlainText)
-        self.reason.setWordWrap(True)
+        self.reason = plain_label(name="What the exploration changes")
         self.search = QLineEdit()
         self.search.setPlaceholderText("Filter questions…")
         self.search.setAccessibleName("Filter questions")
@@ -228,7 +228,7 @@ class SensitivityPanel(QWidget):
 
     def _set_reason(self, reason: str) -> None:
         self.reason_text = reason
-        self.reason.setText(f"Left out: {reason}." if reason else "")
+        self.reason.setText(f"Exploration: {reason}." if reason else "")
 
     def _ticks_changed(self, _item: QListWidgetItem) -> None:
         if not self._updating:

@@ -140,7 +140,8 @@ def final_text(final: FinalState | None) -> str:
     line = f"Where the review stands: {final.text}"
     decision = final.decision
     if decision is not None:
-        line += f" — decided by {display_text(decision.adjudicator)}"
+        how = "decided" if final.settled else "left open"
+        line += f" — {how} by {display_text(decision.adjudicator)}"
         line += f": {one_line(decision.note)}" if decision.note.strip() else ""
     return line
 

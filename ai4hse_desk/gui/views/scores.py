@@ -264,6 +264,8 @@ class ScoresView(QWidget):
             ids, reason, corrected = self._exclusion
             self.sensitivity.set_excluded_questions(ids, reason, corrected=corrected)
         self.tabs.addTab(self.sensitivity, "Sensitivity — not official")
+        if self._exclusion is not None:  # asked for before the scores came: shown now
+            self.tabs.setCurrentWidget(self.sensitivity)
         runs = len(data.result.runs)
         self.status.setText(
             f"{runs} runs in {len(tables)} tracks, {data.result.attempts:,} attempts re-derived "
@@ -298,6 +300,7 @@ class ScoresView(QWidget):
         self._exclusion = (set(ids), reason, dict(corrected or {}))
         if self.data is not None:
             self.sensitivity.set_excluded_questions(set(ids), reason, corrected=corrected)
+            self.tabs.setCurrentWidget(self.sensitivity)
 
     def current_track(self) -> str | None:
         """The track whose tab is shown, if a track tab is."""

@@ -212,6 +212,16 @@ def exploration_for(store: NotesStore, viewer: str | None) -> Exploration:
     return Exploration(excluded, corrected)
 
 
+def _named(ids: list[str], shown: int = 5) -> str:
+    """`` (Q002, Q017 and 3 more)`` ("" for none)."""
+    if not ids:
+        return ""
+    from ai4hse_desk.display.text_sanitize import display_text
+
+    more = f" and {len(ids) - shown} more" if len(ids) > shown else ""
+    return f" ({', '.join(display_text(qid) for qid in ids[:shown])}{more})"
+
+
 def to_explore(
     store: NotesStore | None, viewer: str | None, category: str
 ) -> tuple[Exploration, str]:
@@ -222,10 +232,11 @@ def to_explore(
     from ai4hse_desk.review.final_state import Exploration
 
     if store is not None and not (decided := exploration_for(store, viewer)).empty:
-        excluded, corrected = len(decided.excluded), len(decided.corrected_keys)
+        excluded, corrected = sorted(decided.excluded), sorted(decided.corrected_keys)
         return decided, (
-            f"the review's decisions, as in the review report: {plural(excluded, 'question')} "
-            f"excluded, {plural(corrected, 'corrected key')}"
+            f"the review's decisions, as in the review report: "
+            f"{plural(len(excluded), 'question')} excluded{_named(excluded)}, "
+            f"{plural(len(corrected), 'corrected key')}{_named(corrected)}"
         )
     flagged = set() if store is None else flagged_for(store, viewer, category)
     reason = f"{plural(len(flagged), 'question')} with an open {category} flag (reviewer notes)"
