@@ -200,3 +200,14 @@ def test_arrow_keys_move_in_the_queue_not_the_attempt_list(
     qtbot.keyClick(view, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)  # record…
     settle(window)
     assert view.error.text() == "Choose a decision before recording it."  # …what is chosen
+
+
+def test_without_a_name_the_workspace_asks_for_one(qtbot: QtBot, audit: Path) -> None:
+    win = open_window(qtbot, audit, None)
+    win.menu_actions["adjudicate"].trigger()
+    settle(win)
+    view = view_of(win)
+    assert view.queue_texts() == []
+    assert view.header.text().startswith("Give your name (Reviewer name…)")
+    assert not view.deciding.isVisible()
+    win.close()

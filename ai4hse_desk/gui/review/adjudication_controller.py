@@ -19,6 +19,7 @@ from PySide6.QtCore import QObject, Signal
 
 from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.errors import first_line
+from ai4hse_desk.gui.controllers.sight import PENDING_TEXT
 from ai4hse_desk.gui.review.adjudication_reads import (
     AdjudicationRead,
     decide,
@@ -146,9 +147,11 @@ class AdjudicationController(QObject):
             return
         name, blind = self._identity.name, self._sight.blind_questions()
         decided = self._view.decided_box.isChecked()
-        if name is None:
+        if name is None or self._sight.pending:  # (pending: the store not read yet)
             self._view.show_queue(AdjudicationRead(None), None)
-            self._view.show_empty(NO_NAME)
+            why = NO_NAME if name is None else PENDING_TEXT
+            self._view.header.setText(why)
+            self._view.show_empty(why)
             return
         self._read(
             lambda store: read_adjudication(store, name, include_decided=decided, blind=blind),
