@@ -146,3 +146,22 @@ def test_the_review_view_shows_the_decision_once_the_reviewer_submitted(
     assert not reveal.isVisible()
     assert reveal.decision.text() == ""
     ann.close()
+
+
+def test_once_the_review_decided_the_exploration_never_falls_back_to_flags(
+    window: MainWindow,
+) -> None:
+    """Before any decision: the questions with a standing key concern (Q001, Q002); once
+    Q001's key is confirmed, the decisions alone — they change nothing, so nothing is
+    explored (the report's sensitivity figures are the official ones too)."""
+    window.changes.explore()
+    settle(window)
+    assert window.scores.sensitivity.excluded() == {"Q001", "Q002"}
+    decide(window, "Q001", "key_confirmed")
+    window.scores.sensitivity.set_excluded_questions(set(), "")
+    window.changes.explore()
+    settle(window)
+    assert window.statusBar().currentMessage() == (
+        "The review's decisions exclude no question and correct no key: the official figures stand."
+    )
+    assert window.scores.sensitivity.excluded() == set()

@@ -19,7 +19,7 @@ from ai4hse_desk.errors import first_line
 from ai4hse_desk.gui.controllers.session_undo import SessionUndo
 from ai4hse_desk.gui.dialogs import reason as reason_dialog
 from ai4hse_desk.gui.dialogs.note import NoteDialog
-from ai4hse_desk.gui.workers.notes_store import LANE, store_problem, to_explore
+from ai4hse_desk.gui.workers.notes_store import DECIDED, LANE, store_problem, to_explore
 from ai4hse_desk.gui.workers.task import QueryOp
 from ai4hse_desk.notes.errors import ReviewError
 
@@ -307,8 +307,10 @@ class NoteChanges(QObject):
         explored, reason = found
         if explored.empty:
             self.message.emit(
-                "No question has an open key_incorrect flag, and the review has decided none."
-            )
+                "The review's decisions exclude no question and correct no key: the official "
+                "figures stand." if reason.startswith(DECIDED)
+                else "No question has an open key_incorrect flag, and the review has decided none."
+            )  # fmt: skip
             return
         self.explore_requested.emit(explored, reason)
         self.message.emit(f"Scores ▸ Sensitivity — not official: the metrics with {reason}.")

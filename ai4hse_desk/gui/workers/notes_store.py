@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     _Item = TypeVar("_Item", Flag, AttemptNote, ReviewVerdict)
 
 LANE = "notes"
+#: How the sensitivity exploration's reason starts when it takes the review's decisions.
+DECIDED = "the review's decisions, as in the review report"
 
 
 def store_errors() -> tuple[type[BaseException], ...]:
@@ -197,19 +199,20 @@ def sealed_line(question_id: str | None, hidden: Mapping[str, int]) -> str:
     return f"{question_id}: {count} {SEALED_TEXT}"
 
 
-def exploration_for(store: NotesStore, viewer: str | None) -> Exploration:
+def exploration_for(store: NotesStore, viewer: str | None) -> tuple[Exploration, bool]:
     """The review's decisions as the sensitivity exploration uses them — the excluded
     questions and the corrected keys (:func:`~ai4hse_desk.review.final_state.exploration`,
     the report's own) — but for the questions ``viewer`` may not see decided
-    (:func:`decided_in_sight`)."""
+    (:func:`decided_in_sight`); and whether ``viewer`` sees any settled decision at all
+    (confirmed, corrected or excluded: then the exploration is the decisions', even empty)."""
     from ai4hse_desk.review.book import ReviewBook
     from ai4hse_desk.review.final_state import Exploration, exploration, read_final_states
 
     sight = ReviewBook(store).visibility(viewer)
-    found = exploration(read_final_states(store))
-    corrected = {q: k for q, k in found.corrected_keys.items() if decided_in_sight(sight, q)}
-    excluded = frozenset(q for q in found.excluded if decided_in_sight(sight, q))
-    return Exploration(excluded, corrected)
+    states = {q: s for q, s in read_final_states(store).items() if decided_in_sight(sight, q)}
+    found = exploration(states)
+    decided = any(state.settled and state.basis == "decision" for state in states.values())
+    return Exploration(found.excluded, found.corrected_keys), decided
 
 
 def _named(ids: list[str], shown: int = 5) -> str:
@@ -226,39 +229,45 @@ def to_explore(
     store: NotesStore | None, viewer: str | None, category: str
 ) -> tuple[Exploration, str]:
     """What the sensitivity exploration takes, and why: the review's decisions
-    (:func:`exploration_for`), or — before any — the questions with an open ``category``
-    flag or concern (:func:`flagged_for`); nothing without a store."""
+    (:func:`exploration_for`) once there are any, else the questions with an open
+    ``category`` flag or standing concern (:func:`flagged_for`); nothing without a store."""
     from ai4hse_desk.display.format import plural
     from ai4hse_desk.review.final_state import Exploration
 
-    if store is not None and not (decided := exploration_for(store, viewer)).empty:
-        excluded, corrected = sorted(decided.excluded), sorted(decided.corrected_keys)
-        return decided, (
-            f"the review's decisions, as in the review report: "
-            f"{plural(len(excluded), 'question')} excluded{_named(excluded)}, "
-            f"{plural(len(corrected), 'corrected key')}{_named(corrected)}"
-        )
+    if store is not None:
+        found, decided = exploration_for(store, viewer)
+        if decided:
+            excluded, corrected = sorted(found.excluded), sorted(found.corrected_keys)
+            return found, (
+                f"{DECIDED}: "
+                f"{plural(len(excluded), 'question')} excluded{_named(excluded)}, "
+                f"{plural(len(corrected), 'corrected key')}{_named(corrected)}"
+            )
     flagged = set() if store is None else flagged_for(store, viewer, category)
     reason = f"{plural(len(flagged), 'question')} with an open {category} flag (reviewer notes)"
     return Exploration(frozenset(flagged), {}), reason
 
 
 def flagged_for(store: NotesStore, viewer: str | None, category: str) -> set[str]:
-    """The questions with an open ``category`` flag or concern that ``viewer`` may see
-    (what the sensitivity exploration leaves out: never a blind question)."""
+    """The questions with an open ``category`` flag, or a concern of that category no
+    decision settled (⚑), that ``viewer`` may see (what the sensitivity exploration leaves
+    out before any decision: never a blind question)."""
     from ai4hse_desk.review.book import ReviewBook
+    from ai4hse_desk.review.final_state import read_final_states, state_of
     from ai4hse_desk.review.values import CONCERN_CATEGORY
 
     book = ReviewBook(store)
-    sight = book.visibility(viewer)
+    sight, states = book.visibility(viewer), read_final_states(store)
     concerns = [v for v in book.all_verdicts()
-                if v.concern and CONCERN_CATEGORY.get(v.verdict or "") == category]  # fmt: skip
+                if v.concern and CONCERN_CATEGORY.get(v.verdict or "") == category
+                and state_of(states, v.question_id).flagged]  # fmt: skip
     items: list[Flag | ReviewVerdict] = [*store.flags(states=("open",), category=category),
                                          *concerns]  # fmt: skip
     return {i.question_id for i in items if sight.shows_item(i.question_id, i.reviewer)}
 
 
 __all__ = [
+    "DECIDED",
     "LANE",
     "NotesSnapshot",
     "StoreHolder",
