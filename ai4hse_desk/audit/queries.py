@@ -52,6 +52,11 @@ if TYPE_CHECKING:
     from ai4hse_desk.progress import Progress
 
 
+#: Where the track and the run id sit in the ``RUN_COLUMNS`` and ``ATTEMPT_COLUMNS`` rows
+#: (checked before the rows become records, so a bad track names its run).
+_RUN_ID, _RUN_TRACK = RUN_COLUMNS.index("run_id"), RUN_COLUMNS.index("track")
+_ATTEMPT_RUN, _ATTEMPT_TRACK = ATTEMPT_COLUMNS.index("a.run_id"), ATTEMPT_COLUMNS.index("r.track")
+
 _ATTEMPT_JOIN = (
     "FROM attempts AS a JOIN runs AS r ON r.run_id = a.run_id "
     "JOIN questions AS q ON q.question_id = a.question_id"
@@ -204,7 +209,7 @@ class AuditDB:
     def _runs(self, where: str = "", params: Mapping[str, Any] | None = None) -> list[Run]:
         rows = self._rows(f"SELECT {', '.join(RUN_COLUMNS)} FROM runs {where}", params)
         for row in rows:
-            self._track(row[4], f"run {row[0]!r}")
+            self._track(row[_RUN_TRACK], f"run {row[_RUN_ID]!r}")
         return [Run.from_row(row) for row in rows]
 
     def runs(self) -> list[Run]:
@@ -307,7 +312,7 @@ class AuditDB:
             {"ids": json.dumps(wanted)},
         )
         for row in rows:
-            self._track(row[18], f"run {row[1]!r}")
+            self._track(row[_ATTEMPT_TRACK], f"run {row[_ATTEMPT_RUN]!r}")
         try:
             found = {attempt.attempt_id: attempt for attempt in map(Attempt.from_row, rows)}
         except (TypeError, ValueError):

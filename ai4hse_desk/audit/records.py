@@ -16,51 +16,7 @@ from typing import TYPE_CHECKING, Any
 from ai4hse_desk.protocol.outcome import Selection, Track
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping, Sequence
-
-#: ``SELECT`` list (table ``runs``) for :meth:`Run.from_row`.
-RUN_COLUMNS: tuple[str, ...] = (
-    "run_id",
-    "model",
-    "provider",
-    "provider_routing",
-    "track",
-    "protocol_version",
-    "repetitions",
-    "max_tokens",
-    "temperature",
-    "reasoning_effort",
-    "concurrency",
-    "status",
-    "prompt_template",
-    "started_at",
-    "finished_at",
-)
-
-#: ``SELECT`` list for :meth:`Attempt.from_row`: ``attempts AS a`` joined with
-#: ``runs AS r`` and ``questions AS q``.
-ATTEMPT_COLUMNS: tuple[str, ...] = (
-    "a.attempt_id",
-    "a.run_id",
-    "a.question_id",
-    "a.repetition",
-    "a.state",
-    "a.raw_response",
-    "a.finish_reason",
-    "a.error",
-    "a.parse_status",
-    "a.extracted",
-    "a.strict_format",
-    "a.correct",
-    "a.prompt_tokens",
-    "a.completion_tokens",
-    "a.reasoning_tokens",
-    "a.latency_ms",
-    "a.created_at",
-    "r.model",
-    "r.track",
-    "q.ordinal",
-)
+    from collections.abc import Callable, Iterable, Mapping, Sequence
 
 _EMPTY: Mapping[str, str] = MappingProxyType({})
 
@@ -84,6 +40,57 @@ def _opt_float(value: Any) -> float | None:
 def to_track(value: Any) -> Track:
     """The :class:`Track` named by a stored value (``ValueError`` if unknown)."""
     return Track(str(value))
+
+
+#: Each column of ``runs`` a :class:`Run` is built from, with its conversion.
+_RUN_FIELDS: tuple[tuple[str, Callable[[Any], Any]], ...] = (
+    ("run_id", str),
+    ("model", str),
+    ("provider", _opt_str),
+    ("provider_routing", _opt_str),
+    ("track", to_track),
+    ("protocol_version", int),
+    ("repetitions", int),
+    ("max_tokens", _opt_int),
+    ("temperature", _opt_float),
+    ("reasoning_effort", _opt_str),
+    ("concurrency", _opt_int),
+    ("status", str),
+    ("prompt_template", _opt_str),
+    ("started_at", _opt_str),
+    ("finished_at", _opt_str),
+)
+
+#: ``SELECT`` list (table ``runs``) for :meth:`Run.from_row`.
+RUN_COLUMNS: tuple[str, ...] = tuple(column for column, _ in _RUN_FIELDS)
+
+#: Each column an :class:`Attempt` is built from (``attempts AS a`` joined with
+#: ``runs AS r`` and ``questions AS q``): its field and its conversion.
+_ATTEMPT_FIELDS: tuple[tuple[str, str, Callable[[Any], Any]], ...] = (
+    ("a.attempt_id", "attempt_id", int),
+    ("a.run_id", "run_id", str),
+    ("a.question_id", "question_id", str),
+    ("a.repetition", "repetition", int),
+    ("a.state", "state", str),
+    ("a.raw_response", "raw_response", _opt_str),
+    ("a.finish_reason", "finish_reason", _opt_str),
+    ("a.error", "error", _opt_str),
+    ("a.parse_status", "parse_status", _opt_str),
+    ("a.extracted", "extracted", _opt_str),
+    ("a.strict_format", "strict_format", _opt_bool),
+    ("a.correct", "correct", _opt_bool),
+    ("a.prompt_tokens", "prompt_tokens", _opt_int),
+    ("a.completion_tokens", "completion_tokens", _opt_int),
+    ("a.reasoning_tokens", "reasoning_tokens", _opt_int),
+    ("a.latency_ms", "latency_ms", _opt_int),
+    ("a.created_at", "created_at", _opt_str),
+    ("r.model", "model", str),
+    ("r.track", "track", to_track),
+    ("q.ordinal", "question_ordinal", int),
+)
+
+#: ``SELECT`` list for :meth:`Attempt.from_row`.
+ATTEMPT_COLUMNS: tuple[str, ...] = tuple(column for column, _, _ in _ATTEMPT_FIELDS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,21 +232,10 @@ class Run:
     def from_row(cls, row: Sequence[Any]) -> Run:
         """Build from a row selected with :data:`RUN_COLUMNS`."""
         return cls(
-            run_id=str(row[0]),
-            model=str(row[1]),
-            provider=_opt_str(row[2]),
-            provider_routing=_opt_str(row[3]),
-            track=to_track(row[4]),
-            protocol_version=int(row[5]),
-            repetitions=int(row[6]),
-            max_tokens=_opt_int(row[7]),
-            temperature=_opt_float(row[8]),
-            reasoning_effort=_opt_str(row[9]),
-            concurrency=_opt_int(row[10]),
-            status=str(row[11]),
-            prompt_template=_opt_str(row[12]),
-            started_at=_opt_str(row[13]),
-            finished_at=_opt_str(row[14]),
+            **{
+                name: convert(value)
+                for (name, convert), value in zip(_RUN_FIELDS, row, strict=True)
+            }
         )
 
 
@@ -290,25 +286,5 @@ class Attempt:
     @classmethod
     def from_row(cls, row: Sequence[Any]) -> Attempt:
         """Build from a row selected with :data:`ATTEMPT_COLUMNS`."""
-        return cls(
-            attempt_id=int(row[0]),
-            run_id=str(row[1]),
-            question_id=str(row[2]),
-            repetition=int(row[3]),
-            state=str(row[4]),
-            raw_response=_opt_str(row[5]),
-            finish_reason=_opt_str(row[6]),
-            error=_opt_str(row[7]),
-            parse_status=_opt_str(row[8]),
-            extracted=_opt_str(row[9]),
-            strict_format=_opt_bool(row[10]),
-            correct=_opt_bool(row[11]),
-            prompt_tokens=_opt_int(row[12]),
-            completion_tokens=_opt_int(row[13]),
-            reasoning_tokens=_opt_int(row[14]),
-            latency_ms=_opt_int(row[15]),
-            created_at=_opt_str(row[16]),
-            model=str(row[17]),
-            track=to_track(row[18]),
-            question_ordinal=int(row[19]),
-        )
+        fields = zip(_ATTEMPT_FIELDS, row, strict=True)
+        return cls(**{name: convert(value) for (_, name, convert), value in fields})

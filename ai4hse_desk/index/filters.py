@@ -155,12 +155,16 @@ class ListRow:
 
     @classmethod
     def from_row(cls, row: Sequence[Any], flagged: bool = False) -> ListRow:
-        """Build from a row selected with ``ROW_COLUMNS``."""
+        """Build from a row selected with ``ROW_COLUMNS`` (in its order)."""
+        (attempt_id, ordinal, question_id, run_id, model, track, repetition, state, status,
+         correct, strict, disagrees, recorded_status, selection) = row  # fmt: skip
         return cls(
-            int(row[0]), int(row[1]), str(row[2]), str(row[3]), str(row[4]), Track(row[5]),
-            int(row[6]), str(row[7]), Status(row[8]), bool(row[9]), bool(row[10]),
-            bool(row[11]), None if row[12] is None else str(row[12]), flagged,
-            decode_selection(row[13]),
+            attempt_id=int(attempt_id), ordinal=int(ordinal), question_id=str(question_id),
+            run_id=str(run_id), model=str(model), track=Track(track),
+            repetition=int(repetition), state=str(state), status=Status(status),
+            correct=bool(correct), strict=bool(strict), disagrees=bool(disagrees),
+            recorded_status=None if recorded_status is None else str(recorded_status),
+            flagged=flagged, selection=decode_selection(selection),
         )  # fmt: skip
 
 

@@ -49,16 +49,18 @@ def decode_selection(text: str | None) -> Selection | None:
 def stored_verdict(row: Sequence[Any]) -> AttemptVerdict:
     """The verdict in a row selected with :data:`VERDICT_COLUMNS` (its outcome has no
     spans: they are not stored)."""
-    outcome = Extraction(Status(row[4]), decode_selection(row[5]), bool(row[6]), (), str(row[10]))
+    (attempt_id, run_id, question_id, repetition, status, selection, strict, correct,
+     recorded_status, disagrees, reason) = row  # fmt: skip
+    outcome = Extraction(Status(status), decode_selection(selection), bool(strict), (), str(reason))
     return AttemptVerdict(
-        attempt_id=int(row[0]),
-        run_id=str(row[1]),
-        question_id=str(row[2]),
-        repetition=int(row[3]),
+        attempt_id=int(attempt_id),
+        run_id=str(run_id),
+        question_id=str(question_id),
+        repetition=int(repetition),
         outcome=outcome,
-        correct=bool(row[7]),
-        recorded_status=None if row[8] is None else str(row[8]),
-        agrees=not row[9],
+        correct=bool(correct),
+        recorded_status=None if recorded_status is None else str(recorded_status),
+        agrees=not disagrees,
     )
 
 
