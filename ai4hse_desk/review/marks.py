@@ -1,39 +1,54 @@
-"""What marks a question wherever flags show (⚑, the flagged-only filter, explorations):
-the open flags, and the review's concerns that no decision settled.
+"""What marks a question ⚑ wherever flags show (the attempt list, the flagged-only filter,
+the sensitivity exploration before any decision): an open flag, or a submitted review
+concern that no decision settled.
 
-A submitted concern counts as an open flag of the category it maps to
-(:data:`~.values.CONCERN_CATEGORY`) while the question's final state is flagged
-(:attr:`.final_state.FinalState.flagged`): under review, unresolved, or agreed by K
-reviewers. A question the panel confirmed (``key_confirmed``) carries none.
+A concern keeps its question marked while the question's final state is flagged
+(:attr:`.final_state.FinalState.flagged`: under review, unresolved, or agreed by K
+reviewers); a question the panel confirmed (``key_confirmed``) carries none. A concern
+counts as the flag category it maps to (:data:`~.values.CONCERN_CATEGORY`). Every item
+counts only where the viewer's visibility policy shows it (:mod:`.visibility`): a blind
+question is never marked by someone else's concern.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ai4hse_desk.review.book import ReviewBook
 from ai4hse_desk.review.final_state import read_final_states
+from ai4hse_desk.review.values import CONCERN_CATEGORY
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from ai4hse_desk.notes.model import Flag
     from ai4hse_desk.notes.store import NotesStore
+    from ai4hse_desk.review.final_state import FinalState
+    from ai4hse_desk.review.records import ReviewVerdict
+    from ai4hse_desk.review.visibility import Visibility
 
 
-def concerned_question_ids(store: NotesStore, category: str | None = None) -> set[str]:
-    """Questions with a submitted concern no decision settled; with ``category``, only
-    concerns that count as that flag category."""
-    return {
-        qid
-        for qid, state in read_final_states(store).items()
-        if state.flagged and (category is None or category in state.flag_categories())
-    }
+def standing(states: Mapping[str, FinalState]) -> frozenset[str]:
+    """The questions whose concerns still stand: their final state is flagged."""
+    return frozenset(qid for qid, state in states.items() if state.flagged)
 
 
-def flagged_question_ids(
-    store: NotesStore, *, states: tuple[str, ...] = ("open",), category: str | None = None
+def marked_questions(
+    store: NotesStore, sight: Visibility, *, category: str | None = None
 ) -> set[str]:
-    """Ids of the questions with a flag in one of ``states`` (and ``category``), the
-    review's standing concerns counted as open flags."""
-    flags = store.flags(states=states, category=category)
-    flagged = {flag.question_id for flag in flags}
-    if "open" in states:
-        flagged |= concerned_question_ids(store, category)
-    return flagged
+    """The questions marked ⚑ for the viewer of ``sight``: an open flag or a standing
+    concern (of ``category``, when given) that ``sight`` shows."""
+    keep = standing(read_final_states(store))
+    concerns = [
+        verdict
+        for verdict in ReviewBook(store).all_verdicts()
+        if verdict.concern
+        and verdict.question_id in keep
+        and (category is None or CONCERN_CATEGORY.get(verdict.verdict or "") == category)
+    ]
+    items: list[Flag | ReviewVerdict] = [*store.flags(states=("open",), category=category)]
+    items += concerns
+    return {item.question_id for item in items if sight.shows_item(item.question_id, item.reviewer)}
+
+
+__all__ = ["marked_questions", "standing"]

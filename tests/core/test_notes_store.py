@@ -19,7 +19,8 @@ from ai4hse_desk.notes import ReviewError
 from ai4hse_desk.notes.location import resolve_location
 from ai4hse_desk.notes.schema import SCHEMA_HEAD, VERSION_TABLE, metadata
 from ai4hse_desk.notes.store import NotesStore
-from ai4hse_desk.review.marks import flagged_question_ids
+from ai4hse_desk.review.marks import marked_questions
+from ai4hse_desk.review.visibility import Visibility
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -165,15 +166,16 @@ def test_attempt_notes(store: NotesStore) -> None:
     assert store.flags() == []
 
 
-def test_filters_and_flagged_question_ids(store: NotesStore) -> None:
+def test_filters_and_marked_questions(store: NotesStore) -> None:
     a = store.add_flag(question_id="Q001", category="key_incorrect", note="", reviewer="ann")
     store.add_flag(question_id="Q002", category="typo_or_format", note="", reviewer="bob")
     c = store.add_flag(question_id="Q003", category="key_incorrect", note="", reviewer="bob")
     store.set_flag_state(c.flag_id, "withdrawn", reviewer="bob")
-    assert flagged_question_ids(store) == {"Q001", "Q002"}
-    assert flagged_question_ids(store, category="key_incorrect") == {"Q001"}
+    everyone = Visibility.everything()
+    assert marked_questions(store, everyone) == {"Q001", "Q002"}
+    assert marked_questions(store, everyone, category="key_incorrect") == {"Q001"}
     every = ("open", "resolved", "withdrawn")
-    assert flagged_question_ids(store, states=every) == {"Q001", "Q002", "Q003"}
+    assert {f.question_id for f in store.flags(states=every)} == {"Q001", "Q002", "Q003"}
     assert [f.flag_id for f in store.flags(question_id="Q001")] == [a.flag_id]
     assert [f.question_id for f in store.flags(reviewer="bob")] == ["Q002", "Q003"]
     assert [f.question_id for f in store.flags(states=("withdrawn",))] == ["Q003"]

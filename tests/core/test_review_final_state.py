@@ -23,8 +23,9 @@ from ai4hse_desk.review.final_state import (
     state_of,
 )
 from ai4hse_desk.review.list_rows import COLUMNS, CONCERN, note_cells, note_rows
-from ai4hse_desk.review.marks import concerned_question_ids, flagged_question_ids
+from ai4hse_desk.review.marks import marked_questions
 from ai4hse_desk.review.report import review_report
+from ai4hse_desk.review.visibility import Visibility
 from ai4hse_desk.verdicts.rescore import rescore
 
 if TYPE_CHECKING:
@@ -98,20 +99,36 @@ def test_agreeing_reviewers_confirm_the_key_without_a_decision(
         assert states["Q001"].text == "Key confirmed (reviewers agree)"
         # an agreed concern keeps its ⚑: nobody decided it away
         assert (states["Q002"].state, states["Q002"].flagged) == (CONFIRMED, True)
-        assert flagged_question_ids(book.store) == {"Q002"}
+        assert marked_questions(book.store, Visibility.everything()) == {"Q002"}
         assert state_of(states, "Q003").state == NOT_REVIEWED
 
 
 def test_a_confirmed_key_loses_its_flag_and_a_settled_one_is_marked_as_such(
     decided: NotesStore,
 ) -> None:
-    book = ReviewBook(decided)
-    assert flagged_question_ids(book.store) == {"Q004", "Q005"}
-    assert concerned_question_ids(book.store, category="key_incorrect") == {"Q004"}
-    assert concerned_question_ids(book.store, category="typo_or_format") == {"Q005"}
+    everyone = Visibility.everything()
+    assert marked_questions(decided, everyone) == {"Q004", "Q005"}
+    assert marked_questions(decided, everyone, category="key_incorrect") == {"Q004"}
+    assert marked_questions(decided, everyone, category="typo_or_format") == {"Q005"}
     # revising the decision to unresolved brings the ⚑ back
     Adjudication(decided).adjudicate("Q001", "cy", "unresolved")
-    assert flagged_question_ids(book.store) == {"Q001", "Q004", "Q005"}
+    assert marked_questions(decided, everyone) == {"Q001", "Q004", "Q005"}
+
+
+def test_a_concern_marks_nothing_for_a_reviewer_still_blind_on_it(
+    audit: AuditDB, store_url: str
+) -> None:
+    with NotesStore.open(audit, store_url) as notes:
+        book = ReviewBook(notes)
+        book.make_plan(reviewers=["ann", "bob"], per_question=2, questions=["Q001", "Q002"])
+        book.save_verdict("Q001", "ann", verdict="key_wrong", not_blind=True,
+                          proposed_key=[T, T, F, F])  # fmt: skip
+        assert marked_questions(notes, Visibility.everything()) == {"Q001"}
+        assert marked_questions(notes, book.visibility("ann")) == {"Q001"}  # her own
+        assert marked_questions(notes, book.visibility("bob")) == set()  # bob: blind on Q001
+        assert marked_questions(notes, book.visibility(None)) == set()  # no name: all hidden
+        book.save_verdict("Q001", "bob", verdict="key_ok", not_blind=True)
+        assert marked_questions(notes, book.visibility("bob")) == {"Q001"}
 
 
 def test_the_exploration_leaves_out_excluded_questions_and_uses_corrected_keys(

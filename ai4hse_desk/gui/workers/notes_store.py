@@ -143,7 +143,8 @@ def read_snapshot(
             frozenset(), [], [], [] if with_list else None, [] if with_list else None
         )
     from ai4hse_desk.review.book import ReviewBook  # SQLAlchemy, as the store has
-    from ai4hse_desk.review.final_state import read_final_states, state_of
+    from ai4hse_desk.review.final_state import read_final_states
+    from ai4hse_desk.review.marks import standing
 
     book = ReviewBook(store)
     sight = book.visibility(viewer)
@@ -166,10 +167,10 @@ def read_snapshot(
     else:
         notes = []
     flagged = {f.question_id for f in flags if f.state == "open"}
-    # ⚑ on a concern while no decision settled it (its final state: key_confirmed takes it off)
-    standing = {v.question_id for v in concerns if state_of(states, v.question_id).flagged}
+    # ⚑ on a concern while no decision settled it (.review.marks, as everywhere)
+    kept = standing(states)
     return NotesSnapshot(
-        frozenset(flagged | standing),
+        frozenset(flagged | {v.question_id for v in concerns if v.question_id in kept}),
         [] if question_id is None else [f for f in flags if f.question_id == question_id],
         [] if attempt_id is None else [n for n in notes if n.attempt_id == attempt_id],
         flags if with_list else None,
@@ -249,21 +250,13 @@ def to_explore(
 
 
 def flagged_for(store: NotesStore, viewer: str | None, category: str) -> set[str]:
-    """The questions with an open ``category`` flag, or a concern of that category no
-    decision settled (⚑), that ``viewer`` may see (what the sensitivity exploration leaves
-    out before any decision: never a blind question)."""
+    """The questions marked ⚑ with ``category`` that ``viewer`` may see
+    (:func:`~ai4hse_desk.review.marks.marked_questions`): what the sensitivity exploration
+    leaves out before any decision, never a blind question."""
     from ai4hse_desk.review.book import ReviewBook
-    from ai4hse_desk.review.final_state import read_final_states, state_of
-    from ai4hse_desk.review.values import CONCERN_CATEGORY
+    from ai4hse_desk.review.marks import marked_questions
 
-    book = ReviewBook(store)
-    sight, states = book.visibility(viewer), read_final_states(store)
-    concerns = [v for v in book.all_verdicts()
-                if v.concern and CONCERN_CATEGORY.get(v.verdict or "") == category
-                and state_of(states, v.question_id).flagged]  # fmt: skip
-    items: list[Flag | ReviewVerdict] = [*store.flags(states=("open",), category=category),
-                                         *concerns]  # fmt: skip
-    return {i.question_id for i in items if sight.shows_item(i.question_id, i.reviewer)}
+    return marked_questions(store, ReviewBook(store).visibility(viewer), category=category)
 
 
 __all__ = [
