@@ -61,7 +61,23 @@ class Group:
     tests: tuple[str, ...]
     #: Tests of those files left out (pytest node ids): slow ones whose rule the others hold.
     deselect: tuple[str, ...] = ()
+    #: A pytest marker expression (``-m``) the group's tests must match ("" for all).
+    marks: str = ""
 
+
+#: Review tests that run the desk in other processes: those import the unmutated code, so
+#: no mutant can fail them; they hold races (nothing lost), which the store's tests
+#: of the same rules in one process do not need.
+_RACES = (
+    "tests/core/test_review_integrity.py::test_a_refused_command_racing_a_plan_never_loses_it",
+    "tests/core/test_review_integrity.py::test_a_refused_command_racing_a_verdict_never_loses_it",
+    "tests/core/test_cli_review.py::test_three_reviewers_submitting_at_once_lose_nothing",
+    "tests/core/test_cli_review.py::test_a_reviewer_killed_mid_submit_keeps_every_saved_verdict",
+)
+#: The review tests parametrised over SQLite and PostgreSQL run on SQLite only: the rules
+#: under mutation are the same Python on both, and the PostgreSQL cases (their walls in
+#: the database itself) run under ``make test``.
+_SQLITE_ONLY = "not postgres"
 
 GROUPS: tuple[Group, ...] = (
     Group(
@@ -106,6 +122,75 @@ GROUPS: tuple[Group, ...] = (
             "tests/core/test_protocol_rules_compare*.py",
         ),
     ),
+    Group(
+        "review-rules",
+        modules=("ai4hse_desk/review/rules.py", "ai4hse_desk/review/visibility.py"),
+        tests=(
+            "tests/core/test_review_rules_mutants.py",
+            "tests/core/test_review_visibility*.py",
+            "tests/core/test_review_store.py",
+            "tests/core/test_review_adjudication_queue.py",
+            "tests/core/test_review_integrity.py",
+        ),
+        deselect=_RACES,
+        marks=_SQLITE_ONLY,
+    ),
+    Group(
+        "review-values",
+        modules=("ai4hse_desk/review/values.py",),
+        tests=(
+            "tests/core/test_review_rules_mutants.py",
+            "tests/core/test_review_values*.py",
+            "tests/core/test_review_store.py",
+            "tests/core/test_review_plan_stats.py",
+            "tests/core/test_review_integrity.py",
+            "tests/core/test_cli_review.py",
+        ),
+        deselect=_RACES,
+        marks=_SQLITE_ONLY,
+    ),
+    Group(
+        "review-queue",
+        modules=("ai4hse_desk/review/queue.py", "ai4hse_desk/review/final_state.py"),
+        tests=(
+            "tests/core/test_review_queue*.py",
+            "tests/core/test_review_final_state*.py",
+            "tests/core/test_review_adjudication_queue.py",
+            "tests/core/test_review_report_json.py",
+        ),
+        marks=_SQLITE_ONLY,
+    ),
+    Group(
+        "review-plan",
+        modules=("ai4hse_desk/review/plan.py",),
+        tests=(
+            "tests/core/test_review_plan*.py",
+            "tests/core/test_review_store.py",
+        ),
+        marks=_SQLITE_ONLY,
+    ),
+    Group(
+        "people",
+        modules=("ai4hse_desk/notes/people.py",),
+        tests=(
+            "tests/core/test_people_*.py",
+            "tests/core/test_review_integrity.py",
+            "tests/core/test_notes_exports_people.py",
+        ),
+        deselect=_RACES,
+        marks=_SQLITE_ONLY,
+    ),
+    Group(
+        "chain",
+        modules=("ai4hse_desk/notes/chain.py",),
+        tests=(
+            "tests/core/test_chain_*.py",
+            "tests/core/test_review_exchange.py",
+            "tests/core/test_review_integrity.py",
+        ),
+        deselect=_RACES,
+        marks=_SQLITE_ONLY,
+    ),
 )
 
 #: mutmut's exit codes as it reads them (mutmut.stats.status_by_exit_code), folded.
@@ -123,6 +208,8 @@ def _group_tests(group: Group) -> list[str]:
         raise SystemExit(f"error: group {group.name} has no tests")
     for node in group.deselect:
         found += ["--deselect", node]
+    if group.marks:
+        found += ["-m", group.marks]
     return found
 
 
