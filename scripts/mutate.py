@@ -48,8 +48,10 @@ WORK = ROOT / "build" / "mutate"
 DOC = ROOT / "docs" / "dev" / "mutation.md"
 PLUGIN = ROOT / "scripts" / "mutate_plugin.py"
 WORKERS = 2
-#: What every group needs besides the package and its tests.
-LINKED = ("ai4hse_desk", "tests")
+#: What every group needs: the package, its tests and the resources the test factories
+#: read (the audit file schema); ``also_copy`` of ``[tool.mutmut]`` copies the last two
+#: into mutmut's ``mutants/`` folder beside the mutated package.
+LINKED = ("ai4hse_desk", "tests", "resources")
 
 
 @dataclass(frozen=True)
@@ -262,6 +264,8 @@ def _refresh(group: Group) -> Path:
 def _mutmut(work: Path, *args: str) -> float:
     """Run mutmut in ``work``; the CPU seconds it and its workers took."""
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", AI4HSE_REQUIRE_DATA="1")
+    # The public data beside the project, as the tests find it from the real tests folder.
+    env.setdefault("AI4HSE_PUBLIC_DATA", str(ROOT.parent / "shared" / "data"))
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     command = [str(Path(sys.executable).with_name("mutmut")), *args]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)

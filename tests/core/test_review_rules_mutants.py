@@ -229,3 +229,53 @@ def test_a_decision_is_stored_with_the_audit_files_sha256(
     export_notes(notes, "json", exported)
     (row,) = json.loads(exported.read_text(encoding="utf-8"))["review_decisions"]
     assert row["audit_sha256"] == sha
+
+
+# -- the blind rule's refusals, as the reviewer reads them ------------------------------
+
+
+def test_a_blind_answer_is_a_draft_with_nothing_else_recorded(notes: NotesStore) -> None:
+    drafted = ReviewBook(notes).record_blind("Q001", "ann", [T, U, F, F])
+    assert (drafted.blind, drafted.blind_answer, drafted.state) == ("blind", (T, U, F, F), "draft")
+    assert (drafted.verdict, drafted.proposed_key, drafted.confidence) == (None, None, None)
+    assert (drafted.source, drafted.note) == ("", "")
+    assert drafted.blind_at == drafted.created_at
+
+
+def test_the_blind_rule_says_what_was_refused_and_since_when(notes: NotesStore) -> None:
+    book = ReviewBook(notes)
+    with pytest.raises(ReviewError) as refused:
+        book.save_verdict("Q001", "ann", verdict="key_ok")
+    assert str(refused.value) == "a first verdict needs --blind-answer LIST or --not-blind"
+
+    drafted = book.record_blind("Q001", "ann", [T, F, T, F])
+    with pytest.raises(BlindRuleError) as refused:
+        book.record_blind("Q001", "ann", [T, F, T, F])
+    assert str(refused.value) == (
+        f"ann already answered Q001 (at {drafted.blind_at}); a blind answer cannot be "
+        "recorded after the key was shown"
+    )
+    with pytest.raises(BlindRuleError) as refused:
+        book.save_verdict("Q001", "ann", verdict="key_ok", blind_answer=[T, T, T, F])
+    assert str(refused.value) == (
+        f"ann's blind answer on Q001 was recorded at {drafted.blind_at}; it cannot change "
+        "after the key was shown"
+    )
+    with pytest.raises(BlindRuleError) as refused:
+        book.others_verdicts("Q001", "ann")
+    assert str(refused.value) == (
+        "ann has not submitted a verdict on Q001; the other reviewers' verdicts stay hidden "
+        "until then"
+    )
+
+    skipped = book.record_blind("Q002", "ann", None)
+    with pytest.raises(BlindRuleError) as refused:
+        book.save_verdict("Q002", "ann", verdict="key_ok", blind_answer=[T, F, F, F])
+    assert str(refused.value) == (
+        f"ann's verdict on Q002 was recorded as not blind at {skipped.blind_at}; a blind "
+        "answer cannot be added after the key was shown"
+    )
+    # the same blind answer given again is no change
+    kept = book.save_verdict("Q001", "ann", verdict="key_ok", blind_answer=[T, F, T, F])
+    assert (kept.blind_answer, kept.blind_at, kept.state) == ((T, F, T, F), drafted.blind_at,
+                                                             "submitted")  # fmt: skip
