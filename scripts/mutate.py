@@ -261,17 +261,79 @@ def _refresh(group: Group) -> Path:
     return work
 
 
-def _mutmut(work: Path, *args: str) -> float:
-    """Run mutmut in ``work``; the CPU seconds it and its workers took."""
+#: mutmut's first step of ``mutmut run``, alone (run in a group's folder): copy the
+#: sources and write every mutant and the meta files that will hold the verdicts.
+_GENERATE = """
+import os, sys
+from mutmut.__main__ import create_mutants
+from mutmut.mutation.trampoline import set_mutant_under_test
+from mutmut.utils.file_utils import copy_also_copy_files, copy_src_dir, setup_source_paths
+set_mutant_under_test("mutant_generation")
+os.makedirs("mutants", exist_ok=True)
+copy_src_dir()
+copy_also_copy_files()
+setup_source_paths()
+create_mutants(int(sys.argv[1]))
+"""
+#: mutmut's exit code "skipped": what a listed equivalent mutant that was not run holds.
+_SKIPPED = 34
+
+
+def _env() -> dict[str, str]:
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", AI4HSE_REQUIRE_DATA="1")
     # The public data beside the project, as the tests find it from the real tests folder.
     env.setdefault("AI4HSE_PUBLIC_DATA", str(ROOT.parent / "shared" / "data"))
     env["PYTHONDONTWRITEBYTECODE"] = "1"
-    command = [str(Path(sys.executable).with_name("mutmut")), *args]
+    return env
+
+
+def _timed(command: list[str], work: Path) -> float:
+    """Run ``command`` in ``work``; the CPU seconds it and its children took."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(command, cwd=work, env=env, check=True)
+    subprocess.run(command, cwd=work, env=_env(), check=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+
+
+def _mutmut(work: Path, *args: str) -> float:
+    """Run mutmut in ``work``; the CPU seconds it and its workers took."""
+    return _timed([str(Path(sys.executable).with_name("mutmut")), *args], work)
+
+
+def _generate(work: Path) -> float:
+    """Write the group's mutants without running any (mutmut's own generation step)."""
+    return _timed([sys.executable, "-c", _GENERATE, str(WORKERS)], work)
+
+
+def _skip_equivalents(group: Group, work: Path) -> int:
+    """Mark the listed equivalent mutants whose diff still makes the listed change as
+    skipped, so that ``mutmut run`` lets that verdict stand and does not run them (a
+    stale entry is left to run). The number marked."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from mutate_equivalents import EQUIVALENTS
+
+    os.chdir(work)
+    try:
+        from mutmut.configuration import reset_config
+        from mutmut.mutation.data import SourceFileMutationData
+        from mutmut.mutation.diff_apply import get_diff_for_mutant
+
+        reset_config()
+        marked = 0
+        for module in group.modules:
+            data = SourceFileMutationData(path=module)
+            data.load()
+            for name in data.exit_code_by_key:
+                entry = EQUIVALENTS.get(name)
+                if entry is None:
+                    continue
+                if entry[0] == _mutated_lines(get_diff_for_mutant(name, path=module)):
+                    data.exit_code_by_key[name] = _SKIPPED
+                    marked += 1
+            data.save()
+    finally:
+        os.chdir(ROOT)
+    return marked
 
 
 def _ensure_mutmut() -> None:
@@ -345,6 +407,8 @@ def _summary(
 
 
 def _status(code: int | None) -> str:
+    if code == _SKIPPED:
+        return "not run"
     if code in _KILLED:
         return "killed"
     if code in _SURVIVED:
@@ -376,6 +440,11 @@ def main() -> int:
     parser.add_argument(
         "--report", action="store_true", help="only count the last runs again and rewrite the page"
     )
+    parser.add_argument(
+        "--with-equivalents",
+        action="store_true",
+        help="run the mutants listed as equivalent too (by default they are not run)",
+    )
     options = parser.parse_args()
     by_name = {group.name: group for group in GROUPS}
     unknown = [name for name in options.groups if name not in by_name]
@@ -399,7 +468,11 @@ def main() -> int:
             _summary(group, work, None)
         else:
             work = _prepare(group)
-            cpu = _mutmut(work, "run", "--max-children", str(WORKERS))
+            cpu = 0.0
+            if not options.with_equivalents:
+                cpu += _generate(work)
+                print(f"{group.name}: {_skip_equivalents(group, work)} listed equivalents not run")
+            cpu += _mutmut(work, "run", "--max-children", str(WORKERS))
             _summary(group, work, time.monotonic() - started, cpu)
     sys.path.insert(0, str(ROOT / "scripts"))
     from mutate_report import write_page

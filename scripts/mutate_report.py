@@ -135,8 +135,10 @@ def write_page(
                 status = mutant["status"]
                 entry = EQUIVALENTS.get(name)
                 put_in = mutated(mutant["diff"])
-                if status in ("survived", "timeout") and entry is not None and entry[0] == put_in:
-                    # An equivalent mutant that hit the time limit was not detected either.
+                listed = entry is not None and entry[0] == put_in
+                if status in ("survived", "timeout", "not run") and listed:
+                    # An equivalent mutant that hit the time limit was not detected either;
+                    # one not run was marked so because its entry matched (mutate.py).
                     used.add(name)
                     equivalent += 1
                     timeout -= status == "timeout"

@@ -65,8 +65,12 @@ def test_a_person_keeps_the_first_spelling_the_store_knew() -> None:
 
 def test_distinct_people_names_both_spellings_and_keeps_the_order() -> None:
     assert distinct_people([" cy", "ann ", "Bob"]) == ["cy", "ann", "Bob"]
-    with pytest.raises(ReviewError, match=r"^'ann' and 'ANN' are one person's name"):
+    with pytest.raises(ReviewError) as refused:
         distinct_people(["ann", "bob", "ANN"])
+    assert str(refused.value) == (
+        "'ann' and 'ANN' are one person's name (names are compared without case, width or "
+        "invisible characters); each reviewer may be named once"
+    )
     with pytest.raises(ReviewError, match="U\\+200B"):
         distinct_people(["ann", "b\u200bob"])
 
@@ -110,6 +114,7 @@ def test_usable_names_are_kept_as_written(name: str) -> None:
         ("a" * (MAX_REVIEWER + 1), f"^a reviewer name is limited to {MAX_REVIEWER} characters$"),
         (CGJ, f"^not a usable reviewer name: '{CGJ}'$"),
         (f"{CGJ} {CGJ}", f"^not a usable reviewer name: '{CGJ} {CGJ}'$"),
+        (CGJ * 41, f"^not a usable reviewer name: '{CGJ * 40}'$"),  # named by 40 characters
     ],
 )
 def test_names_that_are_no_name_are_refused(name: object, message: str) -> None:
