@@ -354,6 +354,47 @@ def _ensure_mutmut() -> None:
         subprocess.run([*pip, *missing], check=True)
 
 
+def _codes(group: Group, work: Path) -> dict[str, dict[str, int | None]]:
+    """Every mutant's verdict (exit code) in ``work``, by module."""
+    os.chdir(work)
+    try:
+        from mutmut.configuration import reset_config
+        from mutmut.mutation.data import SourceFileMutationData
+
+        reset_config()
+        codes = {}
+        for module in group.modules:
+            data = SourceFileMutationData(path=module)
+            data.load()
+            codes[module] = dict(data.exit_code_by_key)
+        return codes
+    finally:
+        os.chdir(ROOT)
+
+
+def _restore(group: Group, work: Path, before: dict[str, dict[str, int | None]]) -> int:
+    """Put back the verdicts mutmut dropped in a recheck: when the test selection grew
+    (new test files) it resets every verdict and runs only the mutants named. A killed
+    mutant stays killed when tests are only added, and a skipped equivalent stays
+    skipped. The number put back."""
+    os.chdir(work)
+    try:
+        from mutmut.mutation.data import SourceFileMutationData
+
+        restored = 0
+        for module in group.modules:
+            data = SourceFileMutationData(path=module)
+            data.load()
+            for name, code in before[module].items():
+                if data.exit_code_by_key.get(name, 0) is None and code is not None:
+                    data.exit_code_by_key[name] = code
+                    restored += 1
+            data.save()
+        return restored
+    finally:
+        os.chdir(ROOT)
+
+
 def _non_killed(work: Path) -> list[str]:
     """The group's mutants not killed, less those listed as equivalent (they survived)."""
     sys.path.insert(0, str(ROOT / "scripts"))
@@ -464,7 +505,9 @@ def main() -> int:
             work = _refresh(group)
             names = _non_killed(work)
             if names:
+                before = _codes(group, work)
                 _mutmut(work, "run", "--max-children", str(WORKERS), *names)
+                _restore(group, work, before)
             _summary(group, work, None)
         else:
             work = _prepare(group)

@@ -22,8 +22,10 @@ A mutation test changes the code one small step at a time (a `<` for a `<=`, a
 `+= 1` for a `= 1`, a constant for `None`) and runs the tests that reach the
 changed function. A change the tests do not notice (a *survivor*) is a rule a user
 relies on that no test holds. `make mutate` runs [mutmut](https://github.com/boxed/mutmut)
-{version} over the protocol's modules; it is **not** part of `make test` (it takes
-tens of minutes).
+{version} over the protocol's modules and the review's rules (the blind rule and
+independent adjudication, the review values, the visibility policy, the adjudication
+queue and final states, the plan, one person one name, imports extending history);
+it is **not** part of `make test` (it takes tens of minutes).
 
 ## How to run it
 
@@ -32,6 +34,8 @@ make mutate                          # every group, from scratch
 make mutate MUTATE=metrics           # one group (GROUPS in scripts/mutate.py)
 # after adding tests: rerun the group's mutants that were not killed
 .venv/bin/python scripts/mutate.py --recheck metrics
+# run the mutants listed as equivalent too (they are not run by default)
+.venv/bin/python scripts/mutate.py --with-equivalents metrics
 # count the last runs again and rewrite this page
 .venv/bin/python scripts/mutate.py --report
 # one mutant's diff (in build/mutate/GROUP/)
@@ -44,32 +48,49 @@ installs it into `.venv` when it is missing. The runs go to `build/mutate/GROUP/
 ## How it works
 
 * **One list.** `GROUPS` in `scripts/mutate.py` names, per group, the modules to
-  mutate and the test files that judge them; adding the review rules means adding
-  a group there. Each group runs in its own `build/mutate/GROUP/` with the
-  `[tool.mutmut]` table of `pyproject.toml` plus the group's modules and tests.
+  mutate and the test files that judge them. Each group runs in its own
+  `build/mutate/GROUP/` with the `[tool.mutmut]` table of `pyproject.toml` plus the
+  group's modules and tests (and the `resources/` the audit-file factory of the
+  tests reads).
 * **Tight test selections.** mutmut first runs the group's tests once to learn
   which tests reach which function; a mutant is then judged only by the tests that
   reach its function, quickest first, stopping at the first failure. A group may
-  leave out slow tests whose rules other tests hold: extraction leaves out the two
-  differential runs over the demo writers' 36,000 responses (about 60 % of its test
-  time; the hostile, any-text and pathological differential tests stay).
+  leave out slow tests whose rules other tests hold, in the mutation runs only
+  (`make test` runs them all):
+  * extraction leaves out the two differential runs over the demo writers' 36,000
+    responses (about 60 % of its test time; the hostile, any-text and pathological
+    differential tests stay);
+  * the review groups run on SQLite only (`-m "not postgres"`): the rules under
+    mutation are the same Python on SQLite and PostgreSQL, and the PostgreSQL cases
+    (where the database itself holds the walls) run under `make test`. They also
+    leave out the four race tests that run the desk in other processes (two refused
+    commands racing a plan or a verdict, three reviewers submitting at once, a
+    reviewer killed mid-submit): another process imports the unmutated code, so no
+    mutant can fail them.
 * **Fresh processes, no memo inherited.** Each mutant runs in a process forked from
   a server that has only *collected* the tests (`process_isolation = "forkserver"`),
   never from one that ran them. The pytest plugin `scripts/mutate_plugin.py` also
   empties every memo of the mutated code before each test (the extraction memo of
   `protocol/extract.py`, the strict-content, final-line and single-choice verdict
   memos, the parsed `extracted` texts, the option-count table), so a verdict
-  computed by unmutated code is never read back. No protocol code was changed for
+  computed by unmutated code is never read back. No product code was changed for
   this; `tests/core/test_protocol_memos.py` fails when a module-level memo is
-  added to the protocol without being listed there.
+  added to the protocol without being listed there, and
+  `tests/core/test_review_memos_mutants.py` the same for every other mutated module
+  (the review modules hold none today: their tables are constants).
 * **Load never decides.** Hypothesis runs derandomized, with no example database
   and no deadline; a mutant's time limit is CPU time (mutmut: `(estimated test
   time + 1 s) × 30`), and a mutant that hits it counts as *timeout* (the tests did
   not pass: detected), unless it is listed as equivalent.
 * **Equivalent mutants** (no behaviour a user could notice changes: a memo bound,
-  a short cut that gives the same result) are listed below with the reason, in
-  `scripts/mutate_equivalents.py`, each with the line the mutant puts in: an entry
-  whose mutant no longer makes that change is stale and counts as a survivor.
+  a short cut that gives the same result, a line no input reaches) are listed below
+  with the reason, in `scripts/mutate_equivalents.py`, each with the line the mutant
+  puts in. A fresh run writes the mutants first, marks each listed one whose diff
+  still puts in that line as *skipped* and does not run it (about 110 of the
+  protocol's mutants, each of which would run every test that reaches its function
+  to the end); an entry whose mutant no longer makes that change is stale: the
+  mutant runs, and counts as a survivor unless a test kills it. `--with-equivalents`
+  runs them all.
 """
 
 
@@ -114,7 +135,7 @@ def write_page(
     deferred_lines: list[str] = []
     other_lines: list[str] = []
     used: set[str] = set()
-    total_seconds = 0.0
+    total_seconds = total_cpu = 0.0
     times: list[str] = []
     for group in groups:
         summary = _load(work, group.name)
@@ -124,6 +145,7 @@ def write_page(
         seconds = summary["seconds"] or 0.0
         total_seconds += seconds
         cpu = summary.get("cpu_seconds")
+        total_cpu += cpu or 0.0
         cpu_text = f" (CPU {cpu / 60:.1f} min)" if cpu else ""
         times.append(f"{group.name} {seconds / 60:.1f} min{cpu_text}")
         for module, data in summary["modules"].items():
@@ -175,7 +197,10 @@ def write_page(
         "",
         *rows,
         "",
-        f"Time: {', '.join(times)}; **{total_seconds / 60:.1f} min** in all.",
+        f"Time: {', '.join(times)}; **{total_seconds / 60:.1f} min** in all, CPU "
+        f"**{total_cpu / 60:.1f} min** (the fair figure on a shared machine: the wall time "
+        "grows with the other work on it, the CPU time does not; on 2 free cores the wall "
+        "time is about half the CPU time).",
         "",
         "## Equivalent mutants",
         "",

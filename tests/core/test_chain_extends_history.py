@@ -9,9 +9,14 @@ from ai4hse_desk.notes.chain import Step, chain_problem
 
 STORED = (
     Step("", "2026-01-01T10:00:00.000000Z", "r1", {"state": "open", "note": "a"}, None),
-    Step("", "2026-01-02T10:00:00.000000Z", "r2", {"state": "open", "note": "b"},
-         {"note": ("a", "b")}),
-)  # fmt: skip
+    Step(
+        "",
+        "2026-01-02T10:00:00.000000Z",
+        "r2",
+        {"state": "open", "note": "b"},
+        {"note": ("a", "b")},
+    ),
+)
 LATEST = STORED[-1].at
 
 
@@ -28,8 +33,12 @@ def _step(
 def test_nothing_added_or_nothing_stored_and_a_clean_extension_hold() -> None:
     assert chain_problem(STORED, []) is None
     assert chain_problem([], []) is None
-    later = _step("$.v[0].revisions[0]", "2026-01-03T00:00:00.000000Z",
-                  {"state": "resolved", "note": "b"}, {"state": ("open", "resolved")})  # fmt: skip
+    later = _step(
+        "$.v[0].revisions[0]",
+        "2026-01-03T00:00:00.000000Z",
+        {"state": "resolved", "note": "b"},
+        {"state": ("open", "resolved")},
+    )
     assert chain_problem(STORED, [later]) is None
 
 
@@ -57,8 +66,12 @@ def test_a_stored_revision_without_a_path_is_named_at() -> None:
 
 
 def test_the_earliest_added_revision_is_the_one_checked_against_the_store() -> None:
-    late = _step("$.late", "2026-02-01T00:00:00.000000Z", {"state": "x", "note": "b"},
-                 {"state": ("open2", "x")})  # fmt: skip
+    late = _step(
+        "$.late",
+        "2026-02-01T00:00:00.000000Z",
+        {"state": "x", "note": "b"},
+        {"state": ("open2", "x")},
+    )
     inside = _step("$.inside", "2026-01-01T00:00:00.000000Z", {"state": "open", "note": "b"}, {})
     found = chain_problem(STORED, [late, inside])
     assert found is not None
@@ -66,10 +79,18 @@ def test_the_earliest_added_revision_is_the_one_checked_against_the_store() -> N
 
 
 def test_revisions_given_in_any_order_are_read_oldest_first() -> None:
-    first = _step("$.a", "2026-01-03T00:00:00.000000Z", {"state": "resolved", "note": "b"},
-                  {"state": ("open", "resolved")})  # fmt: skip
-    second = _step("$.b", "2026-01-04T00:00:00.000000Z", {"state": "resolved", "note": "c"},
-                   {"note": ("b", "c")})  # fmt: skip
+    first = _step(
+        "$.a",
+        "2026-01-03T00:00:00.000000Z",
+        {"state": "resolved", "note": "b"},
+        {"state": ("open", "resolved")},
+    )
+    second = _step(
+        "$.b",
+        "2026-01-04T00:00:00.000000Z",
+        {"state": "resolved", "note": "c"},
+        {"note": ("b", "c")},
+    )
     assert chain_problem(STORED, [second, first]) is None
     # the same time: the revision id orders them
     tie = "2026-01-03T00:00:00.000000Z"
@@ -87,29 +108,44 @@ def test_revisions_given_in_any_order_are_read_oldest_first() -> None:
 
 
 def test_a_change_that_does_not_start_from_the_value_before_is_refused() -> None:
-    forged = _step("$.v[0].revisions[2]", "2026-01-03T00:00:00.000000Z",
-                   {"state": "open", "note": "z"}, {"note": ("a", "z")})  # fmt: skip
+    forged = _step(
+        "$.v[0].revisions[2]",
+        "2026-01-03T00:00:00.000000Z",
+        {"state": "open", "note": "z"},
+        {"note": ("a", "z")},
+    )
     assert chain_problem(STORED, [forged]) == (  # type: ignore[comparison-overlap]
         "$.v[0].revisions[2].changes.note",
         "its old value is not the value before it; the change does not extend the history",
     )
-    new_field = _step("$.n", "2026-01-03T00:00:00.000000Z",
-                      {"state": "open", "note": "b", "tag": "t"}, {"tag": ("t0", "t")})  # fmt: skip
+    new_field = _step(
+        "$.n",
+        "2026-01-03T00:00:00.000000Z",
+        {"state": "open", "note": "b", "tag": "t"},
+        {"tag": ("t0", "t")},
+    )
     assert chain_problem(STORED, [new_field]) is not None  # the field had no value before
-    from_nothing = _step("$.n", "2026-01-03T00:00:00.000000Z",
-                         {"state": "open", "note": "b", "tag": "t"}, {"tag": (None, "t")})  # fmt: skip
+    from_nothing = _step(
+        "$.n",
+        "2026-01-03T00:00:00.000000Z",
+        {"state": "open", "note": "b", "tag": "t"},
+        {"tag": (None, "t")},
+    )
     assert chain_problem(STORED, [from_nothing]) is None
 
 
 def test_a_value_changed_without_a_change_listing_it_is_refused() -> None:
-    silent = _step("$.s", "2026-01-03T00:00:00.000000Z", {"state": "resolved", "note": "b"},
-                   {})  # fmt: skip
+    silent = _step("$.s", "2026-01-03T00:00:00.000000Z", {"state": "resolved", "note": "b"}, {})
     assert chain_problem(STORED, [silent]) == (  # type: ignore[comparison-overlap]
         "$.s.values.state",
         "changed without a change listing it; the revision does not extend the history",
     )
-    listed_elsewhere = _step("$.s", "2026-01-03T00:00:00.000000Z",
-                             {"state": "resolved", "note": "c"}, {"note": ("b", "c")})  # fmt: skip
+    listed_elsewhere = _step(
+        "$.s",
+        "2026-01-03T00:00:00.000000Z",
+        {"state": "resolved", "note": "c"},
+        {"note": ("b", "c")},
+    )
     assert chain_problem(STORED, [listed_elsewhere]) == (  # type: ignore[comparison-overlap]
         "$.s.values.state",
         "changed without a change listing it; the revision does not extend the history",
@@ -117,10 +153,18 @@ def test_a_value_changed_without_a_change_listing_it_is_refused() -> None:
 
 
 def test_each_added_revision_is_checked_against_the_one_before_it() -> None:
-    good = _step("$.a", "2026-01-03T00:00:00.000000Z", {"state": "resolved", "note": "b"},
-                 {"state": ("open", "resolved")})  # fmt: skip
-    bad = _step("$.b", "2026-01-04T00:00:00.000000Z", {"state": "open", "note": "b"},
-                {"state": ("open", "open")})  # fmt: skip  (the value before is "resolved")
+    good = _step(
+        "$.a",
+        "2026-01-03T00:00:00.000000Z",
+        {"state": "resolved", "note": "b"},
+        {"state": ("open", "resolved")},
+    )
+    bad = _step(
+        "$.b",
+        "2026-01-04T00:00:00.000000Z",
+        {"state": "open", "note": "b"},
+        {"state": ("open", "open")},
+    )  # the value before is "resolved"
     assert chain_problem(STORED, [good, bad]) == (  # type: ignore[comparison-overlap]
         "$.b.changes.state",
         "its old value is not the value before it; the change does not extend the history",

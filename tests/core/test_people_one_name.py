@@ -93,8 +93,7 @@ def test_a_name_with_a_character_it_cannot_show_is_refused(char: str, code: str)
     with pytest.raises(ReviewError) as refused:
         clean_reviewer(f"an{char}n")
     assert str(refused.value) == (
-        f"not a usable reviewer name: it holds U+{code} (a control, bidi or zero-width "
-        "character)"
+        f"not a usable reviewer name: it holds U+{code} (a control, bidi or zero-width character)"
     )
 
 

@@ -75,17 +75,44 @@ def test_the_key_audit_order_puts_the_most_suspect_first_and_the_unranked_last()
 @pytest.mark.parametrize(
     ("questions", "reviewers", "k", "order", "message"),
     [
-        (QUESTIONS, ["ann"], 1, "alphabet",
-         f"unknown plan order 'alphabet' (one of {', '.join(ORDERS)})"),
+        (
+            QUESTIONS,
+            ["ann"],
+            1,
+            "alphabet",
+            f"unknown plan order 'alphabet' (one of {', '.join(ORDERS)})",
+        ),
         ((), ["ann"], 1, "corpus", "a plan needs at least one question"),
-        (QUESTIONS, ["ann", "bob", "ann"], 1, "corpus", "each reviewer may be named once in a plan"),
-        (QUESTIONS, ["ann", "bob"], 3, "corpus",
-         "--per-question 3 needs at least that many reviewers (2 given)"),
-        (QUESTIONS, ["ann", "bob"], 0, "corpus",
-         "--per-question 0 needs at least that many reviewers (2 given)"),
-        (QUESTIONS, [], 1, "corpus", "--per-question 1 needs at least that many reviewers (0 given)"),
+        (
+            QUESTIONS,
+            ["ann", "bob", "ann"],
+            1,
+            "corpus",
+            "each reviewer may be named once in a plan",
+        ),
+        (
+            QUESTIONS,
+            ["ann", "bob"],
+            3,
+            "corpus",
+            "--per-question 3 needs at least that many reviewers (2 given)",
+        ),
+        (
+            QUESTIONS,
+            ["ann", "bob"],
+            0,
+            "corpus",
+            "--per-question 0 needs at least that many reviewers (2 given)",
+        ),
+        (
+            QUESTIONS,
+            [],
+            1,
+            "corpus",
+            "--per-question 1 needs at least that many reviewers (0 given)",
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_plan_that_cannot_be_made_is_refused_with_why(
     questions: tuple[str, ...], reviewers: list[str], k: int, order: str, message: str
 ) -> None:

@@ -52,11 +52,21 @@ def _verdict(
     blind: tuple[str, ...] | None = None,
 ) -> ReviewVerdict:
     return ReviewVerdict(
-        verdict_id=f"{qid}-{who}", question_id=qid, reviewer=who, created_at="t0",
-        blind="blind" if blind else "not_blind", blind_answer=blind, blind_at="t0",
-        verdict=verdict, proposed_key=key, confidence="high", source="EN 166",
-        note=f"{who}'s note", state=state, updated_at="t1",
-    )  # fmt: skip
+        verdict_id=f"{qid}-{who}",
+        question_id=qid,
+        reviewer=who,
+        created_at="t0",
+        blind="blind" if blind else "not_blind",
+        blind_answer=blind,
+        blind_at="t0",
+        verdict=verdict,
+        proposed_key=key,
+        confidence="high",
+        source="EN 166",
+        note=f"{who}'s note",
+        state=state,
+        updated_at="t1",
+    )
 
 
 def _decision(qid: str, decision: str, key: tuple[str, ...] | None = None) -> Decision:
@@ -79,20 +89,29 @@ def _decision(qid: str, decision: str, key: tuple[str, ...] | None = None) -> De
         (["key_ok", "typo_or_format"], [None, None], ["concern_vs_key_ok"]),
         (["unclear_options", "multiple_defensible"], [None, None], ["verdicts_differ"]),
         (["key_ok", "key_ok"], [None, (T, F)], ["proposed_keys_differ"]),
-        (["key_wrong", "key_ok", "other"], [(T, T), None, None],
-         ["key_wrong", "concern_vs_key_ok", "verdicts_differ", "proposed_keys_differ"]),
+        (
+            ["key_wrong", "key_ok", "other"],
+            [(T, T), None, None],
+            ["key_wrong", "concern_vs_key_ok", "verdicts_differ", "proposed_keys_differ"],
+        ),
     ],
-)  # fmt: skip
+)
 def test_the_reasons_a_question_enters_adjudication(
     verdicts: list[str], keys: list[tuple[str, ...] | None], expected: list[str]
 ) -> None:
     assert reasons_of(verdicts, keys) == expected
-    submitted = [_verdict("Q1", f"r{n}", v, key=k) for n, (v, k) in enumerate(zip(verdicts, keys))]
+    submitted = [
+        _verdict("Q1", f"r{n}", v, key=k)
+        for n, (v, k) in enumerate(zip(verdicts, keys, strict=True))
+    ]
     assert reasons(submitted) == expected
     assert needs_adjudication(submitted) is bool(expected)
     assert list(REASONS) == [
-        "key_wrong", "concern_vs_key_ok", "verdicts_differ", "proposed_keys_differ",
-    ]  # fmt: skip
+        "key_wrong",
+        "concern_vs_key_ok",
+        "verdicts_differ",
+        "proposed_keys_differ",
+    ]
 
 
 def test_only_submitted_verdicts_count_grouped_by_question_in_name_order() -> None:
@@ -105,8 +124,9 @@ def test_only_submitted_verdicts_count_grouped_by_question_in_name_order() -> No
     ]
     grouped = submitted_by_question(rows)
     assert {q: [v.reviewer for v in vs] for q, vs in grouped.items()} == {
-        "Q1": ["ann", "bob"], "Q2": ["cy"],
-    }  # fmt: skip
+        "Q1": ["ann", "bob"],
+        "Q2": ["cy"],
+    }
 
 
 def test_a_question_is_open_until_decided_for_good() -> None:
@@ -128,14 +148,27 @@ def test_a_queue_item_holds_what_an_adjudicator_weighs() -> None:
         "reasons": ["key_wrong", "concern_vs_key_ok", "proposed_keys_differ"],
         "official_key": [True, False, False],
         "verdicts": [
-            {"reviewer": "ann", "verdict": "key_ok", "blind_answer": None, "proposed_key": None,
-             "confidence": "high", "source": "EN 166", "note": "ann's note"},
-            {"reviewer": "bob", "verdict": "key_wrong", "blind_answer": [T, U, F],
-             "proposed_key": [T, T, F], "confidence": "high", "source": "EN 166",
-             "note": "bob's note"},
+            {
+                "reviewer": "ann",
+                "verdict": "key_ok",
+                "blind_answer": None,
+                "proposed_key": None,
+                "confidence": "high",
+                "source": "EN 166",
+                "note": "ann's note",
+            },
+            {
+                "reviewer": "bob",
+                "verdict": "key_wrong",
+                "blind_answer": [T, U, F],
+                "proposed_key": [T, T, F],
+                "confidence": "high",
+                "source": "EN 166",
+                "note": "bob's note",
+            },
         ],
         "decision": None,
-    }  # fmt: skip
+    }
     decided = queue_item("Q1", submitted, (True, False, False), _decision("Q1", "key_confirmed"))
     assert not decided.open
     assert decided.to_json()["decision"] == _decision("Q1", "key_confirmed").to_json()
@@ -169,15 +202,20 @@ def test_the_queue_is_in_corpus_order_and_leaves_decided_questions_out() -> None
 
 def test_each_state_follows_from_the_verdicts_the_decision_and_k() -> None:
     verdicts = [
-        _verdict("A", "ann", "key_ok"), _verdict("A", "bob", "key_ok"),  # agree: confirmed
+        _verdict("A", "ann", "key_ok"),
+        _verdict("A", "bob", "key_ok"),  # agree: confirmed
         _verdict("B", "ann", "key_ok"),  # one of two: under review
-        _verdict("C", "ann", "key_wrong", key=(T, T)), _verdict("C", "bob", "key_ok"),
+        _verdict("C", "ann", "key_wrong", key=(T, T)),
+        _verdict("C", "bob", "key_ok"),
         _verdict("D", "ann", "other", state="draft"),  # a draft only
-        _verdict("E", "ann", "typo_or_format"), _verdict("E", "bob", "typo_or_format"),
-        _verdict("F", "ann", "key_wrong", key=(F, F)), _verdict("F", "bob", "key_ok"),
+        _verdict("E", "ann", "typo_or_format"),
+        _verdict("E", "bob", "typo_or_format"),
+        _verdict("F", "ann", "key_wrong", key=(F, F)),
+        _verdict("F", "bob", "key_ok"),
         _verdict("G", "ann", "key_wrong", key=(F, F)),
-        _verdict("H", "ann", "unclear_question"), _verdict("H", "bob", "key_ok"),
-    ]  # fmt: skip
+        _verdict("H", "ann", "unclear_question"),
+        _verdict("H", "bob", "key_ok"),
+    ]
     decisions = [
         _decision("F", "key_corrected", (F, T)),
         _decision("G", "question_excluded"),
@@ -186,22 +224,54 @@ def test_each_state_follows_from_the_verdicts_the_decision_and_k() -> None:
     ]
     states = final_states(verdicts, decisions, planned=["J", "A"])
     assert {q: s.state for q, s in states.items()} == {
-        "A": CONFIRMED, "B": UNDER_REVIEW, "C": UNDER_REVIEW, "D": UNDER_REVIEW,
-        "E": CONFIRMED, "F": CORRECTED, "G": EXCLUDED, "H": UNRESOLVED, "I": CONFIRMED,
+        "A": CONFIRMED,
+        "B": UNDER_REVIEW,
+        "C": UNDER_REVIEW,
+        "D": UNDER_REVIEW,
+        "E": CONFIRMED,
+        "F": CORRECTED,
+        "G": EXCLUDED,
+        "H": UNRESOLVED,
+        "I": CONFIRMED,
         "J": UNDER_REVIEW,
-    }  # fmt: skip
+    }
     assert {q: s.basis for q, s in states.items()} == {
-        "A": "agreement", "B": "", "C": "", "D": "", "E": "agreement", "F": "decision",
-        "G": "decision", "H": "", "I": "decision", "J": "",
-    }  # fmt: skip
+        "A": "agreement",
+        "B": "",
+        "C": "",
+        "D": "",
+        "E": "agreement",
+        "F": "decision",
+        "G": "decision",
+        "H": "",
+        "I": "decision",
+        "J": "",
+    }
     assert {q: s.in_queue for q, s in states.items()} == {
-        "A": False, "B": False, "C": True, "D": False, "E": False, "F": True, "G": True,
-        "H": True, "I": False, "J": False,
-    }  # fmt: skip
+        "A": False,
+        "B": False,
+        "C": True,
+        "D": False,
+        "E": False,
+        "F": True,
+        "G": True,
+        "H": True,
+        "I": False,
+        "J": False,
+    }
     assert all(s.question_id == q for q, s in states.items())
     assert {q: s.submitted for q, s in states.items()} == {
-        "A": 2, "B": 1, "C": 2, "D": 0, "E": 2, "F": 2, "G": 1, "H": 2, "I": 0, "J": 0,
-    }  # fmt: skip
+        "A": 2,
+        "B": 1,
+        "C": 2,
+        "D": 0,
+        "E": 2,
+        "F": 2,
+        "G": 1,
+        "H": 2,
+        "I": 0,
+        "J": 0,
+    }
     assert states["F"].key == (F, T)
     assert [s.key for q, s in states.items() if q != "F"] == [None] * 9
     assert states["E"].concerns == ("typo_or_format", "typo_or_format")
@@ -220,8 +290,11 @@ def test_a_decision_this_desk_does_not_know_keeps_the_question_unresolved() -> N
     verdicts = [_verdict("A", "ann", "key_wrong", key=(T, T))]
     (state,) = final_states(verdicts, [_decision("A", "key_reworded")]).values()
     assert (state.state, state.basis, state.settled, state.flagged) == (
-        UNRESOLVED, "", False, True,
-    )  # fmt: skip
+        UNRESOLVED,
+        "",
+        False,
+        True,
+    )
 
 
 def test_k_is_the_plans_or_two_without_a_plan() -> None:
@@ -237,23 +310,35 @@ def test_k_is_the_plans_or_two_without_a_plan() -> None:
 
 def test_flags_texts_and_json_of_the_states() -> None:
     verdicts = [
-        _verdict("A", "ann", "typo_or_format"), _verdict("A", "bob", "typo_or_format"),
-        _verdict("B", "ann", "key_wrong", key=(F, F)), _verdict("B", "bob", "no_correct_option"),
-        _verdict("C", "ann", "unclear_options"), _verdict("C", "bob", "key_ok"),
+        _verdict("A", "ann", "typo_or_format"),
+        _verdict("A", "bob", "typo_or_format"),
+        _verdict("B", "ann", "key_wrong", key=(F, F)),
+        _verdict("B", "bob", "no_correct_option"),
+        _verdict("C", "ann", "unclear_options"),
+        _verdict("C", "bob", "key_ok"),
         _verdict("D", "ann", "key_wrong", key=(T, F, T)),
-        _verdict("E", "ann", "key_ok"), _verdict("E", "bob", "key_ok"),
-    ]  # fmt: skip
+        _verdict("E", "ann", "key_ok"),
+        _verdict("E", "bob", "key_ok"),
+    ]
     decisions = [_decision("C", "key_confirmed"), _decision("D", "key_corrected", (T, F, T))]
     states = final_states(verdicts, decisions)
     assert {q: s.flagged for q, s in states.items()} == {
-        "A": True, "B": True, "C": False, "D": False, "E": False,
-    }  # fmt: skip
+        "A": True,
+        "B": True,
+        "C": False,
+        "D": False,
+        "E": False,
+    }
     assert states["A"].flag_categories() == {"typo_or_format"}
     assert states["B"].flag_categories() == {"key_incorrect"}
     assert states["C"].flag_categories() == set()
     assert {q: s.settled for q, s in states.items()} == {
-        "A": True, "B": False, "C": True, "D": True, "E": True,
-    }  # fmt: skip
+        "A": True,
+        "B": False,
+        "C": True,
+        "D": True,
+        "E": True,
+    }
     assert {q: s.text for q, s in states.items()} == {
         "A": "Key confirmed (reviewers agree)",
         "B": "Awaiting adjudication",
@@ -267,13 +352,23 @@ def test_flags_texts_and_json_of_the_states() -> None:
     assert FinalState("X", UNRESOLVED).text == "Unresolved"
     assert FinalState("X", CORRECTED, "decision").text == "Key corrected"  # no key to show
     assert states["D"].to_json() == {
-        "question_id": "D", "state": "corrected", "basis": "decision", "key": [True, False, True],
-        "concerns": ["key_wrong"], "in_queue": True, "flagged": False,
-    }  # fmt: skip
+        "question_id": "D",
+        "state": "corrected",
+        "basis": "decision",
+        "key": [True, False, True],
+        "concerns": ["key_wrong"],
+        "in_queue": True,
+        "flagged": False,
+    }
     assert states["B"].to_json() == {
-        "question_id": "B", "state": "under_review", "basis": None, "key": None,
-        "concerns": ["key_wrong", "no_correct_option"], "in_queue": True, "flagged": True,
-    }  # fmt: skip
+        "question_id": "B",
+        "state": "under_review",
+        "basis": None,
+        "key": None,
+        "concerns": ["key_wrong", "no_correct_option"],
+        "in_queue": True,
+        "flagged": True,
+    }
 
 
 def test_the_exploration_and_the_counts_of_the_states() -> None:
@@ -294,8 +389,12 @@ def test_the_exploration_and_the_counts_of_the_states() -> None:
     assert exploration(final_states([_verdict("B", "ann", "key_ok")], [])).empty
     tally = counts(states, ["A", "B", "C", "D", "E", "F", "G", "H"])
     assert tally == {
-        NOT_REVIEWED: 2, UNDER_REVIEW: 2, CONFIRMED: 1, CORRECTED: 1, EXCLUDED: 1,
+        NOT_REVIEWED: 2,
+        UNDER_REVIEW: 2,
+        CONFIRMED: 1,
+        CORRECTED: 1,
+        EXCLUDED: 1,
         UNRESOLVED: 1,
-    }  # fmt: skip
+    }
     assert list(tally) == list(FINAL_STATES)
     assert counts(states, []) == dict.fromkeys(FINAL_STATES, 0)

@@ -55,8 +55,7 @@ def test_an_assigned_reviewer_without_a_verdict_may_not_adjudicate(notes: NotesS
     book = ReviewBook(notes)
     book.make_plan(reviewers=["ann", "bob", "cy"], per_question=2, questions=["Q001"])
     assert book.plan().plan.assignments == {"Q001": ("ann", "bob")}  # type: ignore[union-attr]
-    book.save_verdict("Q001", "bob", verdict="key_wrong", not_blind=True,
-                      proposed_key=[T, F, T, T])  # fmt: skip
+    book.save_verdict("Q001", "bob", verdict="key_wrong", not_blind=True, proposed_key=[T, F, T, T])
     assert book.own_verdict("Q001", "ann") is None
     adjudication = Adjudication(notes)
     for spelling in ("ann", "ANN"):
@@ -70,15 +69,16 @@ def test_without_a_plan_anyone_but_the_questions_reviewers_adjudicates(
     notes: NotesStore,
 ) -> None:
     book = ReviewBook(notes)
-    book.save_verdict("Q001", "ann", verdict="key_wrong", not_blind=True,
-                      proposed_key=[T, F, T, T])  # fmt: skip
+    book.save_verdict("Q001", "ann", verdict="key_wrong", not_blind=True, proposed_key=[T, F, T, T])
     adjudication = Adjudication(notes)
     with pytest.raises(ReviewError, match="one of Q001's reviewers"):
         adjudication.adjudicate("Q001", "Ann", "key_confirmed")
     decided = adjudication.adjudicate("Q001", "bob", "unresolved")
     assert (decided.question_id, decided.adjudicator, decided.decision) == (
-        "Q001", "bob", "unresolved",
-    )  # fmt: skip
+        "Q001",
+        "bob",
+        "unresolved",
+    )
     # and the other way round: bob, who decided it, gives no verdict on it
     with pytest.raises(ReviewError, match="bob adjudicated Q001"):
         book.save_verdict("Q001", "BOB", verdict="key_ok", not_blind=True)
@@ -89,8 +89,7 @@ def test_without_a_plan_anyone_but_the_questions_reviewers_adjudicates(
 
 def test_a_corrected_key_reads_back_as_it_was_entered(notes: NotesStore) -> None:
     book = ReviewBook(notes)
-    book.save_verdict("Q001", "ann", verdict="key_wrong", not_blind=True,
-                      proposed_key=[F, T, T, F])  # fmt: skip
+    book.save_verdict("Q001", "ann", verdict="key_wrong", not_blind=True, proposed_key=[F, T, T, F])
     entered = [F, T, T, F]  # official: TRUE, FALSE, TRUE, FALSE
     decision = Adjudication(notes).adjudicate("Q001", "cy", "key_corrected", key=entered)
     assert decision.corrected_key == tuple(entered)
@@ -115,8 +114,7 @@ def test_a_correction_that_keeps_the_official_key_is_refused(notes: NotesStore) 
     """The official key (Booleans in the audit file) is compared as entered: Q002's own
     key is refused as a correction, any other is recorded."""
     book = ReviewBook(notes)
-    book.save_verdict("Q002", "ann", verdict="key_wrong", not_blind=True,
-                      proposed_key=[T, F, F, T])  # fmt: skip
+    book.save_verdict("Q002", "ann", verdict="key_wrong", not_blind=True, proposed_key=[T, F, F, T])
     adjudication = Adjudication(notes)
     with pytest.raises(ReviewError, match="equals Q002's official key"):
         adjudication.adjudicate("Q002", "cy", "key_corrected", key=[F, F, F, T])
@@ -130,8 +128,9 @@ def test_a_correction_that_keeps_the_official_key_is_refused(notes: NotesStore) 
 
 def test_a_blind_answer_given_as_text_may_be_unsure(notes: NotesStore) -> None:
     book = ReviewBook(notes)
-    saved = book.save_verdict("Q001", "ann", verdict="key_ok",
-                              blind_answer="[TRUE, unsure, FALSE, Unsure]")  # fmt: skip
+    saved = book.save_verdict(
+        "Q001", "ann", verdict="key_ok", blind_answer="[TRUE, unsure, FALSE, Unsure]"
+    )
     assert saved.blind_answer == (T, U, F, U)
     drafted = book.record_blind("Q002", "ann", "[UNSURE, UNSURE, FALSE, TRUE]")  # type: ignore[arg-type]
     assert drafted.blind_answer == (U, U, F, T)
@@ -140,13 +139,25 @@ def test_a_blind_answer_given_as_text_may_be_unsure(notes: NotesStore) -> None:
 def test_a_proposed_or_corrected_key_given_as_text_may_not_be_unsure(notes: NotesStore) -> None:
     book = ReviewBook(notes)
     with pytest.raises(ReviewError, match=r"the proposed key: item 2 is 'UNSURE'"):
-        book.save_verdict("Q001", "ann", verdict="key_wrong", not_blind=True,
-                          proposed_key="[TRUE, UNSURE, FALSE, FALSE]")  # fmt: skip
+        book.save_verdict(
+            "Q001",
+            "ann",
+            verdict="key_wrong",
+            not_blind=True,
+            proposed_key="[TRUE, UNSURE, FALSE, FALSE]",
+        )
     assert book.all_verdicts() == []
-    book.save_verdict("Q001", "ann", verdict="key_wrong", not_blind=True,
-                      proposed_key="[TRUE, TRUE, FALSE, FALSE]")  # fmt: skip
+    book.save_verdict(
+        "Q001",
+        "ann",
+        verdict="key_wrong",
+        not_blind=True,
+        proposed_key="[TRUE, TRUE, FALSE, FALSE]",
+    )
     with pytest.raises(ReviewError, match=r"the corrected key: item 4 is 'UNSURE'"):
-        Adjudication(notes).adjudicate("Q001", "cy", "key_corrected", key="[TRUE, FALSE, TRUE, UNSURE]")  # type: ignore[arg-type]
+        Adjudication(notes).adjudicate(
+            "Q001", "cy", "key_corrected", key="[TRUE, FALSE, TRUE, UNSURE]"
+        )  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
@@ -216,8 +227,9 @@ def test_a_decision_is_stored_with_the_audit_files_sha256(
 ) -> None:
     sha = hashlib.sha256(audit.path.read_bytes()).hexdigest()
     assert notes.audit_sha256 == sha
-    ReviewBook(notes).save_verdict("Q001", "ann", verdict="key_wrong", not_blind=True,
-                                   proposed_key=[T, T, T, F])  # fmt: skip
+    ReviewBook(notes).save_verdict(
+        "Q001", "ann", verdict="key_wrong", not_blind=True, proposed_key=[T, T, T, F]
+    )
     adjudication = Adjudication(notes)
     first = adjudication.adjudicate("Q001", "cy", "unresolved")
     second = adjudication.adjudicate("Q001", "cy", "key_confirmed")
@@ -277,5 +289,8 @@ def test_the_blind_rule_says_what_was_refused_and_since_when(notes: NotesStore) 
     )
     # the same blind answer given again is no change
     kept = book.save_verdict("Q001", "ann", verdict="key_ok", blind_answer=[T, F, T, F])
-    assert (kept.blind_answer, kept.blind_at, kept.state) == ((T, F, T, F), drafted.blind_at,
-                                                             "submitted")  # fmt: skip
+    assert (kept.blind_answer, kept.blind_at, kept.state) == (
+        (T, F, T, F),
+        drafted.blind_at,
+        "submitted",
+    )

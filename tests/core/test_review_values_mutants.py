@@ -61,9 +61,7 @@ def test_a_bad_item_is_named_by_its_first_twenty_characters() -> None:
     item = "x" * 20 + "-BEYOND"
     with pytest.raises(ReviewError) as refused:
         parse_list(f"[TRUE, {item}]", unsure=False, what="the proposed key")
-    assert str(refused.value) == (
-        f"the proposed key: item 2 is {'X' * 20!r} (one of TRUE, FALSE)"
-    )
+    assert str(refused.value) == (f"the proposed key: item 2 is {'X' * 20!r} (one of TRUE, FALSE)")
 
 
 def test_a_source_is_kept_up_to_its_limit_and_may_be_empty() -> None:
