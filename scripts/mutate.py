@@ -395,6 +395,21 @@ def _restore(group: Group, work: Path, before: dict[str, dict[str, int | None]])
         os.chdir(ROOT)
 
 
+def _rerun_crashed(group: Group, work: Path) -> float:
+    """Run once more, by name, the mutants whose test process crashed (mutmut's exit 255:
+    pytest raised instead of returning, which mutmut counts as a timeout) — rare, and
+    seen only under a heavy load — so that a crash never passes for a detection. The CPU
+    seconds it took."""
+    codes = _codes(group, work)
+    crashed = [name for module in codes.values() for name, code in module.items() if code == 255]
+    if not crashed:
+        return 0.0
+    print(f"{group.name}: running {len(crashed)} crashed mutants again")
+    cpu = _mutmut(work, "run", "--max-children", str(WORKERS), *crashed)
+    _restore(group, work, codes)
+    return cpu
+
+
 def _non_killed(work: Path) -> list[str]:
     """The group's mutants not killed, less those listed as equivalent (they survived)."""
     sys.path.insert(0, str(ROOT / "scripts"))
@@ -516,6 +531,7 @@ def main() -> int:
                 cpu += _generate(work)
                 print(f"{group.name}: {_skip_equivalents(group, work)} listed equivalents not run")
             cpu += _mutmut(work, "run", "--max-children", str(WORKERS))
+            cpu += _rerun_crashed(group, work)
             _summary(group, work, time.monotonic() - started, cpu)
     sys.path.insert(0, str(ROOT / "scripts"))
     from mutate_report import write_page

@@ -91,6 +91,52 @@ installs it into `.venv` when it is missing. The runs go to `build/mutate/GROUP/
   to the end); an entry whose mutant no longer makes that change is stale: the
   mutant runs, and counts as a survivor unless a test kills it. `--with-equivalents`
   runs them all.
+
+## Issue 36's mutants and the tests that hold them
+
+Each test asserts the rule as a user meets it; each was also run in its group's
+`build/mutate/GROUP/mutants/` with `MUTANT_UNDER_TEST` set to the mutant named, and
+fails there.
+
+1. *An assigned reviewer who has not given a verdict yet does not adjudicate their
+   own question*: `test_an_assigned_reviewer_without_a_verdict_may_not_adjudicate` kills
+   `rules.x_question_reviewers__mutmut_1` (the plan header read as `None`).
+2. *The report's corrected keys read back as entered*:
+   `test_a_corrected_key_reads_back_as_it_was_entered` and
+   `test_keys_and_answers_convert_both_ways_unchanged` kill `values.x_key_of__mutmut_2`
+   (`item != TRUE`); `answer_of` beyond the GUI form:
+   `test_a_correction_that_keeps_the_official_key_is_refused` kills
+   `values.x_answer_of__mutmut_1` to `_3`.
+3. *A blind answer given as text may hold `UNSURE`; a proposed or corrected key may
+   not*: `test_a_blind_answer_given_as_text_may_be_unsure`,
+   `test_a_proposed_or_corrected_key_given_as_text_may_not_be_unsure` and
+   `test_answers_are_read_from_text_or_lists` kill `values.x_check_answer__mutmut_3`
+   and `_10` (`unsure` lost on the way).
+4. *A question outside the reviewer's queue is refused by the blind rule
+   (`BlindRuleError`), and no plan is no `TypeError`*:
+   `test_a_question_outside_the_queue_is_refused_by_the_blind_rule` kills
+   `rules.x_others_submitted__mutmut_13`;
+   `test_without_a_plan_anyone_but_the_questions_reviewers_adjudicates` kills
+   `rules.x_question_reviewers__mutmut_3` (`assigned = None`: mutmut 3.8 makes no
+   `()` → `None` mutant of today's code, this is the nearest).
+5. *A decision is stored with the sha256 of its audit file* (read back, and in the
+   export): `test_a_decision_is_stored_with_the_audit_files_sha256` kills
+   `rules.x_decide__mutmut_14`.
+6. *Slices* (protocol §6), first round, in `tests/core/test_protocol_rules_metrics.py`:
+   `test_two_questions_in_one_slice_one_correct_give_one_half`,
+   `test_consistency_index_uses_the_accuracy_of_whole_slices`.
+7. *Runs without a score are sorted last*, first round:
+   `test_unscored_runs_come_after_a_run_scored_zero_whatever_their_ids`.
+8. *A list continued on a later line is non-final* (§4), first round:
+   `test_a_list_continued_on_a_later_line_is_non_final` (in
+   `tests/core/test_protocol_rules_extraction.py`).
+9. *Text on earlier lines never makes the final line malformed*, first round:
+   `test_text_on_earlier_lines_never_makes_the_final_line_malformed`.
+10. *Repeated identical wrong selections count each time*, first round:
+    `test_repeated_identical_wrong_selections_are_counted_each_time`.
+
+The tests of items 1 to 5 are in `tests/core/test_review_rules_mutants.py`.
+`RunScorer.merge` (the issue's 16 untested mutants) is deferred, below.
 """
 
 
@@ -157,8 +203,11 @@ def write_page(
                 status = mutant["status"]
                 entry = EQUIVALENTS.get(name)
                 put_in = mutated(mutant["diff"])
-                listed = entry is not None and entry[0] == put_in
-                if status in ("survived", "timeout", "not run") and listed:
+                if (
+                    status in ("survived", "timeout", "not run")
+                    and entry is not None
+                    and entry[0] == put_in
+                ):
                     # An equivalent mutant that hit the time limit was not detected either;
                     # one not run was marked so because its entry matched (mutate.py).
                     used.add(name)
