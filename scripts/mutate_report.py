@@ -79,9 +79,15 @@ installs it into `.venv` when it is missing. The runs go to `build/mutate/GROUP/
   `tests/core/test_review_memos_mutants.py` the same for every other mutated module
   (the review modules hold none today: their tables are constants).
 * **Load never decides.** Hypothesis runs derandomized, with no example database
-  and no deadline; a mutant's time limit is CPU time (mutmut: `(estimated test
-  time + 1 s) × 30`), and a mutant that hits it counts as *timeout* (the tests did
-  not pass: detected), unless it is listed as equivalent.
+  and no deadline. Each test has a CPU-time budget (the plugin): 10 × its time in
+  mutmut's stats run + 5 s; past it the test process ends with mutmut's *timeout*
+  code, so a mutant that makes a loop run for ever is told in seconds (it used to
+  run to mutmut's own bounds: `(estimated time of every test of the function + 1 s)
+  × 30` of CPU or half that of wall time, minutes each). A mutant that hits a limit
+  counts as *timeout* (the tests did not pass: detected), unless it is listed as
+  equivalent. A mutant whose test process crashed (mutmut's exit 255, which mutmut
+  also reads as a timeout; seen only under a heavy load) is run once more by name,
+  so a crash never passes for a detection.
 * **Equivalent mutants** (no behaviour a user could notice changes: a memo bound,
   a short cut that gives the same result, a line no input reaches) are listed below
   with the reason, in `scripts/mutate_equivalents.py`, each with the line the mutant
