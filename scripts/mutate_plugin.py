@@ -55,7 +55,6 @@ _DURATIONS: dict[str, float] = {}
 #: ``(module, attribute)`` of every memo (a dict, or a function with ``cache_clear``).
 MEMOS: tuple[tuple[str, str], ...] = (
     ("ai4hse_desk.protocol.compare", "_PARSED"),
-    ("ai4hse_desk.protocol.extract", "_memo"),
     ("ai4hse_desk.protocol.lists", "STRICT_CONTENTS"),
     ("ai4hse_desk.protocol.metrics", "_PAIR_COUNTS"),
     ("ai4hse_desk.protocol.reasoning", "_FINAL_LINES"),

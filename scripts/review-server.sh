@@ -10,6 +10,8 @@
 #       built-in demo (reviewers ann and bo, two per question, adjudicator cy) unless
 #       --no-publish; print one line per role: `ROLE URL` (the URL holds the password:
 #       this server is a throwaway on loopback, and the desk masks passwords itself).
+#       When openssl is there the server offers TLS with a throwaway certificate; its
+#       authority is DIR/root.crt (for sslmode=verify-full).
 #   scripts/review-server.sh stop DIR
 #       stop that cluster and delete DIR.
 #
@@ -29,52 +31,9 @@ marker=.ai4hse-review-server
 db=ai4hse_review
 roles="coord ann bo cy"
 
-find_bindir() {
-  if [ -n "${PG_BINDIR:-}" ] && [ -x "$PG_BINDIR/initdb" ]; then echo "$PG_BINDIR"; return; fi
-  local best="" best_version=-1 candidate version
-  for candidate in /usr/lib/postgresql/*/bin; do
-    [ -x "$candidate/initdb" ] || continue
-    version=${candidate#/usr/lib/postgresql/}
-    version=${version%/bin}
-    [[ "$version" =~ ^[0-9]+$ ]] || continue
-    if [ "$version" -gt "$best_version" ]; then best=$candidate; best_version=$version; fi
-  done
-  if [ -z "$best" ] && command -v initdb >/dev/null 2>&1; then
-    best=$(dirname "$(command -v initdb)")
-  fi
-  if [ -z "$best" ]; then
-    echo "error: no PostgreSQL server binaries (scripts/ensure-debian-packages.sh postgres)" >&2
-    exit 1
-  fi
-  echo "$best"
-}
-
-as_owner() {
-  if [ "$(id -u)" != 0 ]; then "$@"; return; fi
-  if command -v runuser >/dev/null 2>&1; then
-    runuser -u postgres -- "$@"
-  else
-    su postgres -s /bin/sh -c "$(printf '%q ' "$@")"
-  fi
-}
-
-ensure_owner() {
-  [ "$(id -u)" = 0 ] || return 0
-  if ! id postgres >/dev/null 2>&1; then
-    useradd --system --user-group --home-dir /var/lib/postgresql --no-create-home \
-      --shell /bin/sh postgres
-  fi
-  chown postgres: "$dir"
-  if ! as_owner test -w "$dir"; then
-    echo "error: the user postgres cannot reach $dir (a parent folder is private); use /tmp" >&2
-    exit 1
-  fi
-}
-
-free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' \
-    2>/dev/null || echo $((20000 + RANDOM % 20000))
-}
+# find_bindir, as_owner, ensure_owner, free_port
+# shellcheck source=scripts/pg-common.sh
+source "$(dirname "$0")/pg-common.sh"
 
 new_password() {
   python3 -c 'import secrets; print(secrets.token_urlsafe(18))' 2>/dev/null \
@@ -101,6 +60,24 @@ write_hba() {
   if [ "$(id -u)" = 0 ]; then chown postgres: "$dir/data/pg_hba.conf"; fi
 }
 
+make_tls() {
+  # A throwaway certificate authority and a server certificate for 127.0.0.1, so that the
+  # server offers TLS (libpq's default sslmode=prefer uses it; DIR/root.crt lets a client
+  # ask for sslmode=verify-full). The key belongs to the cluster's owner, mode 600.
+  local tls="$dir/tls"
+  mkdir -p "$tls"
+  openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=ai4hse throwaway CA" \
+    -keyout "$tls/ca.key" -out "$dir/root.crt" >/dev/null 2>&1
+  openssl req -newkey rsa:2048 -nodes -subj "/CN=127.0.0.1" \
+    -keyout "$tls/server.key" -out "$tls/server.csr" >/dev/null 2>&1
+  printf 'subjectAltName=IP:127.0.0.1\n' >"$tls/san.ext"
+  openssl x509 -req -in "$tls/server.csr" -CA "$dir/root.crt" -CAkey "$tls/ca.key" \
+    -CAcreateserial -CAserial "$tls/root.srl" -days 2 -extfile "$tls/san.ext" -out "$tls/server.crt" >/dev/null 2>&1
+  chmod 600 "$tls/server.key"
+  if [ "$(id -u)" = 0 ]; then chown -R postgres: "$tls"; fi
+  chmod 644 "$dir/root.crt"
+}
+
 psql_super() {
   as_owner "$bindir/psql" -X -q -v ON_ERROR_STOP=1 -h "$dir" -p "$port" -U postgres -d "${1:-postgres}"
 }
@@ -120,10 +97,15 @@ start() {
     exit 1
   fi
   write_hba
+  local tls_options=""
+  if command -v openssl >/dev/null 2>&1; then
+    make_tls
+    tls_options="-c ssl=on -c ssl_cert_file=$dir/tls/server.crt -c ssl_key_file=$dir/tls/server.key"
+  fi
   for _ in 1 2 3 4 5; do
     port=$(free_port)
     if as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-      -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c full_page_writes=off -c password_encryption=scram-sha-256" \
+      -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c full_page_writes=off -c password_encryption=scram-sha-256 $tls_options" \
       start >/dev/null 2>&1; then
       started=yes
       break

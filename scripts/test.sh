@@ -38,6 +38,7 @@ if server_urls=$(AI4HSE_DESK="$bin/ai4hse-desk" bash scripts/review-server.sh st
   while read -r role url; do
     export "AI4HSE_TEST_SERVER_$(echo "$role" | tr '[:lower:]' '[:upper:]')=$url"
   done <<<"$server_urls"
+  if [ -f "$server_dir/root.crt" ]; then export AI4HSE_TEST_SERVER_ROOTCERT="$server_dir/root.crt"; fi
   echo "review server at $(sed -n 's/^coord postgresql:\/\/coord:[^@]*@//p' <<<"$server_urls")"
 else
   echo "warning: the review server did not start; its tests will fail" >&2

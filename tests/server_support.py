@@ -47,6 +47,17 @@ def server_urls() -> dict[str, str]:
     return urls
 
 
+def server_root_cert() -> str:
+    """The test server's certificate authority (``AI4HSE_TEST_SERVER_ROOTCERT``, set by
+    ``make test``; scripts/review-server.sh writes it as DIR/root.crt)."""
+    path = os.environ.get("AI4HSE_TEST_SERVER_ROOTCERT", "")
+    if not path:
+        if os.environ.get(REQUIRE_ENV) == "1":
+            pytest.fail(f"{REQUIRE_ENV}=1 but AI4HSE_TEST_SERVER_ROOTCERT is unset")
+        pytest.skip("AI4HSE_TEST_SERVER_ROOTCERT is unset (make test sets it)")
+    return path
+
+
 def in_database(url: str, database: str) -> str:
     """``url`` naming ``database`` instead (a libpq URI, password kept)."""
     params = conninfo_to_dict(url)

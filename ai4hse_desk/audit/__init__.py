@@ -12,37 +12,17 @@ rollback-journal file is open the desk holds SQLite's shared (read) lock on it, 
 that no writer commits in the middle of a read (:mod:`.pin`).
 """
 
-from typing import TYPE_CHECKING
-
-from ai4hse_desk.lazy_exports import lazy_exports
-
-if TYPE_CHECKING:
-    from ai4hse_desk.audit.errors import AuditError
-    from ai4hse_desk.audit.fingerprint import sha256_file
-    from ai4hse_desk.audit.opening import open_audit
-    from ai4hse_desk.audit.queries import AuditDB
-    from ai4hse_desk.audit.records import Attempt, Option, Question, Run
-    from ai4hse_desk.audit.rescore_scan import RESCORE_COLUMNS, RescoreRow
-    from ai4hse_desk.audit.schema_check import (
-        AUDIT_FORMAT,
-        REQUIRED_COLUMNS,
-        SUPPORTED_SCHEMA_VERSIONS,
-    )
-
-if not TYPE_CHECKING:  # the type checker reads the imports above
-    __getattr__, __dir__ = lazy_exports(
-        globals(),
-        {
-            ".errors": ("AuditError",),
-            ".fingerprint": ("sha256_file",),
-            ".opening": ("open_audit",),
-            ".queries": ("AuditDB",),
-            ".records": ("Attempt", "Option", "Question", "Run"),
-            ".rescore_scan": ("RESCORE_COLUMNS", "RescoreRow"),
-            ".schema_check": ("AUDIT_FORMAT", "REQUIRED_COLUMNS", "SUPPORTED_SCHEMA_VERSIONS"),
-        },
-    )
-
+from ai4hse_desk.audit.errors import AuditError
+from ai4hse_desk.audit.fingerprint import sha256_file
+from ai4hse_desk.audit.opening import open_audit
+from ai4hse_desk.audit.queries import AuditDB
+from ai4hse_desk.audit.records import Attempt, Option, Question, Run
+from ai4hse_desk.audit.rescore_scan import RESCORE_COLUMNS, RescoreRow
+from ai4hse_desk.audit.schema_check import (
+    AUDIT_FORMAT,
+    REQUIRED_COLUMNS,
+    SUPPORTED_SCHEMA_VERSIONS,
+)
 
 __all__ = [
     "AUDIT_FORMAT",

@@ -9,6 +9,12 @@ Rescoring streams plain driver tuples
 (:meth:`AuditDB.iter_rescore_rows`) in ``attempt_id`` (rowid) order; the run
 filter uses ``UNIQUE(run_id, question_id, repetition)`` only to count. The desk
 never adds an index: the audit file is not to be changed.
+
+The values of every attempt are checked once per audit state: beside the first scan
+of the file (:meth:`AuditDB.check_attempts`), unless the cache records that these
+bytes passed before (:mod:`.cache`). A whole scan whose check passed records it when
+asked to (``ai4hse-desk rescore`` does; a review index built from a scan is a record
+of its own; the analysis frames write nothing at all).
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ import json
 from types import MappingProxyType, TracebackType
 from typing import TYPE_CHECKING, Any
 
+from ai4hse_desk.audit.cache import check_recorded, record_check
 from ai4hse_desk.audit.errors import AuditError, file_problems_as_audit_errors
 from ai4hse_desk.audit.records import (
     ATTEMPT_COLUMNS,
@@ -125,6 +132,9 @@ class AuditDB:
     # -- value checks (see :mod:`.value_check`) ---------------------------------
 
     def _check_attempt_values(self, conn: sqlite3.Connection) -> None:
+        fingerprint = self.fingerprint()
+        if check_recorded(fingerprint):
+            return
         repetitions = {run.run_id: run.repetitions for run in self.runs()}
         questions = set(self.answer_keys())
         conn.text_factory = lenient_text
@@ -132,7 +142,8 @@ class AuditDB:
             check_attempts(conn, self.path, repetitions, questions)
 
     def check_attempts(self) -> None:
-        """Check every attempt's values against the schema (once; a full scan).
+        """Check every attempt's values against the schema: once per audit state, a
+        full scan unless the cache records that these bytes passed (:mod:`.cache`).
 
         Raises:
             AuditError: the first attempts that break a rule (nothing may be scored).
@@ -143,8 +154,18 @@ class AuditDB:
         """Begin :meth:`check_attempts` on a background thread, to run beside a scan."""
         self._attempts_check.start()
 
+    def record_attempts_check(self) -> None:
+        """Record in the cache that these bytes passed :meth:`check_attempts` (which must
+        have passed), so that the next open of them does not check again."""
+        if not self._attempts_check.passed:
+            raise RuntimeError("the attempts have not passed the value check")
+        fingerprint = self.fingerprint()
+        if not check_recorded(fingerprint):
+            record_check(fingerprint)
+
     def attempts_checked(self) -> None:
-        """Record that these bytes passed :meth:`check_attempts` before (a cached index)."""
+        """Note that these bytes passed :meth:`check_attempts` before (a cached index
+        built from them)."""
         self._attempts_check.mark_passed()
 
     @property
@@ -323,19 +344,21 @@ class AuditDB:
         batch: int = 10000,
         id_range: tuple[int, int] | None = None,
         *,
-        check: bool = True,
+        record: bool = False,
     ) -> Iterator[list[RescoreRow]]:
         """Like :meth:`iter_rescore_rows`, but one list of at most ``batch`` rows at a time.
 
-        ``id_range`` (inclusive) restricts the scan to a slice of attempt ids, so
-        that several processes can share one rescore. With ``check`` (the default)
-        :meth:`check_attempts` runs beside the scan and is waited for before the
-        last batch is handed over, and the file must be unchanged
-        (:meth:`verify_unchanged`): a consumer that reaches the end has read valid
-        values of one committed state. Worker processes pass ``check=False``
-        (their parent checks, or each checks its own rows inside its scan).
+        :meth:`check_attempts` runs beside the scan (on a thread: SQLite works without
+        the GIL) and is waited for before the last batch is handed over, and the file
+        must be unchanged (:meth:`verify_unchanged`): a consumer that reaches the end
+        has read valid values of one committed state. With ``record`` the passed check
+        is then recorded in the cache (:meth:`record_attempts_check`).
+
+        ``id_range`` (inclusive) reads only that slice of attempt ids, unchecked: the
+        share of one worker process of a rescore, whose parent checks the whole file
+        (:mod:`ai4hse_desk.verdicts.workers`).
 
         Raises:
             AuditError: a value breaks the schema, or the file changed while read.
         """
-        return rescore_batches(self, run_ids, batch, id_range, check=check)
+        return rescore_batches(self, run_ids, batch, id_range, record=record)

@@ -1,8 +1,8 @@
 """The rescore's scan of the audit file: attempts in ``attempt_id`` order, in batches.
 
 What :meth:`~.queries.AuditDB.iter_rescore_batches` reads, and how: the columns of
-each row (:data:`RESCORE_COLUMNS`), the attempt-id bounds a rescore splits its work
-by, and the scan itself (:func:`rescore_batches`), with the value check beside it.
+each row (:data:`RESCORE_COLUMNS`) and the scan itself (:func:`rescore_batches`),
+with the value check beside it.
 """
 
 from __future__ import annotations
@@ -29,17 +29,12 @@ RescoreRow = tuple[
 ]
 
 
-def id_bounds_sql(table: str) -> str:
-    """The smallest and largest ``attempt_id`` of ``table`` as two rowid seeks.
-
-    One ``SELECT min(…), max(…)`` is not that: SQLite seeks for a lone min or max
-    only, and scanned a whole index for both (0.16 s on 1,000,000 attempts).
-    """
-    return f"SELECT (SELECT min(attempt_id) FROM {table}), (SELECT max(attempt_id) FROM {table})"
-
-
-#: The audit file's attempt-id bounds, which a rescore splits its work by.
-ATTEMPT_ID_BOUNDS = id_bounds_sql("attempts")
+#: The audit file's smallest and largest ``attempt_id``, as two rowid seeks (one
+#: ``SELECT min(…), max(…)`` made SQLite scan a whole index: it seeks for a lone min
+#: or max only).
+ATTEMPT_ID_BOUNDS = (
+    "SELECT (SELECT min(attempt_id) FROM attempts), (SELECT max(attempt_id) FROM attempts)"
+)
 
 
 def rescore_batches(
@@ -48,7 +43,7 @@ def rescore_batches(
     batch: int,
     id_range: tuple[int, int] | None,
     *,
-    check: bool,
+    record: bool,
 ) -> Iterator[list[RescoreRow]]:
     """:meth:`~.queries.AuditDB.iter_rescore_batches` of ``db`` (see there)."""
     if batch < 1:
@@ -66,8 +61,10 @@ def rescore_batches(
     if conditions:
         sql += " WHERE " + " AND ".join(conditions)
     sql += " ORDER BY attempt_id"
-    if check:
-        db.start_attempts_check()
+    if id_range is not None:  # a slice: whoever reads the whole file checks it
+        yield from _scan(db, sql, params, batch)
+        return
+    db.start_attempts_check()
     with file_problems_as_audit_errors(db.path), db.raw_connection() as conn:
         cursor = conn.cursor()
         try:
@@ -75,22 +72,41 @@ def rescore_batches(
             previous = cursor.fetchmany(batch)
             while previous:
                 rows = cursor.fetchmany(batch)
-                if not rows and check:
-                    db.check_attempts()
-                    db.verify_unchanged()
+                if not rows:
+                    _checked(db, record=record)
                 yield cast("list[RescoreRow]", previous)
                 previous = rows
-            if check:  # no attempts at all
-                db.check_attempts()
-                db.verify_unchanged()
+            _checked(db, record=record)  # (no attempts at all: nothing was handed over yet)
         except AuditError:
             raise
         except Exception:
-            if check:
-                db.check_attempts()  # a bad value explains the failure
+            db.check_attempts()  # a bad value explains the failure
             raise
         finally:
             cursor.close()
 
 
-__all__ = ["ATTEMPT_ID_BOUNDS", "RESCORE_COLUMNS", "RescoreRow", "id_bounds_sql", "rescore_batches"]
+def _checked(db: AuditDB, *, record: bool) -> None:
+    """The whole file was read: its values checked and its bytes unchanged (and, with
+    ``record``, the check recorded)."""
+    db.check_attempts()
+    db.verify_unchanged()
+    if record:
+        db.record_attempts_check()
+
+
+def _scan(
+    db: AuditDB, sql: str, params: tuple[str | int, ...], batch: int
+) -> Iterator[list[RescoreRow]]:
+    """The rows of ``sql``, ``batch`` at a time, unchecked."""
+    with file_problems_as_audit_errors(db.path), db.raw_connection() as conn:
+        cursor = conn.cursor()
+        try:
+            cursor.execute(sql, params)
+            while rows := cursor.fetchmany(batch):
+                yield cast("list[RescoreRow]", rows)
+        finally:
+            cursor.close()
+
+
+__all__ = ["ATTEMPT_ID_BOUNDS", "RESCORE_COLUMNS", "RescoreRow", "rescore_batches"]

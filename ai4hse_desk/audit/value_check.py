@@ -11,8 +11,8 @@ Three kinds of check, all in SQL and each a single pass (or an index walk):
   unique ordinals, option positions ``0..n-1`` without gaps or repeats, labels and
   options of known questions. Cheap: it runs on every open;
 * :func:`check_attempts` — every attempt row against its rules (one scan of the
-  table, the costly one, run beside the rescore scan, or folded into it: see
-  :mod:`ai4hse_desk.verdicts.checked_scan`), then
+  table, the costly one, run beside the first scan of the file and recorded in the
+  cache once passed: see :meth:`~.queries.AuditDB.check_attempts`), then
   :func:`check_attempt_links`: attempts of known runs and questions, repetitions
   ``1..R`` of their run, unique ``attempt_id`` and unique run × question ×
   repetition (skipped where a real ``UNIQUE``/``PRIMARY KEY`` index guarantees it).

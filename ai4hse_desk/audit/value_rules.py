@@ -8,19 +8,20 @@ schema") accepts anything. The desk therefore checks the *values* it reads.
 
 Each :class:`Rule` is an SQL expression over one column that is true for an
 allowed value and never ``NULL`` (so ``NOT (r1 AND r2 …)`` finds exactly the bad
-rows), with the words for the message. :data:`TABLE_RULES` lists them per table
+rows), with the words for the message. The rules are written here once, in SQL, and
+SQLite alone evaluates them. :data:`TABLE_RULES` lists them per table
 in the order of ``audit-db-v1.sql``; :func:`bad_rows_sql` builds the one query
 per table that finds the first bad rows in a single scan.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final, NamedTuple, cast
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from ai4hse_desk.protocol.outcome import Track
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Mapping
 
 #: The attempt states of the schema (``attempts.state``).
 STATES: Final = ("answered", "provider_error", "pending")
@@ -28,45 +29,12 @@ STATES: Final = ("answered", "provider_error", "pending")
 RUN_STATUSES: Final = ("complete", "unfinished")
 
 
-_NULL = type(None)
-
-
 class Rule(NamedTuple):
-    """One column's rule: ``holds`` is true (never NULL) for every allowed value.
-
-    The same rule on values as Python's ``sqlite3`` fetches them (each storage
-    class is one Python type: NULL ``None``, INTEGER ``int``, REAL ``float``,
-    TEXT ``str``, BLOB ``bytes``), for :func:`column_keeps`: ``types`` the allowed
-    types (None: checked in SQL only), ``minimum`` the smallest allowed integer,
-    ``allowed`` the allowed values.
-    """
+    """One column's rule: ``holds`` is true (never NULL) for every allowed value."""
 
     column: str
     holds: str
     expected: str
-    types: frozenset[type] | None = None
-    minimum: int | None = None
-    allowed: frozenset[object] | None = None
-
-
-def column_keeps(rule: Rule, values: Sequence[object]) -> bool:
-    """True if every one of ``values`` (one column, as fetched) keeps ``rule``.
-
-    Three passes in C over the column (the types, the values, the smallest),
-    instead of the rule's SQL evaluated per row by SQLite's VM.
-
-    Raises:
-        ValueError: ``rule`` has no ``types`` (it is checked in SQL only).
-    """
-    if rule.types is None:
-        raise ValueError(f"the rule of {rule.column} is checked in SQL only")
-    if not values:
-        return True
-    if not set(map(type, values)) <= rule.types:
-        return False
-    if rule.allowed is not None and not set(values) <= rule.allowed:
-        return False
-    return rule.minimum is None or min(cast("Sequence[int]", values)) >= rule.minimum
 
 
 def _quoted(values: tuple[str, ...]) -> str:
@@ -87,13 +55,13 @@ def _is_text(column: str) -> str:
 
 def text(column: str) -> Rule:
     """Text, not NULL."""
-    return Rule(column, f"({column} IS NOT NULL AND {_is_text(column)})", "text", frozenset({str}))
+    return Rule(column, f"({column} IS NOT NULL AND {_is_text(column)})", "text")
 
 
 def text_or_null(column: str) -> Rule:
     """Text or NULL."""
     holds = f"({column} IS NULL OR {_is_text(column)})"
-    return Rule(column, holds, "text or NULL", frozenset({str, _NULL}))
+    return Rule(column, holds, "text or NULL")
 
 
 def whole(column: str, minimum: int | None = None) -> Rule:
@@ -103,25 +71,21 @@ def whole(column: str, minimum: int | None = None) -> Rule:
     if minimum is not None:
         holds += f" AND {column} >= {minimum}"
         expected += f" of at least {minimum}"
-    return Rule(column, holds, expected, frozenset({int}), minimum)
+    return Rule(column, holds, expected)
 
 
 def whole_or_null(column: str) -> Rule:
     """An integer or NULL."""
     holds = f"typeof({column}) IN ('integer', 'null')"
-    return Rule(column, holds, "a whole number or NULL", frozenset({int, _NULL}))
+    return Rule(column, holds, "a whole number or NULL")
 
 
 def flag(column: str, nullable: bool) -> Rule:
     """0 or 1 (or NULL when ``nullable``)."""
     holds = f"(typeof({column}) = 'integer' AND {column} IN (0, 1))"
     if nullable:
-        nullable_holds = f"({column} IS NULL OR {holds})"
-        return Rule(
-            column, nullable_holds, "0, 1 or NULL", frozenset({int, _NULL}), None,
-            frozenset({0, 1, None}),
-        )  # fmt: skip
-    return Rule(column, holds, "0 or 1", frozenset({int}), None, frozenset({0, 1}))
+        return Rule(column, f"({column} IS NULL OR {holds})", "0, 1 or NULL")
+    return Rule(column, holds, "0 or 1")
 
 
 def number_or_null(column: str) -> Rule:
@@ -137,7 +101,7 @@ def one_of(column: str, values: tuple[str, ...]) -> Rule:
     """One of ``values`` (text)."""
     holds = f"(typeof({column}) = 'text' AND {column} IN ({_quoted(values)}))"
     expected = "one of " + ", ".join(values)
-    return Rule(column, holds, expected, frozenset({str}), None, frozenset(values))
+    return Rule(column, holds, expected)
 
 
 #: Per table: an SQL label naming the row in messages, and the rules of its columns.

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QByteArray, Qt, Signal, SignalInstance
+from PySide6.QtCore import QByteArray, Qt, Signal
 from PySide6.QtWidgets import QMainWindow, QTabWidget, QWidget
 
 from ai4hse_desk.gui import window_actions as menus
@@ -40,14 +40,16 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
     from pathlib import Path
 
+    from PySide6.QtCore import SignalInstance
     from PySide6.QtGui import QCloseEvent
 
     from ai4hse_desk.gui.review.controller import ReviewController
     from ai4hse_desk.gui.review.view import ReviewView
     from ai4hse_desk.index import ReviewIndex
 
-#: The pages of the window, in order (the Scores and Key audit pages are stand-ins until
-#: the rest of the window is built).
+    Connections = Iterable[tuple[SignalInstance, Iterable[Callable[..., object]]]]
+
+#: The pages of the window, in order (Scores and Key audit: stand-ins until the rest is built).
 PAGES = ("Attempts", "Scores", "Key audit", "Review")
 
 
@@ -61,12 +63,8 @@ class MainWindow(QMainWindow):
     rest_built = Signal()
 
     def __init__(self, parent: QWidget | None = None, *, rest_after_first_rows: bool = False):
-        """Build the window (the list's part first).
-
-        Args:
-            rest_after_first_rows: build the rest once the first rows of the file
-                opened next are drawn (a start); else at once.
-        """
+        """Build the window, the list's part first (``rest_after_first_rows``: the rest
+        once the first rows of the file opened next are drawn — a start; else at once)."""
         super().__init__(parent)
         self.settings = app_settings()
         self.tasks = TaskRunner(self)
@@ -189,6 +187,7 @@ class MainWindow(QMainWindow):
         from ai4hse_desk.gui.controllers.selection import AttemptSelection
         from ai4hse_desk.gui.controllers.views import ViewSwitcher
         from ai4hse_desk.gui.review.blind_mode import LeaveBlind
+        from ai4hse_desk.gui.review.extras import ReviewExtras
         from ai4hse_desk.gui.review.report_action import ReviewReportController
 
         a, tasks = self.attempts, self.tasks
@@ -204,16 +203,18 @@ class MainWindow(QMainWindow):
         self.notes = NotesController(a.flags_panel, self.notes_dock, tasks, self, people)
         self.changes = NoteChanges(self.notes, a.flags_panel, identity, tasks, self)
         self.review_page.attach(self.notes, identity, tasks, lambda: self.keyaudit.result,
-                                self.changes.session)  # fmt: skip
+                                self.changes.session, self.sight)  # fmt: skip
         self.review_report = ReviewReportController(self.notes, tasks, self, self, name)
         self.notes_export = NotesExportController(self.notes, tasks, self, self, name)
         self.leave_blind = LeaveBlind(self.notes, identity, tasks, self, self)
+        pages = (self.review_page, self.keyaudit, self.switcher)  # Plan…, Adjudicate…, live
+        self.extras = ReviewExtras(self.notes, identity, tasks, pages, self)
 
     def _wire(self) -> None:
         a, o, s, lst, nav, notes = (self.attempts, self.opening, self.selection,
                                     self.attempt_list, self.navigator, self.notes)  # fmt: skip
         status = self.statusBar().showMessage
-        connections: tuple[tuple[SignalInstance, Iterable[Callable[..., object]]], ...] = (
+        connections: Connections = (
             (o.session_changed, self._session_slots()),
             (o.index_ready, self._index_slots()),
             (s.changed, (self.sight.show_detail,)),  # the panels get it if the policy lets them
@@ -229,8 +230,8 @@ class MainWindow(QMainWindow):
             (self.notes_dock.list.attempt_activated, (nav.jump_to_attempt,)),
             (self.switcher.flag_requested, (self.changes.flag_question,)),
             (self.changes.explore_requested, (self.switcher.explore_without,)),
-            *((src.message, (status,)) for src in (nav, notes, self.changes,
-              self.review_page, self.review_report, self.notes_export, self.leave_blind)),
+            *((src.message, (status,)) for src in (nav, notes, self.changes, self.review_page,
+              self.review_report, self.notes_export, self.leave_blind, self.extras)),
         )  # fmt: skip
         _connect(connections)
         _connect(sight_connections(self.sight, a, self.compare, notes, (self.keyaudit,
@@ -238,18 +239,18 @@ class MainWindow(QMainWindow):
 
     def _session_slots(self) -> tuple[Callable[[Any], object], ...]:
         """What the rest does when another file is open (or none), in order."""
-        return (self.compare.set_session, self.selection.set_session,
-                self.navigator.set_session, self.switcher.set_session,
-                self.notes.set_session, self.review_page.set_session)  # fmt: skip
+        return (self.compare.set_session, self.selection.set_session, self.navigator.set_session,
+                self.switcher.set_session, self.notes.set_session, self.review_page.set_session,
+                self.extras.set_session)  # fmt: skip
 
     def _index_slots(self) -> tuple[Callable[[Any], object], ...]:
         """What the rest does when the open file's review index is ready, in order."""
-        return (self.compare.set_index, self.switcher.index_ready, self.review_page.set_index)
+        return (self.compare.set_index, self.switcher.index_ready, self.review_page.set_index,
+                self.extras.index_ready)  # fmt: skip
 
     def _hand_over(self, session: object) -> None:
-        """Give the rest, built after the list's part, what the list's part holds: the
-        open file, its review index, and the list's first row selected, as if it had
-        been there when they came."""
+        """Give the rest, built after the list's part, what that part holds (the open file,
+        its review index, the list's first row selected), as if it had been there then."""
         if session is None:
             return
         for slot in self._session_slots():
@@ -270,7 +271,7 @@ class MainWindow(QMainWindow):
             self.attempts.search, self.filters, self.filters_dock.toggleViewAction(),
             self.notes_dock.toggleViewAction(), self.scores.action_map, self.close,
             lambda: show_about(self), self.review_report.ask, self.notes_export.ask,
-            self.leave_blind.ask,
+            self.leave_blind.ask, self.extras.plan.ask, self.extras.adjudicate,
         )  # fmt: skip
 
     # -- the window -----------------------------------------------------------------------
@@ -305,13 +306,12 @@ class MainWindow(QMainWindow):
         self.save_layout()
         self.tasks.shutdown()
         if self.is_built:
+            self.extras.close()
             self.notes.close()
         self.opening.close()
 
 
-def _connect(
-    connections: Iterable[tuple[SignalInstance, Iterable[Callable[..., object]]]],
-) -> None:
+def _connect(connections: Connections) -> None:
     for signal, slots in connections:
         for slot in slots:
             signal.connect(slot)

@@ -32,10 +32,16 @@ SCORES_EXPORTS = "&View/Scores &exports"
 #: The scores view's toolbar actions offered in View ▸ Scores exports, in order.
 SCORES_MENU = ("csv", "xlsx", "png", "svg", "html", "private", "recompute")
 EXPLORE_TIP = (
-    "Scores ▸ Sensitivity: the metrics without the questions that have an open "
-    "key_incorrect flag, beside the official ones (which never change)"
+    "Scores ▸ Sensitivity: the metrics with the review's decisions, as the review report "
+    "has them (excluded questions left out, corrected keys applied) — before any decision, "
+    "without the questions that have an open key_incorrect flag — beside the official ones "
+    "(which never change)"
 )
 
+ADJUDICATE_TIP = (
+    "The questions whose reviewers disagree, with every verdict side by side and the "
+    "evidence; record the final decision (never on a question you review yourself)"
+)
 REVIEW_TIP = (
     "One question of your review queue at a time: answer it blind (1–9, 0, Enter), "
     "then see the key and the evidence and submit your verdict (Ctrl+Enter)"
@@ -60,6 +66,8 @@ class WindowParts(NamedTuple):
     review_report: Callable[[], object]
     notes_export: Callable[[], object]
     leave_blind: Callable[[], object]
+    plan: Callable[[], object]
+    adjudicate: Callable[[], object]
 
 
 def window_actions(p: WindowParts) -> tuple[Entry, ...]:
@@ -119,9 +127,13 @@ def window_actions(p: WindowParts) -> tuple[Entry, ...]:
                    "Explore scores without key-flagged questions (not official)…", c.explore,
                    tip=EXPLORE_TIP, separator=True),
         ActionSpec("review_queue", "Re&view", "Review, &blind first", p.switcher.show_review),
+        ActionSpec("adjudicate", "Re&view", "&Adjudicate…", p.adjudicate, ("Ctrl+6",),
+                   tip=ADJUDICATE_TIP),
         ActionSpec("leave_blind", "Re&view", "&Leave blind mode…", p.leave_blind,
                    tip="Record \"not blind\" on the questions of your queue not answered yet "
                    "(asks first): their keys show, their blind answers are given up for good"),
+        ActionSpec("plan", "Re&view", "&Plan…", p.plan, separator=True,
+                   tip="Assign every question to K reviewers (you are recorded as its maker)"),
         ActionSpec("review_report", "Re&view", "&Report…", p.review_report,
                    tip="The review report (printable HTML or JSON): progress, agreement, "
                    "decisions and the sensitivity table, which is not official"),

@@ -17,48 +17,26 @@ keyset-paged keys (:class:`AttemptQuery`, :data:`SORT_COLUMNS`), light
 :class:`ListRow` objects and the per-question compare grid.
 """
 
-from typing import TYPE_CHECKING
-
-from ai4hse_desk.lazy_exports import lazy_exports
-
-if TYPE_CHECKING:
-    from ai4hse_desk.index.build import INDEX_FORMAT, INDEXES, build_index, ensure_index, open_index
-    from ai4hse_desk.index.filters import (
-        PARSE_ERROR_STATUSES,
-        SORT_COLUMNS,
-        AttemptQuery,
-        ListRow,
-        SortKey,
-        SortValue,
-        TextMode,
-    )
-    from ai4hse_desk.index.fts import FTS_FORMAT, build_fts, fts_ready
-    from ai4hse_desk.index.location import (
-        CACHE_ENV,
-        BuildCancelled,
-        cache_dir,
-        fts_path,
-        index_path,
-    )
-    from ai4hse_desk.index.query import QueryInterrupted, ReviewIndex
-    from ai4hse_desk.index.search import search_terms
-
-if not TYPE_CHECKING:  # the type checker reads the imports above
-    __getattr__, __dir__ = lazy_exports(
-        globals(),
-        {
-            ".build": ("INDEX_FORMAT", "INDEXES", "build_index", "ensure_index", "open_index"),
-            ".filters": (
-                "PARSE_ERROR_STATUSES", "SORT_COLUMNS", "AttemptQuery", "ListRow", "SortKey",
-                "SortValue", "TextMode",
-            ),
-            ".fts": ("FTS_FORMAT", "build_fts", "fts_ready"),
-            ".location": ("CACHE_ENV", "BuildCancelled", "cache_dir", "fts_path", "index_path"),
-            ".query": ("QueryInterrupted", "ReviewIndex"),
-            ".search": ("search_terms",),
-        },
-    )  # fmt: skip
-
+from ai4hse_desk.index.build import INDEX_FORMAT, INDEXES, build_index, ensure_index, open_index
+from ai4hse_desk.index.filters import (
+    PARSE_ERROR_STATUSES,
+    SORT_COLUMNS,
+    AttemptQuery,
+    ListRow,
+    SortKey,
+    SortValue,
+    TextMode,
+)
+from ai4hse_desk.index.fts import FTS_FORMAT, build_fts, fts_ready
+from ai4hse_desk.index.location import (
+    CACHE_ENV,
+    BuildCancelled,
+    cache_dir,
+    fts_path,
+    index_path,
+)
+from ai4hse_desk.index.query import QueryInterrupted, ReviewIndex
+from ai4hse_desk.index.search import search_terms
 
 __all__ = [
     "CACHE_ENV",

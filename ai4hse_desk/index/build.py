@@ -1,7 +1,7 @@
 """Stage 1 of the review index: the desk's verdicts, denormalised for the table.
 
 :func:`build_index` streams the desk's verdicts (from
-:func:`~ai4hse_desk.verdicts.rescore.iter_verdict_batches`) into a new SQLite file
+:func:`~ai4hse_desk.verdicts.stream.verdict_stream`, the one derivation) into a new SQLite file
 in the cache directory (see :mod:`.location`): one row per attempt with
 everything the review table filters and sorts on, so the window's queries never
 touch the audit file (except for raw text). Rows are inserted one
@@ -13,14 +13,13 @@ place only when complete; a cancelled or failed build leaves nothing behind.
 Layout (bump :data:`INDEX_FORMAT` when it changes):
 
 * ``meta(key, value)``: ``index_format``, ``desk_version``, ``audit_fingerprint``,
-  ``built_at``, ``attempts``, ``build_processes`` (1, or 2: :mod:`.build_split`);
+  ``built_at``, ``attempts``;
 * ``rows``: ``attempt_id`` (rowid), ``ordinal``, ``question_id``, ``run_id``,
   ``model``, ``track``, ``repetition``, ``state``, ``status`` (the desk's),
   ``correct``, ``strict``, ``disagrees`` (0/1), ``recorded_status``, the desk's
   ``selection`` (``"TFTF"``, NULL when none) and ``reason_id``: everything a view
   needs from the re-derivation (:mod:`.stored`), so nothing derives it again;
-* ``reasons(reason_id, text)``: each distinct reason sentence once, its id a
-  function of the sentence (:class:`~.build_rows.ReasonIds`);
+* ``reasons(reason_id, text)``: each distinct reason sentence once;
 * indexes: :data:`INDEXES`;
 * ``questions(ordinal, question_id, search_text)``: question text and option
   texts, one per line (searched with ``LIKE``: at most a few thousand rows);
@@ -53,7 +52,7 @@ if TYPE_CHECKING:
 #: selection and reason included, is stored.)
 INDEX_FORMAT = 6
 
-#: The index file's tables (a build's worker writes its part file with them too).
+#: The index file's tables.
 INDEX_SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE questions (
@@ -129,37 +128,11 @@ def _copy_questions(conn: sqlite3.Connection, db: AuditDB) -> dict[str, int]:
     return ordinals
 
 
-def _fill_rows(
-    conn: sqlite3.Connection,
-    db: AuditDB,
-    target: Path,
-    ordinals: dict[str, int],
-    progress: Progress | None,
-    split: bool | None,
-) -> tuple[int, int]:
-    """Insert every attempt's row and the reasons; (rows, processes that derived them)."""
-    from ai4hse_desk.index.build_rows import (  # only a build needs them
-        ReasonIds,
-        insert_reasons,
-        insert_rows,
-    )
-    from ai4hse_desk.index.build_split import insert_split, split_ranges
-
-    reasons = ReasonIds()
-    ranges = split_ranges(db, split)
-    if ranges is None:
-        count, processes = insert_rows(conn, db, ordinals, reasons, progress), 1
-    else:
-        count, processes = insert_split(conn, db, target, ranges, ordinals, reasons, progress)
-    insert_reasons(conn, reasons)
-    return count, processes
-
-
 class _BuildProgress:
     """One (done, total) over a build's two phases, so a progress bar neither stops
     nor hides while the indexes are made: the scan's attempts fill the first two
-    thirds, the index creations (and ANALYZE) the last, one step each (on 1M
-    attempts they take about 5 s of a 14-16 s build). Without a ``progress`` it
+    thirds, the index creations (and ANALYZE) the last, one step each (about a
+    third of a build's time). Without a ``progress`` it
     reports nothing and never cancels."""
 
     def __init__(self, progress: Progress | None, steps: int) -> None:
@@ -202,9 +175,7 @@ class _BuildProgress:
         self._report(self._steps)
 
 
-def build_index(
-    db: AuditDB, *, progress: Progress | None = None, split: bool | None = None
-) -> Path:
+def build_index(db: AuditDB, *, progress: Progress | None = None) -> Path:
     """Build (or rebuild) the stage-1 review index of ``db`` and return its path.
 
     Args:
@@ -212,9 +183,6 @@ def build_index(
         progress: called with (done, total) every few thousand attempts and between
             index creations (the attempts are the first two thirds of ``total``,
             see :class:`_BuildProgress`); returning False cancels.
-        split: derive the upper part of the attempts in a second process
-            (:mod:`.build_split`): ``None`` when the file is large and a core idle,
-            True whenever it can be, False never.
 
     Raises:
         BuildCancelled: ``progress`` returned False (nothing is left on disk).
@@ -222,7 +190,8 @@ def build_index(
             the file changed while it was read (see ``iter_rescore_batches``);
             nothing is left on disk.
     """
-    from ai4hse_desk.verdicts.rescore import RescoreCancelled
+    from ai4hse_desk.index.build_rows import insert_rows  # only a build needs it
+    from ai4hse_desk.verdicts.stream import RescoreCancelled
 
     fingerprint = db.fingerprint()
     target = index_path(fingerprint)
@@ -237,7 +206,7 @@ def build_index(
         phases = _BuildProgress(progress, steps=len(INDEXES) + 1)  # each index, then ANALYZE
         try:
             ordinals = _copy_questions(conn, db)
-            count, processes = _fill_rows(conn, db, target, ordinals, phases.scan, split)
+            count = insert_rows(conn, db, ordinals, phases.scan)
             phases.scanned(count)
             for made, (name, columns) in enumerate(INDEXES.items()):
                 phases.step(made)
@@ -251,7 +220,6 @@ def build_index(
             "audit_fingerprint": fingerprint,
             "built_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
             "attempts": str(count),
-            "build_processes": str(processes),
         }
         conn.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
         conn.execute("ANALYZE")

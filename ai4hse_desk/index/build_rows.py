@@ -1,22 +1,19 @@
 """The rows of stage 1: the desk's verdicts turned into ``rows`` tuples and inserted.
 
-:func:`insert_rows` streams the verdicts of the whole file, or of one slice of
-attempt ids, into the ``rows`` table of an index file being built (the one-process
-build of :mod:`.build`, and both halves of the two-process build of
-:mod:`.build_split`). Each reason sentence's ``reason_id`` is a function of the
-sentence alone (:class:`ReasonIds`), so the two processes of a split build number
-every sentence as one pass over the file does, and the worker's rows are appended as
-they are.
+:func:`insert_rows` streams the verdicts of the whole file
+(:func:`~ai4hse_desk.verdicts.stream.verdict_stream`) into the ``rows`` table of an
+index file being built (:mod:`.build`), and then each distinct reason sentence,
+numbered in the order met, into ``reasons``.
 """
 
 from __future__ import annotations
 
-from hashlib import blake2b
 from typing import TYPE_CHECKING
 
 from ai4hse_desk.index.stored import encode_selection
 from ai4hse_desk.protocol.outcome import STATE_ANSWERED, Status
 from ai4hse_desk.verdicts.collector import collector_paused
+from ai4hse_desk.verdicts.stream import verdict_stream
 
 if TYPE_CHECKING:
     import sqlite3
@@ -25,7 +22,7 @@ if TYPE_CHECKING:
     from ai4hse_desk.audit import AuditDB
     from ai4hse_desk.progress import Progress
     from ai4hse_desk.protocol.outcome import Extraction, Selection
-    from ai4hse_desk.verdicts.rescore import VerdictTuple
+    from ai4hse_desk.verdicts.attempt_verdict import VerdictTuple
 
 INSERT_ROW = "INSERT INTO rows VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 #: Each desk status as plain text, and the attempt state it implies (protocol.md section 2).
@@ -36,49 +33,13 @@ _STATES: dict[Status, str] = {
 }
 #: Outcome objects whose row columns are remembered (the rest are computed again).
 _OUTCOME_CACHE = 100_000
-_ID_BITS = 63  # (SQLite's INTEGER PRIMARY KEY is a signed 64-bit integer)
-
-
-class ReasonIds(dict[str, int]):
-    """Reason sentence → its ``reason_id``: 63 bits of the sentence's BLAKE2b digest,
-    or on a collision with another sentence's (about one in 10^13 files of a few
-    thousand sentences) the next free id. Ids are given by :meth:`add` (and
-    :meth:`adopt`) only, never by setting an item."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._taken: set[int] = set()
-
-    def add(self, text: str) -> int:
-        """The id of a sentence not numbered yet (recorded)."""
-        digest = blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest()
-        wanted = int.from_bytes(digest, "big") >> (64 - _ID_BITS)
-        while wanted in self._taken:
-            wanted = (wanted + 1) % (1 << _ID_BITS)
-        self._record(text, wanted)
-        return wanted
-
-    def adopt(self, text: str, reason_id: int) -> bool:
-        """Take another process's ``reason_id`` for ``text``; False (nothing recorded)
-        when this numbering gives the sentence another id, or the id to another."""
-        known = self.get(text)
-        if known is not None:
-            return known == reason_id
-        if reason_id in self._taken:
-            return False
-        self._record(text, reason_id)
-        return True
-
-    def _record(self, text: str, reason_id: int) -> None:
-        self._taken.add(reason_id)
-        dict.__setitem__(self, text, reason_id)
 
 
 def _rows(
     batches: Iterable[list[VerdictTuple]],
     runs: dict[str, tuple[str, str, str]],
     ordinals: dict[str, int],
-    reasons: ReasonIds,
+    reasons: dict[str, int],
 ) -> Iterator[tuple[object, ...]]:
     """One ``rows`` tuple per verdict, made as ``executemany`` binds it.
 
@@ -101,7 +62,7 @@ def _rows(
                     text = selections[selection] = encode_selection(selection)
                 reason = reasons.get(outcome.reason)
                 if reason is None:
-                    reason = reasons.add(outcome.reason)
+                    reason = reasons[outcome.reason] = len(reasons) + 1
                 if len(by_outcome) >= _OUTCOME_CACHE:
                     by_outcome.clear()  # (the entries hold their outcome: no id is reused)
                 cols = by_outcome[id(outcome)] = (
@@ -119,33 +80,29 @@ def insert_rows(
     conn: sqlite3.Connection,
     db: AuditDB,
     ordinals: dict[str, int],
-    reasons: ReasonIds,
     progress: Progress | None,
-    id_range: tuple[int, int] | None = None,
 ) -> int:
-    """Insert the ``rows`` of every attempt (or of those whose id is in ``id_range``,
-    inclusive) and return how many; ``reasons`` (text to id) gains the new sentences.
+    """Insert the ``rows`` of every attempt, then the ``reasons``; return how many rows.
 
-    The whole file's values are checked as the rescore checks them; a slice's own
-    rows are checked inside its scan, and the uniqueness checks are the caller's
-    (:func:`~ai4hse_desk.verdicts.checked_scan.check_ids_unique`).
+    The values are checked as the verdict stream checks them (beside its scan); the
+    index built is the record of that check (:func:`~.build.open_index`).
     """
-    from ai4hse_desk.verdicts.run_scores import selected_runs, verdict_batches
-
     runs = {run.run_id: (run.run_id, run.model, run.track.value) for run in db.runs()}
-    batches = verdict_batches(
-        db, selected_runs(db, None), None, None, True, progress, id_range, check=True
-    )
+    reasons: dict[str, int] = {}
     with collector_paused():  # (see ai4hse_desk.verdicts.collector)
-        return int(conn.executemany(INSERT_ROW, _rows(batches, runs, ordinals, reasons)).rowcount)
+        stream = verdict_stream(db, progress=progress)
+        rows = _rows(stream, runs, ordinals, reasons)
+        count = int(conn.executemany(INSERT_ROW, rows).rowcount)
+    insert_reasons(conn, reasons)
+    return count
 
 
-def insert_reasons(conn: sqlite3.Connection, reasons: ReasonIds) -> None:
-    """Write the ``reasons`` table: each sentence :func:`insert_rows` numbered, by id."""
+def insert_reasons(conn: sqlite3.Connection, reasons: dict[str, int]) -> None:
+    """Write the ``reasons`` table: each sentence numbered (sentence -> id), by id."""
     conn.executemany(
         "INSERT INTO reasons VALUES (?, ?)",
         sorted((reason_id, text) for text, reason_id in reasons.items()),
     )
 
 
-__all__ = ["INSERT_ROW", "ReasonIds", "insert_reasons", "insert_rows"]
+__all__ = ["INSERT_ROW", "insert_reasons", "insert_rows"]

@@ -1,9 +1,8 @@
 """Where the review index lives, and how the index reaches the audit file.
 
-The index is a *derived cache*: it is kept in the user's cache directory
-(``platformdirs.user_cache_dir("ai4hse-desk")``, or ``$AI4HSE_DESK_CACHE_DIR``
-when set, which tests and portable installs use), named after the audit
-fingerprint. Nothing is ever written beside an audit database.
+The index is a *derived cache*: it is kept in the user's cache folder
+(:func:`~ai4hse_desk.audit.cache.cache_dir`), named after the audit fingerprint.
+Nothing is ever written beside an audit database.
 
 Files per audit fingerprint ``fp`` (``fp[:32]`` in the names):
 
@@ -16,16 +15,14 @@ into place when complete, so a reader never sees half a file.
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import platformdirs
-
 from ai4hse_desk import filewrite
+from ai4hse_desk.audit.cache import CACHE_ENV, cache_dir
 from ai4hse_desk.audit.opening import sqlite_uri
 
 if TYPE_CHECKING:
@@ -33,19 +30,8 @@ if TYPE_CHECKING:
 
     from ai4hse_desk.audit import AuditDB
 
-#: Environment variable that overrides the cache directory.
-CACHE_ENV = "AI4HSE_DESK_CACHE_DIR"
-APP_NAME = "ai4hse-desk"
 _NAME_LENGTH = 32
 _STALE_SECONDS = 24 * 3600
-
-
-def cache_dir() -> Path:
-    """The directory holding review indexes (not created here)."""
-    override = os.environ.get(CACHE_ENV)
-    if override:
-        return Path(override).expanduser().absolute()
-    return Path(platformdirs.user_cache_dir(APP_NAME)).absolute()
 
 
 def _stem(fingerprint: str) -> str:
@@ -74,8 +60,8 @@ def audit_file(db: AuditDB) -> Path:
 
     For a live record (pending ``-wal``/``-journal``) :mod:`ai4hse_desk.audit.opening`
     reads a private folded snapshot; ``PRAGMA database_list`` on one of ``db``'s
-    own connections names that file, so the index attaches (and a build's worker
-    opens) exactly the bytes the fingerprint describes.
+    own connections names that file, so the index attaches exactly the bytes the
+    fingerprint describes.
     """
     with db.raw_connection() as conn:
         for _seq, name, filename in conn.execute("PRAGMA database_list"):
@@ -135,3 +121,17 @@ def read_meta(path: Path) -> dict[str, str] | None:
         return None
     finally:
         conn.close()
+
+
+__all__ = [
+    "CACHE_ENV",
+    "BuildCancelled",
+    "audit_file",
+    "audit_uri",
+    "cache_dir",
+    "fts_path",
+    "index_path",
+    "read_meta",
+    "readonly_uri",
+    "staged_file",
+]

@@ -85,7 +85,6 @@ class ReviewIndex:
 
     def close(self) -> None:
         """Close every thread's connection; idempotent."""
-        self._search.close()
         self._connections.close()
 
     def __enter__(self) -> ReviewIndex:
@@ -222,6 +221,40 @@ class ReviewIndex:
             skip = 0
         rest = f"{select} AND {col} {op} ? {order}"
         return page + self._keys(rest, [*params, value, limit - len(page), skip])
+
+    def first_keys(
+        self,
+        query: AttemptQuery | None = None,
+        sort: str = "attempt_id",
+        descending: bool = False,
+        limit: int = 500,
+    ) -> list[SortKey]:
+        """The first page of :meth:`page_keys` without counting the matches: a search
+        is tested row by row in the listing's order, each place it may match up to its
+        ``limit``-th key, and the places' pages merged (datasette's first page). Fewer
+        than ``limit`` keys are every match."""
+        mode = self.search_mode(query)
+        if query is None or mode is None:
+            return self.page_keys(query, sort, descending, None, limit)
+        if limit < 1:
+            raise ValueError(f"limit must be positive, not {limit}")
+        col = sort_column(sort)
+        direction = "DESC" if descending else "ASC"
+        order = f"{col} {direction}, attempt_id {direction}"
+        places = self._search.first_conditions(query.text, mode == "fts", query.text_scope)
+        pages: list[str] = []
+        params: list[Any] = []
+        for place in places:
+            where, found = where_sql(query, place)
+            pages.append(
+                f"SELECT * FROM (SELECT {col}, attempt_id FROM rows WHERE {where} "
+                f"ORDER BY {order} LIMIT ?)"
+            )
+            params.extend([*found, limit])
+        if not pages:
+            return []
+        outer = f"1 {direction}, 2 {direction}"
+        return self._keys(f"{' UNION '.join(pages)} ORDER BY {outer} LIMIT ?", [*params, limit])
 
     def _keys(self, sql: str, params: Sequence[Any]) -> list[SortKey]:
         return [(row[0], int(row[1])) for row in self._all(sql, params)]

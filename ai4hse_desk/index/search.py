@@ -29,10 +29,15 @@ superset of the ``LIKE`` matches. Terms shorter than three characters have no
 trigram and are checked by ``LIKE`` only; a search made only of such terms
 scans every response.
 
-A search is resolved once into the matching attempt ids (one JSON array, built
-by SQLite, in attempt order) and the matching question ordinals; :class:`TextSearch`
-keeps the last few, so the count, the status counts and every page of the same
-search reuse them instead of searching again. With the full-text index the
+The first page of a search is found as datasette finds a table's first page: by an
+index-driven ``LIMIT`` (:meth:`TextSearch.first_conditions`: the search tested row by
+row in the listing's order, so SQLite stops at the page's last key; each place it may
+match has its own ``LIMIT``, and the pages are merged), without counting every match
+first. The count (and every later page) comes from the search resolved
+once into the matching attempt ids (one JSON array, built by SQLite, in attempt
+order) and the matching question ordinals, which the window finds in the background;
+:class:`TextSearch` keeps the last few, so the count, the status counts and every page
+of the same search reuse them instead of searching again. With the full-text index the
 statement is driven by the index (its candidates in rowid order, each attempt
 looked up by its id and checked), not a list of candidates built first. A page in
 attempt order is a slice of those ids, merged with the next attempts of the questions
@@ -50,7 +55,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ai4hse_desk.index.filters import SEARCH_SCOPES, in_values
-from ai4hse_desk.index.search_split import SplitRun
 
 #: At most this many trigrams per search go to FTS5 (fewer still give a superset).
 MAX_TRIGRAMS = 24
@@ -135,8 +139,8 @@ class _Resolved:
     def head(self, n: int) -> list[int]:
         """The first ``n`` attempt ids (ascending), parsing only the part of the JSON
         they are in: a search's first page needs no parse of its other 300,000 ids
-        (about 40 ms). Each half's array is built in attempt order and the halves are
-        joined in order, so the first ids of the text are the smallest."""
+        (about 40 ms). The array is built in attempt order, so the first ids of the
+        text are the smallest."""
         if n <= 0:
             return []
         if self._ids is not None:
@@ -170,7 +174,6 @@ class TextSearch:
 
     def __init__(self, run: Run) -> None:
         self._run = run
-        self._split = SplitRun(run)  # a large search reads its two halves at once
         self._lock = threading.Lock()
         self._memo: OrderedDict[tuple[tuple[str, ...], bool, Scope], _Resolved] = OrderedDict()
 
@@ -178,10 +181,6 @@ class TextSearch:
         """Forget remembered searches."""
         with self._lock:
             self._memo.clear()
-
-    def close(self) -> None:
-        """End the thread that reads the second half of large searches."""
-        self._split.close()
 
     def condition(
         self, text: str | None, use_fts: bool, scope: Scope = SEARCH_SCOPES
@@ -207,6 +206,43 @@ class TextSearch:
         if not conds:
             return "0", []
         return f"({' OR '.join(conds)})", params
+
+    def first_conditions(
+        self, text: str | None, use_fts: bool, scope: Scope = SEARCH_SCOPES
+    ) -> list[tuple[str, list[Any]]]:
+        """Like :meth:`condition`, without resolving the search: the places it may match,
+        one condition each (responses, the question side), which SQLite tests row by row
+        (a response's terms looked up by its attempt id, after the full-text index's
+        candidates when ``use_fts``), so that a ``LIMIT`` ends each at the last row it
+        needs. No place: no match. A search resolved already gives :meth:`condition`."""
+        terms = search_terms(text)
+        if not terms:
+            return [("1", [])]
+        with self._lock:
+            known = (tuple(terms), use_fts, scope) in self._memo
+        if known:
+            return [self.condition(text, use_fts, scope)]
+        patterns = [f"%{escape_like(term)}%" for term in terms]
+        places: list[tuple[str, list[Any]]] = []
+        if RESPONSES in scope:
+            like = " AND ".join("t.raw_response LIKE ? ESCAPE '\\'" for _ in patterns)
+            found = (
+                "EXISTS (SELECT 1 FROM audit.attempts AS t "
+                f"WHERE t.attempt_id = rows.attempt_id AND {like})"
+            )
+            match = match_expression(terms) if use_fts else None
+            if match is None:
+                places.append((found, [*patterns]))
+            else:
+                candidates = (
+                    "attempt_id IN (SELECT rowid FROM fts.responses WHERE responses MATCH ?)"
+                )
+                places.append((f"({candidates} AND {found})", [match, *patterns]))
+        ordinals = [ordinal for ordinal, _qid in self._questions(terms, patterns, scope)]
+        if ordinals:
+            params: list[Any] = []
+            places.append((in_values("ordinal", ordinals, params), params))
+        return places
 
     def match_count(
         self, text: str | None, use_fts: bool, scope: Scope = SEARCH_SCOPES
@@ -302,7 +338,7 @@ class TextSearch:
         if match is None:
             inner = (
                 "SELECT t.attempt_id, t.question_id FROM audit.attempts AS t WHERE "
-                f"t.attempt_id BETWEEN ? AND ? AND {response_like} ORDER BY t.attempt_id"
+                f"{response_like} ORDER BY t.attempt_id"
             )
             head: list[Any] = []
         else:
@@ -311,7 +347,7 @@ class TextSearch:
             inner = (
                 "SELECT t.attempt_id, t.question_id FROM fts.responses AS f "
                 "JOIN audit.attempts AS t ON t.attempt_id = f.rowid WHERE f.responses "
-                f"MATCH ? AND f.rowid BETWEEN ? AND ? AND {response_like} ORDER BY f.rowid"
+                f"MATCH ? AND {response_like} ORDER BY f.rowid"
             )
             head = [match]
         # The responses of the questions whose text matched too (counted once in the union).
@@ -319,14 +355,11 @@ class TextSearch:
         if ordinals:
             shared = "total(question_id IN (SELECT value FROM json_each(?)))"
             matched = [json.dumps([qid for _ordinal, qid in questions])]
-        parts = self._split.rows(
+        ids_json, count, both = self._run(
             f"SELECT json_group_array(attempt_id), count(*), {shared} FROM ({inner})",
-            lambda low, high: [*matched, *head, low, high, *patterns],
-        )
-        arrays = [str(rows[0][0])[1:-1] for rows in parts]
-        ids_json = "[" + ",".join(array for array in arrays if array) + "]"
-        count = sum(int(rows[0][1]) for rows in parts)
-        return _Resolved(ids_json, count, ordinals, sum(int(rows[0][2]) for rows in parts))
+            [*matched, *head, *patterns],
+        )[0]
+        return _Resolved(str(ids_json), int(count), ordinals, int(both))
 
     def _questions(
         self, terms: Sequence[str], patterns: Sequence[str], scope: Scope

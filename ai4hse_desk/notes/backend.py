@@ -11,7 +11,10 @@ SQLite (one reviewer, or several processes on one machine):
 
 PostgreSQL (a team at once, through psycopg 3): default isolation; rows an
 update depends on are locked (``SELECT … FOR UPDATE`` or an advisory lock), and
-serialization failures and deadlocks are retried.
+serialization failures and deadlocks are retried. Every write transaction sends
+``NOTIFY`` on :data:`CHANGE_CHANNEL` (delivered at its commit), so an open window
+that listens sees another desk's change at once; on SQLite a window polls
+``PRAGMA data_version`` instead.
 
 Migrations (Alembic, run in code): :func:`migrate` checks the version table;
 at the head it does nothing more. Otherwise, inside one write transaction that
@@ -53,6 +56,10 @@ T = TypeVar("T")
 BUSY_TIMEOUT_MS: Final = 30_000
 #: Advisory lock key of the PostgreSQL migration (any constant shared by all desks).
 MIGRATION_LOCK: Final = 0x41493448
+#: The channel every PostgreSQL write transaction notifies (a window LISTENs on it);
+#: the payload is the store's schema (one database may hold several stores).
+CHANGE_CHANNEL: Final = "ai4hse_desk_notes"
+_NOTIFY: Final = text("SELECT pg_notify(:channel, current_schema())")
 _RETRYABLE_SQLSTATES: Final = frozenset({"40001", "40P01", "55P03"})
 _ATTEMPTS: Final = 12
 
@@ -201,7 +208,10 @@ def _transaction(engine: Engine, work: Callable[[Connection], T], *, writing: bo
                 if writing:
                     conn.execution_options(review_write=True)
                 with conn.begin():
-                    return work(conn)
+                    result = work(conn)
+                    if writing and conn.dialect.name == "postgresql":
+                        conn.execute(_NOTIFY, {"channel": CHANGE_CHANNEL})  # at the commit
+                    return result
         except DBAPIError as exc:
             if attempt == _ATTEMPTS - 1 or not is_retryable(exc):
                 raise _store_problem(engine, exc) from None

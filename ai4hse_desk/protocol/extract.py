@@ -42,16 +42,6 @@ _VERDICT_RULES: dict[Rule, Rule] = {
     extract_single_choice: single_choice_verdict,
 }
 
-#: Results of short responses are memoised: replies such as
-#: ``[TRUE, FALSE, TRUE, FALSE]`` or ``B`` recur thousands of times, and an
-#: :class:`Extraction` is immutable. Longer texts (chain-of-thought, prose) and
-#: reasoning-assisted responses (explanations) rarely recur, so they never
-#: enter the memo. At most 16,384 entries of at most 100 characters (a few MB);
-#: a full memo is emptied and refilled.
-_MEMO_MAX_TEXT = 100
-_MEMO_MAX_ENTRIES = 16_384
-_memo: dict[tuple[str, int, int, Rule], Extraction] = {}
-
 _PENDING = Extraction(Status.PENDING, None, False, (), "the attempt has not run")
 _PROVIDER_ERROR = Extraction(
     Status.PROVIDER_ERROR, None, False, (), "the provider failed; there is no response"
@@ -76,7 +66,7 @@ def _rule(track: Track | str, n: int) -> Rule:
 
 
 def track_rule(track: Track | str) -> Rule:
-    """The rule of ``track`` itself (step 4 only, never memoised), for hot loops.
+    """The rule of ``track`` itself (step 4 only), for hot loops.
 
     ``track_rule(track)(text, n, version)`` equals ``extract_text(track, text, n,
     protocol_version=version)`` for ``n >= 1``; the caller checks ``n``.
@@ -123,21 +113,7 @@ def extract_text(
     Raises:
         ValueError: for an unknown track or ``n < 1``.
     """
-    return _apply(_rule(track, n), response, n, protocol_version)
-
-
-def _apply(rule: Rule, text: str, n: int, protocol_version: int) -> Extraction:
-    """``rule(text, n, protocol_version)``, memoised for short texts."""
-    if len(text) > _MEMO_MAX_TEXT or rule is extract_reasoning:
-        return rule(text, n, protocol_version)
-    key = (text, n, protocol_version, rule)
-    result = _memo.get(key)
-    if result is None:
-        result = rule(text, n, protocol_version)
-        if len(_memo) >= _MEMO_MAX_ENTRIES:
-            _memo.clear()
-        _memo[key] = result
-    return result
+    return _rule(track, n)(response, n, protocol_version)
 
 
 def derive(
@@ -182,14 +158,7 @@ def derive(
             f"unknown attempt state {state!r}; expected one of: "
             f"{STATE_ANSWERED}, {STATE_PROVIDER_ERROR}, {STATE_PENDING}"
         )
-    text = "" if response is None else response
-    # _apply(), inlined: this is the hot path of a rescore.
-    if len(text) > _MEMO_MAX_TEXT or rule is extract_reasoning:
-        result = rule(text, n, protocol_version)
-    else:
-        result = _memo.get((text, n, protocol_version, rule)) or _apply(
-            rule, text, n, protocol_version
-        )
+    result = rule("" if response is None else response, n, protocol_version)
     if finish_reason in CUT_OFF_REASONS:
         return Extraction(
             Status.INCOMPLETE,

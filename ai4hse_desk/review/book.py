@@ -23,7 +23,6 @@ from ai4hse_desk.notes.people import clean_reviewer, distinct_people, resolve_pe
 from ai4hse_desk.notes.schema import review_verdicts
 from ai4hse_desk.review import writes as review_writes
 from ai4hse_desk.review.effort import record_shown
-from ai4hse_desk.review.final_state import read_final_states
 from ai4hse_desk.review.operator import operator_name
 from ai4hse_desk.review.plan import ORDERS, plan_review
 from ai4hse_desk.review.records import dump_list, verdict_values
@@ -394,17 +393,6 @@ class ReviewBook:
         audit = {"path": str(self._audit.path), "sha256": self._sha}
         return {"audit": audit, **body}
 
-    def concerned_question_ids(self, category: str | None = None) -> set[str]:
-        """Questions with a submitted concern no decision settled — under review,
-        unresolved, or agreed by K reviewers (:attr:`.final_state.FinalState.flagged`);
-        with ``category``, only concerns that count as that flag category
-        (:data:`~.values.CONCERN_CATEGORY`). A ``key_confirmed`` question has none."""
-        return {
-            qid
-            for qid, state in read_final_states(self._store).items()
-            if state.flagged and (category is None or category in state.flag_categories())
-        }
-
     def record_shown(self, question_id: str, reviewer: str) -> bool:
         """Record that ``question_id`` is shown to ``reviewer`` now: the start of their
         active time on it (:mod:`.effort`). The Review page is to call it each time it shows a
@@ -417,17 +405,3 @@ class ReviewBook:
         self.question(question_id)
         who = self._planned_reviewer(reviewer)
         return self._store.run(lambda c: record_shown(c, question_id, who, self._sha), write=True)
-
-    def flagged_question_ids(
-        self, *, states: tuple[str, ...] = ("open",), category: str | None = None
-    ) -> set[str]:
-        """Ids of the questions with a flag in one of ``states`` (and ``category``).
-
-        A submitted review concern counts as an open flag of the category it maps
-        to (:data:`~.values.CONCERN_CATEGORY`), so it shows wherever flags show.
-        """
-        flags = self._store.flags(states=states, category=category)
-        flagged = {flag.question_id for flag in flags}
-        if "open" in states:
-            flagged |= self.concerned_question_ids(category)
-        return flagged

@@ -14,7 +14,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from ai4hse_desk.notes.errors import ReviewError
-from ai4hse_desk.review.records import VERDICT_FIELDS, dump_list, load_list, opt_text
+from ai4hse_desk.review.records import (
+    VERDICT_FIELDS,
+    decision_fields,
+    dump_list,
+    load_list,
+    opt_text,
+    verdict_fields,
+)
 
 if TYPE_CHECKING:
     from ai4hse_desk.review.values import Answer
@@ -160,17 +167,9 @@ def verdict_revision(row: Any) -> VerdictRevision:
         verdict_id=str(row.verdict_id),
         at=str(row.at),
         action=str(row.action),
-        blind=str(row.blind),
-        blind_answer=load_list(row.blind_answer, "blind answer"),
-        blind_at=opt_text(row.blind_at),
-        verdict=opt_text(row.verdict),
-        proposed_key=load_list(row.proposed_key, "proposed key"),
-        confidence=opt_text(row.confidence),
-        source=str(row.source),
-        note=str(row.note),
-        state=str(row.state),
         changes=decode_changes(row.changes, str(row.revision_id)),
         writer_clock=opt_text(row.writer_clock),
+        **verdict_fields(row),
     )
 
 
@@ -198,12 +197,8 @@ def decision_revision(row: Any) -> DecisionRevision:
     return DecisionRevision(
         revision_id=str(row.revision_id),
         decision_id=str(row.decision_id),
-        adjudicator=str(row.adjudicator),
-        at=str(row.at),
-        decision=str(row.decision),
-        corrected_key=load_list(row.corrected_key, "corrected key"),
-        note=str(row.note),
         writer_clock=opt_text(row.writer_clock),
+        **decision_fields(row),
     )
 
 

@@ -178,6 +178,34 @@ def load_list(text: object, what: str) -> tuple[str, ...] | None:
     return tuple(values)
 
 
+def verdict_fields(row: Any) -> dict[str, Any]:
+    """The :data:`VERDICT_FIELDS` of a verdict revision row, as records hold them (lists
+    as tuples): one reading for the current verdict and for its history."""
+    return {
+        "blind": str(row.blind),
+        "blind_answer": load_list(row.blind_answer, "blind answer"),
+        "blind_at": opt_text(row.blind_at),
+        "verdict": opt_text(row.verdict),
+        "proposed_key": load_list(row.proposed_key, "proposed key"),
+        "confidence": opt_text(row.confidence),
+        "source": str(row.source),
+        "note": str(row.note),
+        "state": str(row.state),
+    }
+
+
+def decision_fields(row: Any) -> dict[str, Any]:
+    """The fields of a decision revision row, as records hold them (one reading for the
+    current decision and for its history)."""
+    return {
+        "adjudicator": str(row.adjudicator),
+        "at": str(row.at),
+        "decision": str(row.decision),
+        "corrected_key": load_list(row.corrected_key, "corrected key"),
+        "note": str(row.note),
+    }
+
+
 def verdict_from_row(row: Any) -> ReviewVerdict:
     """A joined verdict + latest revision row as a :class:`ReviewVerdict`."""
     return ReviewVerdict(
@@ -185,29 +213,15 @@ def verdict_from_row(row: Any) -> ReviewVerdict:
         question_id=str(row.question_id),
         reviewer=str(row.reviewer),
         created_at=str(row.created_at),
-        blind=str(row.blind),
-        blind_answer=load_list(row.blind_answer, "blind answer"),
-        blind_at=opt_text(row.blind_at),
-        verdict=opt_text(row.verdict),
-        proposed_key=load_list(row.proposed_key, "proposed key"),
-        confidence=opt_text(row.confidence),
-        source=str(row.source),
-        note=str(row.note),
-        state=str(row.state),
         updated_at=str(row.at),
+        **verdict_fields(row),
     )
 
 
 def decision_from_row(row: Any) -> Decision:
     """A joined decision + latest revision row as a :class:`Decision`."""
     return Decision(
-        decision_id=str(row.decision_id),
-        question_id=str(row.question_id),
-        adjudicator=str(row.adjudicator),
-        decision=str(row.decision),
-        corrected_key=load_list(row.corrected_key, "corrected key"),
-        note=str(row.note),
-        at=str(row.at),
+        decision_id=str(row.decision_id), question_id=str(row.question_id), **decision_fields(row)
     )
 
 

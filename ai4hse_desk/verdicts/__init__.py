@@ -1,10 +1,12 @@
 """The desk's verdicts: every attempt re-derived with the protocol and each run scored.
 
-* :mod:`.rescore` — the streaming rescore (``ai4hse-desk rescore`` and the review
-  index build read the attempts through it); :mod:`.verdict_loop` is its
-  per-attempt loop, :mod:`.run_scores` scoring runs in one process;
-* :mod:`.parallel` — the same rescore split over worker processes by attempt id
-  (:mod:`.worker_share`: one worker's slice; :mod:`.machine`: the CPUs free now);
+* :mod:`.stream` — the verdict stream, the one derivation of every attempt of a file
+  (the review index build, ``rescore`` and the review report's sensitivity consume it);
+* :mod:`.scoring` — the one scoring of a verdict stream (:mod:`.tally` counts it in);
+* :mod:`.rescore` — ``ai4hse-desk rescore``: the stream scored (a large file by two
+  processes over attempt-id ranges, :mod:`.workers`);
+* :mod:`.key_sensitivity` — the same stream scored with corrected keys and without
+  excluded questions (never official);
 * :mod:`.attempt_detail` — what the detail panels show of one attempt (a Qt-free
   view model: the verdict, its reason, the characters it rests on).
 """

@@ -1,9 +1,8 @@
 """One attempt's verdict as the rescore hands it out: a plain tuple in the hot loop,
 an :class:`AttemptVerdict` for callers that want names.
 
-Kept apart from the rescore loop so that the window, which reads stored verdicts
-from the review index, does not import the loop (and its worker processes) to
-name them.
+Kept apart from the verdict stream so that the window, which reads stored verdicts
+from the review index, does not import the stream to name them.
 """
 
 from __future__ import annotations

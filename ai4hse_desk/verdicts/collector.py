@@ -1,13 +1,10 @@
 """Pausing Python's cyclic garbage collector while verdicts stream in.
 
-The consumers of the verdict stream that run it to its end pause it: the one-process
-:func:`~.rescore.rescore`, :func:`~.run_scores.score_range` (each rescore worker's
-share) and the review index's ``insert_rows`` (both parts of a build). They allocate
-millions of acyclic objects (rows, tuples, outcomes, tallies) while the rescore memo
+The consumers of the verdict stream that run it to its end pause it: ``rescore``, the
+review report's sensitivity and the review index's ``insert_rows``. They allocate
+millions of acyclic objects (rows, tuples, outcomes, tallies) while the stream's memo
 and the scorers hold many more: each automatic collection walks all of them, and
-frees nothing (reference counting frees these objects). Measured with the collector
-running: about a sixth of the 1M demo's index build, and 6 % (320,000 single-choice
-attempts) to 13 % (the realistic 1M file) of a rescore worker's CPU time.
+frees nothing (reference counting frees these objects).
 
 :func:`collector_paused` is safe to nest and to use from several threads at once
 (the window builds and rescores on worker threads): the collector is paused while

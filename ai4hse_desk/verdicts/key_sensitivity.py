@@ -4,10 +4,10 @@ protocol.md section 7: an adjudicator's ``key_corrected`` and ``question_exclude
 never change a score. The review report shows beside each official figure "the same
 metric without the excluded questions" and "rescored with the corrected keys"
 (cli.md, ``review report``'s ``sensitivity``). :func:`review_sensitivity` computes all
-three in one streaming pass over the attempts: each verdict is derived once and
-fed to three :class:`~ai4hse_desk.protocol.metrics.RunScorer` per run (official,
-without the excluded questions, and with the corrected keys and without the excluded
-questions). Nothing is written anywhere.
+three from one verdict stream (:func:`~.stream.verdict_stream`, the desk's one
+derivation), scored three times by :func:`~.scoring.score_batches`: with the official
+keys, without the excluded questions, and with the corrected keys and without the
+excluded questions. Nothing is written anywhere.
 
 A corrected key is scored like any key (a valid selection equal to it at every
 position is correct), on every track: a single-choice run's attempt is correct
@@ -20,8 +20,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ai4hse_desk.errors import InputProblem
-from ai4hse_desk.protocol.metrics import RunScorer
-from ai4hse_desk.verdicts.rescore import iter_verdict_batches, run_results, selected_runs
+from ai4hse_desk.verdicts.collector import collector_paused
+from ai4hse_desk.verdicts.scoring import (
+    Scoring,
+    official,
+    run_results,
+    score_batches,
+    selected_runs,
+)
+from ai4hse_desk.verdicts.stream import verdict_stream
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Mapping, Sequence
@@ -110,24 +117,17 @@ def review_sensitivity(
     if unknown:
         raise SensitivityInputError(f"excluded question not in the audit database: {unknown[0]}")
     runs = selected_runs(db, None)
-    scorers: dict[str, dict[str, RunScorer]] = {
-        figure: {run_id: RunScorer(info) for run_id, info in runs.items()} for figure in FIGURES
-    }
-    official, without, rekeyed = (scorers[figure] for figure in FIGURES)
-    for batch in iter_verdict_batches(db, progress=progress):
-        for _, run_id, question_id, repetition, outcome, _, _, agrees in batch:
-            status, selection, strict = outcome.status, outcome.selection, outcome.strict_format
-            differs, key = not agrees, keys[question_id]
-            official[run_id].add(question_id, repetition, status, selection, strict, key, differs)
-            if question_id in skipped:
-                continue
-            without[run_id].add(question_id, repetition, status, selection, strict, key, differs)
-            key = corrected.get(question_id, key)
-            rekeyed[run_id].add(question_id, repetition, status, selection, strict, key, differs)
-    ordered = run_results(db, official).runs
+    scorings = [
+        official(db, runs),
+        official(db, runs, skipped),
+        Scoring(official(db, runs).scorers, {**keys, **corrected}, skipped, rekeyed=True),
+    ]
+    with collector_paused():  # (see .collector)
+        score_batches(verdict_stream(db, progress=progress), scorings)
+    ordered = run_results(db, scorings[0].scorers).runs
     others = {
-        figure: {str(run["run_id"]): run for run in run_results(db, scorers[figure]).runs}
-        for figure in FIGURES[1:]
+        figure: {str(run["run_id"]): run for run in run_results(db, scoring.scorers).runs}
+        for figure, scoring in zip(FIGURES[1:], scorings[1:], strict=True)
     }
     rows: list[dict[str, object]] = []
     for run in ordered:

@@ -1,12 +1,8 @@
 """Re-derive every attempt of an audit database with the protocol and score each run.
 
-This is the hot path of ``ai4hse-desk rescore`` and of the window's verdict
-cache. The per-attempt loop (the memo, the comparison with the recorded
-verdict, the tallies) is :mod:`.verdict_loop`; scoring runs in one process
-(the runs asked for, the loop wrapped so that a failure the data explains is
-reported as the data's error, cli.md's run objects) is :mod:`.run_scores`; this
-module is the entry, and may split a large file over processes
-(:mod:`.parallel`).
+The entry of ``ai4hse-desk rescore`` and of the window's scores: the verdict stream
+(:mod:`.stream`, the one derivation) scored by :mod:`.scoring`; a large file is
+split over two processes by attempt id (:mod:`.workers`).
 """
 
 from __future__ import annotations
@@ -14,17 +10,23 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ai4hse_desk.progress import Progress
-from ai4hse_desk.protocol.metrics import RunScorer
 from ai4hse_desk.verdicts.attempt_verdict import AttemptVerdict, VerdictTuple
-from ai4hse_desk.verdicts.run_scores import (
+from ai4hse_desk.verdicts.collector import collector_paused
+from ai4hse_desk.verdicts.scoring import (
     RescoreResult,
+    official,
     run_objects,
     run_results,
-    score_range,
+    score_batches,
     selected_runs,
-    verdict_batches,
 )
-from ai4hse_desk.verdicts.verdict_loop import MEMO_MAX_ENTRIES, MEMO_MAX_TEXT, RescoreCancelled
+from ai4hse_desk.verdicts.stream import (
+    MEMO_MAX_ENTRIES,
+    MEMO_MAX_TEXT,
+    RescoreCancelled,
+    verdict_stream,
+)
+from ai4hse_desk.verdicts.workers import rescore_in_processes
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Iterator, Sequence
@@ -33,23 +35,16 @@ if TYPE_CHECKING:
 
 
 def iter_verdicts(
-    db: AuditDB,
-    run_ids: Sequence[str] | None = None,
-    *,
-    progress: Progress | None = None,
-    scorers: dict[str, RunScorer] | None = None,
+    db: AuditDB, run_ids: Sequence[str] | None = None, *, progress: Progress | None = None
 ) -> Iterator[AttemptVerdict]:
     """Yield the desk's verdict on every attempt (of ``run_ids``) in attempt_id order.
-
-    When ``scorers`` is given, each attempt is also added to its run's scorer.
 
     Raises:
         AuditError: an unknown run, or an attempt whose question or run is not
             in the database, or a question without options.
         RescoreCancelled: ``progress`` returned False.
     """
-    runs = selected_runs(db, run_ids)
-    for batch in verdict_batches(db, runs, run_ids, scorers, True, progress):
+    for batch in verdict_stream(db, run_ids, progress=progress):
         for verdict in batch:
             yield AttemptVerdict(*verdict)
 
@@ -57,8 +52,9 @@ def iter_verdicts(
 def iter_verdict_batches(
     db: AuditDB, run_ids: Sequence[str] | None = None, *, progress: Progress | None = None
 ) -> Iterator[list[VerdictTuple]]:
-    """Verdicts as lists of plain tuples (:data:`VerdictTuple`), one list per batch read."""
-    return verdict_batches(db, selected_runs(db, run_ids), run_ids, None, True, progress)
+    """Verdicts as lists of plain tuples (:data:`VerdictTuple`), one list per batch read
+    (:func:`~.stream.verdict_stream`)."""
+    return verdict_stream(db, run_ids, progress=progress)
 
 
 def rescore(
@@ -67,48 +63,50 @@ def rescore(
     *,
     on_attempt: Callable[[AttemptVerdict], None] | None = None,
     progress: Progress | None = None,
-    workers: int | None = None,
     exclude_questions: Collection[str] | None = None,
-    beside: Callable[[], object] | None = None,
+    workers: int | None = None,
+    record_check: bool = False,
 ) -> RescoreResult:
     """Re-derive and score every run (or ``run_ids``); runs ordered as cli.md says.
 
-    Without ``on_attempt``, ``progress`` and ``exclude_questions``, a large
-    database may be split by attempt id over ``workers`` processes (default:
-    two only when the database is large and a core is idle for the second, see
-    :mod:`.parallel`; else one process); the result is the same.
-    ``exclude_questions`` leaves those questions' attempts out of every run (an
-    exploration, never the official score). ``beside`` (e.g. the file's
-    sha256) runs on a thread during the scan and is waited for before the
-    result is returned; what it raises is raised here.
-    """
-    from ai4hse_desk.verdicts.collector import collector_paused
-    from ai4hse_desk.verdicts.parallel import Beside, rescore_in_parallel
+    Without ``on_attempt``, ``progress`` and ``exclude_questions`` the attempts may be
+    scored by ``workers`` processes (None: two for a large file, see
+    :func:`~.workers.default_workers`; 1: this one); the result is the same.
+    ``record_check``: a passed value check is recorded in the cache, so that the next
+    open of the same bytes does not check again (``ai4hse-desk rescore``).
 
-    runs = selected_runs(db, run_ids)
-    side = Beside(beside)
-    try:
-        alone = on_attempt is None and progress is None and exclude_questions is None
-        split = rescore_in_parallel(db, runs, run_ids, workers, beside=side) if alone else None
-        if split is not None:
-            side.join()
-            return split
-        scorers = {run_id: RunScorer(info) for run_id, info in runs.items()}
-        side.start()
-        collect = on_attempt is not None
-        batches = verdict_batches(
-            db, runs, run_ids, scorers, collect, progress, exclude_questions=exclude_questions
-        )
-        with collector_paused():
-            for batch in batches:
-                if on_attempt is not None:
-                    for verdict in batch:
-                        on_attempt(AttemptVerdict(*verdict))
-    except BaseException:
-        side.join(quiet=True)
-        raise
-    side.join()
-    return run_results(db, scorers)
+    ``on_attempt`` is given every verdict scored, in attempt_id order;
+    ``exclude_questions`` leaves those questions' attempts out of every run (an
+    exploration, never the official score).
+
+    Raises:
+        AuditError: see :func:`iter_verdicts`; also a value that breaks the schema.
+        RescoreCancelled: ``progress`` returned False.
+    """
+    alone = on_attempt is None and progress is None and exclude_questions is None
+    split = rescore_in_processes(db, run_ids, workers, record_check) if alone else None
+    if split is not None:
+        return split
+    scoring = official(db, selected_runs(db, run_ids), exclude_questions or ())
+    stream = verdict_stream(db, run_ids, progress=progress, record=record_check)
+    if on_attempt is not None:
+        stream = _each(stream, on_attempt, scoring.left_out)
+    with collector_paused():  # (see .collector)
+        score_batches(stream, [scoring])
+    return run_results(db, scoring.scorers)
+
+
+def _each(
+    batches: Iterator[list[VerdictTuple]],
+    on_attempt: Callable[[AttemptVerdict], None],
+    left_out: frozenset[str],
+) -> Iterator[list[VerdictTuple]]:
+    """``batches``, each scored verdict handed to ``on_attempt`` first."""
+    for batch in batches:
+        for verdict in batch:
+            if verdict[2] not in left_out:
+                on_attempt(AttemptVerdict(*verdict))
+        yield batch
 
 
 __all__ = [
@@ -124,6 +122,5 @@ __all__ = [
     "rescore",
     "run_objects",
     "run_results",
-    "score_range",
     "selected_runs",
 ]

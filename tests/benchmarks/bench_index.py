@@ -21,7 +21,8 @@ For each database (written first if missing: ``out/bench/demo-1m.sqlite`` by ``d
 
 Usage: python tests/benchmarks/bench_index.py [--db PATH ...] [--attempts N] [--repeats N]
        [--stage1-only]
-Prints JSON; exits 1 when a target is missed.
+Prints JSON, adds the first stage's and the searches' ratios to the bench table
+(:mod:`results_table`); exits 1 when a target is missed.
 """
 
 from __future__ import annotations
@@ -117,7 +118,7 @@ def _child_build(db_path: Path, what: str) -> dict[str, float]:
     audit opened and fingerprinted beforehand, as the window has it."""
     from ai4hse_desk.audit import open_audit
     from ai4hse_desk.index import build_index
-    from ai4hse_desk.verdicts.rescore import iter_verdict_batches
+    from ai4hse_desk.verdicts.rescore import iter_verdict_batches  # the verdict stream
 
     with open_audit(db_path) as db:
         db.fingerprint()
@@ -302,6 +303,27 @@ def _missed(name: str, report: dict[str, Any]) -> list[str]:
     return missed
 
 
+def _table(name: str, report: dict[str, Any]) -> None:
+    """This database's rows of the bench table."""
+    from results_table import record
+
+    stage1 = report["first_stage"]
+    record(
+        f"review index, first stage, {name}",
+        "SQL-only build of the same file (same schema, indexes, ANALYZE)",
+        float(stage1["ratio"]),
+        STAGE1_RATIO,
+    )
+    for words, found in report.get("search", {}).items():
+        record(
+            f"search {words!r} (count + first page, full-text index), {name}",
+            "the same search with plain LIKE",
+            float(found["ratio_to_like"]),
+            1.0,
+            f"and < {FTS_MS:g} ms",
+        )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--attempts", type=int, default=1_000_000)
@@ -332,6 +354,7 @@ def main() -> int:
             finally:
                 shutil.rmtree(cache, ignore_errors=True)
         missed += _missed(db.name, found)
+        _table(db.name, found)
         report[db.name] = found
     report["load_after"] = os.getloadavg()[0]
     report["targets"] = (

@@ -39,6 +39,10 @@ best baseline's; ECE <= 0.03 (10 runs, and 8 and 9 runs); of the keys shown at >
 and the table says so); the constants the desk ships (``fitted.py``) equal what
 ``keyaudit_fit.py`` fits now.
 
+What else was tried beyond the vote counts (text, category and run-strength features,
+judged with the same folds) is ``keyaudit_features.py``; none passes the AP target on
+held-out subjects (``docs/explain/key-audit-model.md``, *Beyond the vote counts*).
+
 Usage: python tests/benchmarks/bench_keyaudit_real.py
 """
 

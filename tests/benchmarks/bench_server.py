@@ -185,6 +185,13 @@ def main() -> int:
             "submit_vs_round_trip": round(_median_ms(submits) / floor, 2),
         }
         print(json.dumps(report, indent=2))
+        from results_table import record
+
+        scale = f"{args.questions:,} questions, {args.reviewers} reviewers"
+        record(f"review next (server, {scale})", "a bare SELECT 1 round trip",
+               float(report["next_vs_round_trip"]), None, "info")  # fmt: skip
+        record(f"verdict submit (server, {scale})", "a bare SELECT 1 round trip",
+               float(report["submit_vs_round_trip"]), None, "info")  # fmt: skip
         (args.out / "bench_server.json").write_text(json.dumps(report, indent=2) + "\n")
         return 0
     finally:

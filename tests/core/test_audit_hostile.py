@@ -245,14 +245,11 @@ def test_every_command_exits_2_with_one_line(
 
 
 def test_a_large_file_is_checked_in_the_two_process_rescore(make_audit_db: MakeDb) -> None:
-    from ai4hse_desk.verdicts.parallel import rescore_in_parallel
-    from ai4hse_desk.verdicts.rescore import selected_runs
-
     path = make_audit_db(
         untyped=True, after=["UPDATE attempts SET correct = 'yes' WHERE attempt_id = 30"]
     )
     with open_audit(path) as db, pytest.raises(AuditError, match="correct is 'yes'"):
-        rescore_in_parallel(db, selected_runs(db, None), None, workers=2, min_attempts=1)
+        rescore(db, workers=2)
 
 
 def test_a_replaced_file_is_never_paired_with_the_replacement_fingerprint(

@@ -9,10 +9,9 @@ from typing import TYPE_CHECKING
 import pytest
 
 from ai4hse_desk.audit import open_audit
-from ai4hse_desk.verdicts import run_scores
+from ai4hse_desk.verdicts import stream as stream_module
 from ai4hse_desk.verdicts.collector import collector_paused
-from ai4hse_desk.verdicts.parallel import rescore_in_parallel
-from ai4hse_desk.verdicts.rescore import rescore, selected_runs
+from ai4hse_desk.verdicts.rescore import rescore
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -33,7 +32,7 @@ def collector(request: pytest.FixtureRequest) -> Iterator[bool]:
 
 def _watched(note: Callable[[], object]) -> Callable[..., Iterator[object]]:
     """The verdict stream, ``note()`` called as each batch comes."""
-    stream = run_scores.verdict_batches
+    stream = stream_module.verdict_stream
 
     def watched(*args: object, **kwargs: object) -> Iterator[object]:
         for batch in stream(*args, **kwargs):  # type: ignore[arg-type]
@@ -84,7 +83,7 @@ def test_a_one_process_rescore_streams_with_the_collector_paused(
 ) -> None:
     seen: list[bool] = []
     monkeypatch.setattr(
-        "ai4hse_desk.verdicts.rescore.verdict_batches",
+        "ai4hse_desk.verdicts.rescore.verdict_stream",
         _watched(lambda: seen.append(gc.isenabled())),
     )
     with open_audit(demo_db) as db:
@@ -103,30 +102,15 @@ def test_a_rescore_worker_scores_its_share_with_the_collector_paused(
         with log.open("a", encoding="utf-8") as out:  # (a forked worker: logged to a file)
             out.write(f"{gc.isenabled()}\n")
 
-    monkeypatch.setattr(run_scores, "verdict_batches", _watched(note))  # score_range's stream
+    monkeypatch.setattr("ai4hse_desk.verdicts.workers.verdict_stream", _watched(note))
     was = gc.isenabled()
     gc.enable()
     try:
         with open_audit(demo_db) as db:
             serial = rescore(db, workers=1)
-            split = rescore_in_parallel(db, selected_runs(db, None), None, 2, min_attempts=1)
+            split = rescore(db, workers=2)
         assert gc.isenabled()  # the parent's collector is untouched
     finally:
         gc.enable() if was else gc.disable()
     assert split == serial
     assert log.read_text(encoding="utf-8").split() == ["False", "False"]
-
-
-def test_the_index_worker_derives_its_part_with_the_collector_paused(
-    demo_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, collector: bool
-) -> None:
-    from ai4hse_desk.index import build_worker
-
-    seen: list[bool] = []
-    # insert_rows's stream (it reads verdict_batches from run_scores when called)
-    monkeypatch.setattr(
-        run_scores, "verdict_batches", _watched(lambda: seen.append(gc.isenabled()))
-    )
-    assert build_worker.derive_part(demo_db, tmp_path / "part.sqlite", (1201, 2400)) == 1200
-    assert seen == [False]
-    assert gc.isenabled() is collector

@@ -112,13 +112,11 @@ def test_single_choice_chain_of_thought_verdicts_are_unchanged(
 def test_memo_changes_nothing(
     realistic: list[Row],
 ) -> None:
-    """A second pass (memo warm) and a pass after clearing it give the same verdicts."""
+    """A second pass (the rules' memos warm) gives the same verdicts."""
     sample = [row for row in realistic if row[1] is not None][:3000]
     first = [derive(t, raw, n, protocol_version=v) for t, raw, n, v, _, _ in sample]
     second = [derive(t, raw, n, protocol_version=v) for t, raw, n, v, _, _ in sample]
-    current._memo.clear()
-    third = [derive(t, raw, n, protocol_version=v) for t, raw, n, v, _, _ in sample]
-    assert first == second == third
+    assert first == second
 
 
 @pytest.mark.parametrize("text", list(HUGE.values()), ids=list(HUGE))

@@ -20,6 +20,7 @@ from ai4hse_desk.index import (
     BuildCancelled,
     build_fts,
     build_index,
+    build_rows,
     cache_dir,
     ensure_index,
     fts_path,
@@ -28,7 +29,6 @@ from ai4hse_desk.index import (
 )
 from ai4hse_desk.index import build as build_module
 from ai4hse_desk.index import fts as fts_module
-from ai4hse_desk.verdicts import run_scores
 from ai4hse_desk.verdicts.rescore import iter_verdicts
 from ai4hse_desk.writer.demo import write_demo
 
@@ -262,14 +262,14 @@ def test_the_collector_is_paused_while_verdicts_stream_and_left_as_found(
     import gc
 
     seen: list[bool] = []
-    stream = run_scores.verdict_batches  # the build reads it from there
+    stream = build_rows.verdict_stream  # the build reads it from there
 
     def watched(*args: object, **kwargs: object) -> object:
         for batch in stream(*args, **kwargs):  # type: ignore[arg-type]
             seen.append(gc.isenabled())
             yield batch
 
-    monkeypatch.setattr(run_scores, "verdict_batches", watched)
+    monkeypatch.setattr(build_rows, "verdict_stream", watched)
     was = gc.isenabled()
     try:
         gc.enable() if enabled else gc.disable()

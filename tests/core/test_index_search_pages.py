@@ -9,16 +9,14 @@ on a small demo whose responses hold common and rare words alike.
 from __future__ import annotations
 
 import sqlite3
-import threading
 from contextlib import closing
 from typing import TYPE_CHECKING
 
 import pytest
 
 from ai4hse_desk.audit import open_audit
-from ai4hse_desk.index import AttemptQuery, ReviewIndex, build_fts, ensure_index, search_split
+from ai4hse_desk.index import AttemptQuery, ReviewIndex, build_fts, ensure_index
 from ai4hse_desk.index.search import escape_like, search_terms
-from ai4hse_desk.verdicts import machine
 from ai4hse_desk.writer.demo import write_demo
 
 if TYPE_CHECKING:
@@ -117,36 +115,6 @@ def test_the_common_term_is_common_enough(demo: Path) -> None:
     assert like_ids(demo, "FINAL_ANSWER") == like_ids(demo, "final_answer")
 
 
-@pytest.mark.parametrize("mode", ["fts", "like"])
-def test_a_search_read_in_two_halves_at_once_finds_the_same_attempts(
-    demo: Path, index: ReviewIndex, mode: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A large index's search reads its two halves of attempt ids on two threads
-    (forced here on the small demo): the same attempts, in the same order."""
-    monkeypatch.setattr(search_split, "SPLIT_SPAN", 1)
-    monkeypatch.setattr(machine, "usable_cpus", lambda: 2)
-    for words in WORDS:
-        expected = like_ids(demo, words)
-        query = AttemptQuery(text=words, text_mode=mode, text_scope=("responses",))  # type: ignore[arg-type]
-        index.clear_search_cache()
-        assert index.count(query) == len(expected), words
-        assert _paged(index, query, False, 500) == expected, words
-    assert any(t.name.startswith("ai4hse-search") for t in threading.enumerate())
-
-
-def test_a_small_index_or_one_cpu_reads_a_search_in_one_statement(
-    index: ReviewIndex, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    with closing(sqlite3.connect(index.path)) as conn:
-        split = search_split.SplitRun(lambda sql, params: conn.execute(sql, params).fetchall())
-        assert len(split.ranges()) == 1  # 3,000 attempts: far below SPLIT_SPAN
-        monkeypatch.setattr(search_split, "SPLIT_SPAN", 1)
-        assert len(split.ranges()) == (2 if machine.usable_cpus() >= 2 else 1)
-        monkeypatch.setattr(machine, "usable_cpus", lambda: 1)
-        assert len(split.ranges()) == 1
-        split.close()
-
-
 @pytest.mark.parametrize("words", ["hazard", "PPE", "FINAL_ANSWER", "Q060", "zzqx"])
 def test_the_count_of_a_search_in_every_place_is_the_counted_rows(
     index: ReviewIndex, words: str
@@ -173,3 +141,49 @@ def test_every_page_of_a_search_in_every_place_is_the_sql_page(
     assert _paged(index, query, False, 97) == expected
     assert _paged(index, query, True, 97) == expected[::-1]
     _same_pages_from_the_middle(index, query, filtered, expected)
+
+
+@pytest.mark.parametrize("mode", ["fts", "like"])
+@pytest.mark.parametrize("words", [*WORDS, "PPE", "Q060"])
+def test_the_first_page_found_before_counting_is_the_first_page(
+    index: ReviewIndex, mode: str, words: str
+) -> None:
+    """The first page by an index-driven LIMIT (the search not resolved, not counted) is
+    exactly the first page of the resolved search, in every order, scope and filter."""
+    for scope in (("responses",), ("responses", "questions", "options"), ("options",)):
+        for extra in ({}, {"repetitions": (1, 2)}):
+            query = AttemptQuery(text=words, text_mode=mode, text_scope=scope, **extra)  # type: ignore[arg-type]
+            for sort, descending in (("attempt_id", False), ("attempt_id", True), ("status", True),
+                                     ("ordinal", False)):  # fmt: skip
+                index.clear_search_cache()
+                first = index.first_keys(query, sort, descending, 40)
+                assert first == index.page_keys(query, sort, descending, None, 40), (scope, sort)
+                assert len(first) == min(40, index.count(query))
+
+
+def test_a_first_page_reads_the_fts_candidates_not_every_response(index: ReviewIndex) -> None:
+    """With the full-text index the first page's statement is driven by its candidates
+    (and stops at the page's end): far fewer SQLite steps than the count's resolution."""
+    query = AttemptQuery(text="FINAL_ANSWER", text_mode="fts", text_scope=("responses",))
+    steps: list[int] = []
+
+    def counted(call: object) -> int:
+        conn = index.connections.connect()
+        seen = [0]
+
+        def tick() -> int:
+            seen[0] += 1
+            return 0
+
+        conn.set_progress_handler(tick, 100)
+        try:
+            call()  # type: ignore[operator]
+        finally:
+            conn.set_progress_handler(None, 100)
+        return seen[0]
+
+    index.clear_search_cache()
+    steps.append(counted(lambda: index.first_keys(query, "attempt_id", False, 20)))
+    index.clear_search_cache()
+    steps.append(counted(lambda: index.count(query)))
+    assert steps[0] * 2 < steps[1]

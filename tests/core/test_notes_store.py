@@ -19,7 +19,7 @@ from ai4hse_desk.notes import ReviewError
 from ai4hse_desk.notes.location import resolve_location
 from ai4hse_desk.notes.schema import SCHEMA_HEAD, VERSION_TABLE, metadata
 from ai4hse_desk.notes.store import NotesStore
-from ai4hse_desk.review.book import ReviewBook
+from ai4hse_desk.review.marks import flagged_question_ids
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -170,10 +170,10 @@ def test_filters_and_flagged_question_ids(store: NotesStore) -> None:
     store.add_flag(question_id="Q002", category="typo_or_format", note="", reviewer="bob")
     c = store.add_flag(question_id="Q003", category="key_incorrect", note="", reviewer="bob")
     store.set_flag_state(c.flag_id, "withdrawn", reviewer="bob")
-    assert ReviewBook(store).flagged_question_ids() == {"Q001", "Q002"}
-    assert ReviewBook(store).flagged_question_ids(category="key_incorrect") == {"Q001"}
+    assert flagged_question_ids(store) == {"Q001", "Q002"}
+    assert flagged_question_ids(store, category="key_incorrect") == {"Q001"}
     every = ("open", "resolved", "withdrawn")
-    assert ReviewBook(store).flagged_question_ids(states=every) == {"Q001", "Q002", "Q003"}
+    assert flagged_question_ids(store, states=every) == {"Q001", "Q002", "Q003"}
     assert [f.flag_id for f in store.flags(question_id="Q001")] == [a.flag_id]
     assert [f.question_id for f in store.flags(reviewer="bob")] == ["Q002", "Q003"]
     assert [f.question_id for f in store.flags(states=("withdrawn",))] == ["Q003"]

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.protocol import extract
-from ai4hse_desk.verdicts import verdict_loop
+from ai4hse_desk.verdicts import stream
 from ai4hse_desk.verdicts.rescore import MEMO_MAX_TEXT, rescore
 
 if TYPE_CHECKING:
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 
 def _counting(monkeypatch: pytest.MonkeyPatch) -> Counter[tuple[str, str, int, int]]:
-    """Count the rule calls of the rescore loop per (track, text, n, protocol version)."""
+    """Count the rule calls of the verdict stream per (track, text, n, protocol version)."""
     calls: Counter[tuple[str, str, int, int]] = Counter()
 
     def verdict_rule(track: str) -> Rule:
@@ -32,7 +32,7 @@ def _counting(monkeypatch: pytest.MonkeyPatch) -> Counter[tuple[str, str, int, i
 
         return counted
 
-    monkeypatch.setattr(verdict_loop, "verdict_rule", verdict_rule)
+    monkeypatch.setattr(stream, "verdict_rule", verdict_rule)
     return calls
 
 
@@ -61,7 +61,7 @@ def test_a_full_memo_is_emptied_and_the_result_stays(
     with open_audit(demo_db) as db:
         expected = rescore(db, workers=1)
     calls = _counting(monkeypatch)
-    monkeypatch.setattr(verdict_loop, "MEMO_MAX_ENTRIES", 5)
+    monkeypatch.setattr(stream, "MEMO_MAX_ENTRIES", 5)
     with open_audit(demo_db) as db:
         assert rescore(db, workers=1) == expected
     short = [n for key, n in calls.items() if key[0] != "reasoning_assisted" and len(key[1]) < 40]

@@ -1,14 +1,20 @@
-"""The two-process rescore gives exactly the serial result."""
+"""The rescore over worker processes gives exactly the one-process result; the number
+of processes follows the file's size and the ``workers`` setting, never the load."""
 
 from __future__ import annotations
 
+import shutil
+import sqlite3
+import threading
+from contextlib import closing
 from typing import TYPE_CHECKING
 
 import pytest
 
 from ai4hse_desk.audit import AuditError, open_audit
-from ai4hse_desk.verdicts.parallel import rescore_in_parallel
-from ai4hse_desk.verdicts.rescore import rescore, selected_runs
+from ai4hse_desk.verdicts import workers as workers_module
+from ai4hse_desk.verdicts.rescore import rescore
+from ai4hse_desk.verdicts.workers import PARALLEL_MIN_ATTEMPTS, default_workers
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -16,79 +22,117 @@ if TYPE_CHECKING:
 
 
 @pytest.mark.parametrize("workers", [2, 3])
-def test_parallel_equals_serial(demo_db: Path, workers: int) -> None:
+def test_workers_equal_one_process(demo_db: Path, workers: int) -> None:
     with open_audit(demo_db) as db:
         serial = rescore(db, workers=1)
-        parallel = rescore_in_parallel(db, selected_runs(db, None), None, workers, min_attempts=1)
+    with open_audit(demo_db) as db:
+        parallel = rescore(db, workers=workers)
     assert parallel == serial
     assert parallel.attempts == 2400
 
 
-def test_parallel_with_a_run_filter(demo_db: Path) -> None:
+def test_workers_with_a_run_filter(demo_db: Path) -> None:
     with open_audit(demo_db) as db:
         chosen = [run.run_id for run in db.runs()][:3]
         serial = rescore(db, chosen, workers=1)
-        runs = selected_runs(db, chosen)
-        assert rescore_in_parallel(db, runs, chosen, 2, min_attempts=1) == serial
+        assert rescore(db, chosen, workers=2) == serial
 
 
-def test_small_databases_stay_serial(demo_db: Path) -> None:
+def test_the_number_of_processes_follows_the_size_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(workers_module, "usable_cpus", lambda: 2)
+    assert default_workers(2400) == 1
+    assert default_workers(PARALLEL_MIN_ATTEMPTS - 1) == 1
+    assert default_workers(PARALLEL_MIN_ATTEMPTS) == 2
+    monkeypatch.setattr(workers_module, "usable_cpus", lambda: 1)
+    assert default_workers(10 * PARALLEL_MIN_ATTEMPTS) == 1
+
+
+def test_a_small_file_and_a_threaded_process_stay_in_one_process(demo_db: Path) -> None:
     with open_audit(demo_db) as db:
-        assert rescore_in_parallel(db, selected_runs(db, None), None, 2) is None
+        assert workers_module.rescore_in_processes(db, None, None) is None  # 2,400 attempts
+        assert workers_module.rescore_in_processes(db, None, 1) is None
+        stop = threading.Event()
+        other = threading.Thread(target=stop.wait)
+        other.start()
+        try:  # a second thread: forking is not safe, one process it is
+            assert workers_module.rescore_in_processes(db, None, 2) is None
+        finally:
+            stop.set()
+            other.join()
 
 
-def test_worker_data_problem_is_an_audit_error(make_audit_db: Callable[..., Path]) -> None:
-    import sqlite3
-
+def test_a_workers_data_problem_is_an_audit_error(make_audit_db: Callable[..., Path]) -> None:
     db_path = make_audit_db()
     with sqlite3.connect(db_path) as con:
         con.execute("UPDATE attempts SET question_id = 'Q404' WHERE attempt_id = 30")
     with open_audit(db_path) as db, pytest.raises(AuditError, match="Q404"):
-        rescore_in_parallel(db, selected_runs(db, None), None, 2, min_attempts=1)
+        rescore(db, workers=2)
 
 
-def _vm_steps(conn: object, call: Callable[[], object]) -> int:
-    """SQLite virtual-machine steps ``call`` makes on ``conn`` (counted, not timed)."""
-    import sqlite3
-
-    assert isinstance(conn, sqlite3.Connection)
-    steps = [0]
-
-    def count() -> int:
-        steps[0] += 1
-        return 0
-
-    conn.set_progress_handler(count, 1)
-    try:
-        call()
-    finally:
-        conn.set_progress_handler(None, 1)
-    return steps[0]
+def test_a_bad_value_is_refused_with_the_checks_message(
+    make_audit_db: Callable[..., Path],
+) -> None:
+    path = make_audit_db(
+        untyped=True, after=["UPDATE attempts SET correct = 'yes' WHERE attempt_id = 30"]
+    )
+    with open_audit(path) as db, pytest.raises(AuditError, match="correct is 'yes'"):
+        rescore(db, workers=2)
+    with open_audit(path) as db, pytest.raises(AuditError) as serial:
+        rescore(db, workers=1)
+    assert "correct is 'yes'" in str(serial.value)
 
 
-def test_the_split_bounds_are_two_seeks_not_a_scan(demo_db: Path) -> None:
-    """The id bounds the workers split by (and a large search's two halves) are read
-    by two rowid seeks: a few VM steps whatever the size, not one per attempt."""
-    import sqlite3
-    from contextlib import closing
+def _interleaved(demo_db: Path, tmp_path: Path) -> Path:
+    """The demo with its attempts renumbered so that the runs alternate: attempt
+    1 of run A, then of run B, ... (a runner that writes question by question)."""
+    path = tmp_path / "interleaved.sqlite"
+    shutil.copyfile(demo_db, path)
+    with closing(sqlite3.connect(path)) as conn, conn:
+        conn.execute(
+            "CREATE TEMP TABLE renumbered AS SELECT attempt_id AS old, row_number() OVER "
+            "(ORDER BY question_id, repetition, run_id) AS new FROM attempts"
+        )
+        conn.execute("UPDATE attempts SET attempt_id = -attempt_id")
+        conn.execute(
+            "UPDATE attempts SET attempt_id = "
+            "(SELECT new FROM renumbered WHERE old = -attempts.attempt_id)"
+        )
+    return path
 
-    from ai4hse_desk.audit.rescore_scan import ATTEMPT_ID_BOUNDS
-    from ai4hse_desk.index.search_split import SplitRun
 
-    with closing(sqlite3.connect(demo_db)) as conn:
-        one_statement = "SELECT min(attempt_id), max(attempt_id) FROM attempts"
-        scan = _vm_steps(conn, lambda: conn.execute(one_statement).fetchall())
-        seeks = _vm_steps(conn, lambda: conn.execute(ATTEMPT_ID_BOUNDS).fetchall())
-        assert conn.execute(ATTEMPT_ID_BOUNDS).fetchall() == [(1, 2400)]
-        # the review index's rows table keys its rows the same way
-        conn.execute("CREATE TEMP TABLE rows (attempt_id INTEGER PRIMARY KEY, run_id TEXT)")
-        conn.execute("INSERT INTO rows SELECT attempt_id, run_id FROM attempts")
-        split = SplitRun(lambda sql, params: conn.execute(sql, params).fetchall())
-        halves = _vm_steps(conn, split.ranges)
-        assert split.ranges() == [(1, 2400)]  # the bounds read (2,400 ids: not split)
-        split.close()
-    assert scan > 2400  # the single statement visits every attempt
-    assert seeks < 100
-    assert halves < 100
+def test_a_worker_finishes_its_whole_runs_and_hands_back_the_others_counts(
+    demo_db: Path,
+) -> None:
+    """The demo writes run after run, 300 attempts each: ids 1-1,350 hold four runs
+    whole and half of a fifth."""
     with open_audit(demo_db) as db:
-        assert db.attempt_id_bounds() == (1, 2400)
+        serial = {run["run_id"]: run for run in rescore(db, workers=1).runs}
+    with closing(sqlite3.connect(demo_db)) as conn:
+        spans = conn.execute(workers_module._SPANS).fetchall()
+    inside = {run for run, first, last in spans if last <= 1350}
+    (straddling,) = [run for run, first, last in spans if first <= 1350 < last]
+    assert len(inside) == 4
+    with open_audit(demo_db) as db:
+        workers_module._shared[:] = [db]
+        try:
+            kind, share = workers_module._score_range(None, (1, 1350), inside)
+        finally:
+            workers_module._shared.clear()
+    assert kind == "ok"
+    assert isinstance(share, tuple)
+    done, rest = share
+    assert sorted(str(run["run_id"]) for run in done) == sorted(inside)
+    assert all(run == serial[run["run_id"]] for run in done)
+    assert list(rest) == [straddling]  # ids 1,201-1,500
+    assert rest[straddling].attempts == 150
+
+
+def test_runs_written_interleaved_are_added_up_from_both_workers(
+    demo_db: Path, tmp_path: Path
+) -> None:
+    path = _interleaved(demo_db, tmp_path)
+    with open_audit(path) as db:
+        serial = rescore(db, workers=1)
+        assert rescore(db, workers=2) == serial
+    with open_audit(demo_db) as db:
+        assert serial == rescore(db, workers=1)  # the same attempts, in another order

@@ -23,6 +23,7 @@ from ai4hse_desk.review.final_state import (
     state_of,
 )
 from ai4hse_desk.review.list_rows import COLUMNS, CONCERN, note_cells, note_rows
+from ai4hse_desk.review.marks import concerned_question_ids, flagged_question_ids
 from ai4hse_desk.review.report import review_report
 from ai4hse_desk.verdicts.rescore import rescore
 
@@ -97,7 +98,7 @@ def test_agreeing_reviewers_confirm_the_key_without_a_decision(
         assert states["Q001"].text == "Key confirmed (reviewers agree)"
         # an agreed concern keeps its ⚑: nobody decided it away
         assert (states["Q002"].state, states["Q002"].flagged) == (CONFIRMED, True)
-        assert book.flagged_question_ids() == {"Q002"}
+        assert flagged_question_ids(book.store) == {"Q002"}
         assert state_of(states, "Q003").state == NOT_REVIEWED
 
 
@@ -105,12 +106,12 @@ def test_a_confirmed_key_loses_its_flag_and_a_settled_one_is_marked_as_such(
     decided: NotesStore,
 ) -> None:
     book = ReviewBook(decided)
-    assert book.flagged_question_ids() == {"Q004", "Q005"}
-    assert book.concerned_question_ids(category="key_incorrect") == {"Q004"}
-    assert book.concerned_question_ids(category="typo_or_format") == {"Q005"}
+    assert flagged_question_ids(book.store) == {"Q004", "Q005"}
+    assert concerned_question_ids(book.store, category="key_incorrect") == {"Q004"}
+    assert concerned_question_ids(book.store, category="typo_or_format") == {"Q005"}
     # revising the decision to unresolved brings the ⚑ back
     Adjudication(decided).adjudicate("Q001", "cy", "unresolved")
-    assert book.flagged_question_ids() == {"Q001", "Q004", "Q005"}
+    assert flagged_question_ids(book.store) == {"Q001", "Q004", "Q005"}
 
 
 def test_the_exploration_leaves_out_excluded_questions_and_uses_corrected_keys(

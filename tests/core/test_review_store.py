@@ -16,6 +16,7 @@ from ai4hse_desk.notes import ReviewError
 from ai4hse_desk.notes.store import NotesStore
 from ai4hse_desk.review.adjudication import Adjudication
 from ai4hse_desk.review.book import ReviewBook
+from ai4hse_desk.review.marks import flagged_question_ids
 from ai4hse_desk.review.rules import BlindRuleError
 
 if TYPE_CHECKING:
@@ -196,10 +197,10 @@ def test_a_submitted_concern_shows_like_a_flag(store: NotesStore) -> None:
     ReviewBook(store).save_verdict("Q002", "ann", verdict="unclear_question", not_blind=True,
                               submit=False)  # fmt: skip
     ReviewBook(store).save_verdict("Q001", "ann", verdict="key_ok", not_blind=True)
-    assert ReviewBook(store).flagged_question_ids() == {"Q004"}
-    assert ReviewBook(store).flagged_question_ids(category="key_incorrect") == {"Q004"}
-    assert ReviewBook(store).flagged_question_ids(category="ambiguous_wording") == set()
-    assert ReviewBook(store).flagged_question_ids(states=("resolved",)) == set()
+    assert flagged_question_ids(store) == {"Q004"}
+    assert flagged_question_ids(store, category="key_incorrect") == {"Q004"}
+    assert flagged_question_ids(store, category="ambiguous_wording") == set()
+    assert flagged_question_ids(store, states=("resolved",)) == set()
 
 
 def test_progress_counts_the_reviewers_own_queue(store: NotesStore) -> None:

@@ -16,6 +16,7 @@ from server_support import (
     create_database,
     drop_database,
     password_of,
+    server_root_cert,
     server_urls,
     without_password,
 )
@@ -198,11 +199,38 @@ def test_passwords_from_the_url_pgpassword_pgpass_or_a_prompt_and_never_shown(
 
 
 @pytest.mark.postgres
-def test_sslmode_is_honoured(review_db: ReviewDatabase, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_desk_talks_tls_when_the_server_offers_it_and_sslmode_is_honoured(
+    review_db: ReviewDatabase, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The test server offers TLS (scripts/review-server.sh, a throwaway certificate
+    authority): the desk's own login uses it by default; ``sslmode=verify-full`` with the
+    authority succeeds, with another authority fails as one line without the password;
+    ``sslmode=disable`` is honoured too (that server still accepts it)."""
+    from ai4hse_desk.review.server.connection import ServerSession
+
     url = review_db.url("ann")
-    status, _, err = _run(["review", "status", "--server", url + "?sslmode=require"], capsys)
+    with ServerSession(url) as session:
+        row = (
+            session.connection()
+            .execute("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()")
+            .fetchone()
+        )
+    assert row == (True,)
+    root = server_root_cert()
+    status, _, err = _run(["review", "status", "--server",
+                           f"{url}?sslmode=verify-full&sslrootcert={root}"], capsys)  # fmt: skip
+    assert status == 0, err
+    other = tmp_path / "other-ca.crt"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj",
+         "/CN=not the server's", "-keyout", str(tmp_path / "other.key"), "-out", str(other)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    status, _, err = _run(["review", "status", "--server",
+                           f"{url}?sslmode=verify-full&sslrootcert={other}"], capsys)  # fmt: skip
     assert status == 2
-    assert "SSL" in err
+    assert err.count("\n") == 1
+    assert "certificate" in err
     assert password_of(url) not in err
     status, _, err = _run(["review", "status", "--server", url + "?sslmode=disable"], capsys)
     assert status == 0, err

@@ -64,17 +64,6 @@ def _exercise(win: MainWindow) -> None:
     flush_problems()
 
 
-@pytest.fixture(params=["check beside the scan", "check inside the scan"])
-def check_mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Both ways the index build checks the values: on a thread beside its scan (a core
-    idle), or inside its own scan from the lane's thread (a busy machine)."""
-    import ai4hse_desk.verdicts.verdict_loop as loop
-
-    monkeypatch.setattr(loop, "FOLD_BELOW_IDLE_CORES", 99.0 if "inside" in request.param else -1.0)
-    return str(request.param)
-
-
-@pytest.mark.usefixtures("check_mode")
 def test_text_in_an_integer_column_is_a_plain_error_not_a_crash(
     window: MainWindow, hostile: Path, pristine: Path, message_boxes: MessageBoxes
 ) -> None:

@@ -219,3 +219,33 @@ def test_the_first_hit_of_a_long_response_is_scrolled_into_view(view: ResponseVi
     assert editor.textCursor().selectionStart() == hit[0]
     assert editor.viewport().rect().contains(editor.cursorRect().center())
     assert editor.firstVisibleBlock().blockNumber() > 3_900
+
+
+# -- the first page at once, the count in the background ---------------------------------
+
+
+def test_a_search_shows_its_first_page_at_once_and_counts_in_the_background(
+    window: MainWindow,
+) -> None:
+    """A word in more responses than a page: the first page is shown at once (found by
+    an index-driven LIMIT, not counted), the counts line says it is counting, and the
+    list then holds every match, in the same order."""
+    from ai4hse_desk.index.positions import PAGE
+
+    index = window.model.review_index
+    assert index is not None
+    query_word = "FINAL_ANSWER"
+    window.attempts.search.set_text_now(query_word)
+    assert window.model.matching == PAGE  # the first page, before the count
+    first = [window.model.attempt_id_at(row) for row in range(PAGE)]
+    assert "counting…" in window.attempts.counts.text()
+    assert window.attempts.counts.text().startswith(f"Showing the first {PAGE:,} of")
+    assert window.tasks.wait_idle()
+    total = index.count(window.model.query)
+    assert total > PAGE
+    assert window.model.matching == total
+    assert [window.model.attempt_id_at(row) for row in range(PAGE)] == first
+    assert window.attempts.counts.text().startswith(f"Showing {total:,} of")
+    window.attempts.search.set_text_now("Q001")  # fewer than a page: counted at once
+    assert window.model.matching == index.count(window.model.query) > 0
+    assert "counting…" not in window.attempts.counts.text()

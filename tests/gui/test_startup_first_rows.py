@@ -29,12 +29,11 @@ if TYPE_CHECKING:
 
 #: Loaded only once the notes store is looked for or opened, after the first rows.
 DEFERRED = ("sqlalchemy", "ai4hse_desk.notes.location", "ai4hse_desk.notes.store")
-#: The rescore loop (and its worker processes) and the split search's thread pool: a
-#: window that finds its review index cached reads stored verdicts and never needs them
-#: before its first rows.
+#: The verdict stream and the rescore (and its worker processes): a window that finds its
+#: review index cached reads stored verdicts and never needs them before its first rows.
 NOT_WITH_A_CACHED_INDEX = (
     "ai4hse_desk.verdicts.rescore",
-    "ai4hse_desk.verdicts.verdict_loop",
+    "ai4hse_desk.verdicts.stream",
     "ai4hse_desk.protocol.metrics",
     "multiprocessing",
     "concurrent.futures",

@@ -2,10 +2,9 @@
 
 The filter panel and the search bar describe one
 :class:`~ai4hse_desk.index.AttemptQuery`; this controller hands it to the
-attempt table model. A plain ``LIKE`` search (before the full-text index is
-built) scans every response, so its count and first page are found off the GUI
-thread, and the list shows what it showed until they arrive. The counts line's
-per-status part is counted off the GUI thread too, for the latest query only.
+attempt table model; a search's rows are found by :class:`~.list_search.ListSearch`
+(the first page at once, the count off the GUI thread). The counts line's per-status
+part is counted off the GUI thread too, for the latest query only.
 
 After every reset of the list the model's page ends (where each page of keys
 begins: :mod:`ai4hse_desk.index.positions`) are found on the ``rows`` lane, so a
@@ -23,7 +22,7 @@ from PySide6.QtCore import QObject, Signal
 
 from ai4hse_desk.display.status_style import status_label
 from ai4hse_desk.gui.controllers.go_to import GoTo
-from ai4hse_desk.gui.models.attempt_listing import FirstPage, first_page
+from ai4hse_desk.gui.controllers.list_search import ListSearch
 from ai4hse_desk.gui.workers.task import QueryOp, Task
 from ai4hse_desk.index import PARSE_ERROR_STATUSES, AttemptQuery, ReviewIndex
 from ai4hse_desk.protocol.outcome import Status
@@ -54,7 +53,7 @@ class AttemptList(QObject):
     Signals:
         counts_changed: the counts line under the list.
         flagged_only_changed: whether View ▸ Flagged questions only is on.
-        searching: True while a plain search is found in the background.
+        searching: True while a search is found (or counted) in the background.
         message: a line for the status bar.
         row_chosen: Go to found this row of the list (select it and scroll there).
         search_submitted: Enter in the search box (the list takes the keyboard back).
@@ -89,7 +88,9 @@ class AttemptList(QObject):
         self._model = model
         self._tasks = tasks
         self._flagged: frozenset[str] = frozenset()
-        self._wanted: AttemptQuery | None = None  # a plain search still being found
+        self._searches = ListSearch(model, tasks, LANE)
+        self._searches.searching.connect(self.searching)
+        self._searches.failed.connect(self._search_failed)
         self._head = ""  # the counts line before its per-status part
         self._going = GoTo(model, self.clear_all, self)
         self._going.row_chosen.connect(self.row_chosen)
@@ -151,7 +152,7 @@ class AttemptList(QObject):
 
     def set_index(self, index: ReviewIndex | None) -> None:
         """Show the attempts of ``index`` (``None``: nothing) under the current filters."""
-        self._wanted = None
+        self._searches.forget()
         self._model.set_index(index)
 
     def clear_all(self) -> None:
@@ -179,34 +180,20 @@ class AttemptList(QObject):
         # search scanning every response) ends on its own and its answer is dropped:
         # ReviewIndex.interrupt() would stop every reader of the index, the scores too.
         self._tasks.cancel(LANE)
-        self._wanted = None
-        if index is None or index.search_mode(query) != "like":
+        self._searches.forget()
+        mode = None if index is None else index.search_mode(query)
+        if index is None or mode is None:
             self.searching.emit(False)
             self._model.set_query(query)
             return
-        self._wanted = query = self._model.listed(query)  # as the model would list it
-        sort, descending = self._model.sort_order
-        self.searching.emit(True)
-        self.counts_changed.emit("Searching every response (plain search, slower)…")
-        task = self._tasks.run(
-            QueryOp(lambda _p: first_page(index, query, sort, descending), lane=LANE)
-        )
-        task.succeeded.connect(self._page_found)
-        task.failed.connect(lambda message: self._search_failed(query, message))
+        query = self._model.listed(query)  # as the model lists it (blind questions left out)
+        if mode == "like":
+            self.counts_changed.emit("Searching every response (plain search, slower)…")
+        self._searches.show(index, query, full_text=mode == "fts")
 
-    def _page_found(self, page: FirstPage) -> None:
-        if page.query != self._wanted:
-            return
-        self._wanted = None
-        self.searching.emit(False)
-        self._model.show_first_page(page)
-
-    def _search_failed(self, query: AttemptQuery, message: str) -> None:
-        if query == self._wanted:
-            self._wanted = None
-            self.searching.emit(False)
-            self.message.emit(f"The search failed: {message}")
-            self._update_counts()
+    def _search_failed(self, message: str) -> None:
+        self.message.emit(f"The search failed: {message}")
+        self._update_counts()
 
     # -- every row reachable: the page ends ------------------------------------------------
 
@@ -279,15 +266,15 @@ class AttemptList(QObject):
     # -- the counts line ------------------------------------------------------------------
 
     def _update_counts(self) -> None:
-        index = self._model.review_index
-        if index is None:
-            self.counts_changed.emit("")
+        index, query = self._model.review_index, self._model.query
+        if index is None or index.total() == 0:
+            self.counts_changed.emit("" if index is None else NO_ATTEMPTS)
             return
-        if index.total() == 0:
-            self.counts_changed.emit(NO_ATTEMPTS)
+        shown = f"{self._model.matching:,} of {index.total():,} attempts"
+        if self._searches.wanted is not None and self._searches.wanted == query:  # counting
+            self.counts_changed.emit(f"Showing the first {shown} · counting…")
             return
-        query = self._model.query
-        parts = [f"Showing {self._model.matching:,} of {index.total():,} attempts"]
+        parts = [f"Showing {shown}"]
         if index.search_mode(query) == "like":
             parts.append("plain search (slower)")
         if left_out := len(query.excluded_question_ids or ()):
@@ -304,7 +291,7 @@ class AttemptList(QObject):
         task.succeeded.connect(lambda counts: self._statuses_counted(query, counts))
 
     def _statuses_counted(self, query: AttemptQuery, by_status: dict[str, int]) -> None:
-        if query != self._model.query or self._wanted is not None:
+        if query != self._model.query or self._searches.wanted is not None:
             return
         parse_errors = sum(by_status.get(s, 0) for s in PARSE_ERROR_STATUSES)
         parts = [self._head, f"parse errors {parse_errors:,}"]

@@ -10,9 +10,9 @@
 * **Off the GUI thread.** Every read and write of the store runs on the ``"notes"``
   lane of the window's task runner (reads as ``QueryOp``, changes as ``CollectionOp``),
   in order; a store busy with another process is retried there.
-* **Marks.** Only *open* flags mark a question (:attr:`NotesController.flags_changed`,
-  after every read: the attempt list, the key audit and the flagged-only filter follow
-  it); a resolved or withdrawn flag stays listed with its state.
+* **Marks.** Open flags and submitted concerns no decision settled mark a question
+  (:attr:`NotesController.flags_changed`, after every read: the attempt list, the key
+  audit and the flagged-only filter follow it); a closed flag stays listed as such.
 * **What the reviewer may see.** Every read also reads the visibility policy for the
   reviewer's name and hands it to the window's :class:`~.sight.Sight`; the marks, the
   panel and the list hold only what it lets them see.
@@ -290,7 +290,7 @@ class NotesController(QObject):
         if snapshot.every_flag is not None:
             self._dock.list.set_items(
                 snapshot.every_flag, snapshot.every_note or [], has_store=self.store is not None,
-                concerns=snapshot.every_concern or [],
+                concerns=snapshot.every_concern or [], states=snapshot.states,
                 hidden=(snapshot.hidden, self._sight.blind_questions()),
             )  # fmt: skip
         if snapshot.flagged != self._flagged:

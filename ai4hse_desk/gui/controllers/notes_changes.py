@@ -14,13 +14,12 @@ from typing import TYPE_CHECKING, TypeVar
 
 from PySide6.QtCore import QObject, Signal
 
-from ai4hse_desk.display.format import plural
 from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.errors import first_line
 from ai4hse_desk.gui.controllers.session_undo import SessionUndo
 from ai4hse_desk.gui.dialogs import reason as reason_dialog
 from ai4hse_desk.gui.dialogs.note import NoteDialog
-from ai4hse_desk.gui.workers.notes_store import LANE, flagged_for, store_problem
+from ai4hse_desk.gui.workers.notes_store import DECIDED, LANE, store_problem, to_explore
 from ai4hse_desk.gui.workers.task import QueryOp
 from ai4hse_desk.notes.errors import ReviewError
 
@@ -36,10 +35,11 @@ if TYPE_CHECKING:
     from ai4hse_desk.gui.workers.runner import TaskRunner
     from ai4hse_desk.notes import Revision
     from ai4hse_desk.notes.store import NotesStore
+    from ai4hse_desk.review.final_state import Exploration
 
 T = TypeVar("T")
 _DONE = {"open": "reopened", "resolved": "resolved", "withdrawn": "withdrawn"}
-#: Questions whose open key_incorrect flags the sensitivity exploration leaves out.
+#: Before any decision, questions whose open key_incorrect flags the exploration leaves out.
 EXPLORE_CATEGORY = "key_incorrect"
 
 
@@ -48,7 +48,8 @@ class NoteChanges(QObject):
 
     Signals:
         message: a line for the status bar.
-        explore_requested: (question ids, why) for the scores' sensitivity exploration.
+        explore_requested: (an :class:`~ai4hse_desk.review.final_state.Exploration`, why)
+            for the scores' sensitivity exploration.
     """
 
     message = Signal(str)
@@ -292,21 +293,27 @@ class NoteChanges(QObject):
         self._read(lambda store: store.history(item_id), show)
 
     def explore(self) -> None:
-        """Hand the questions with an open ``key_incorrect`` flag to the scores' exploration
-        (only those the visibility policy lets the reviewer see: never a blind question)."""
+        """Hand the review's decisions to the scores' exploration — the report's own:
+        without the excluded questions, with the corrected keys; before any decision, the
+        questions with an open ``key_incorrect`` flag or key concern. Only what the
+        visibility policy lets the reviewer see (never a blind question)."""
         if self._notes.store is None:
-            self._explore(set())
+            self._explore(to_explore(None, None, EXPLORE_CATEGORY))
             return
         viewer = self._identity.name
-        self._read(lambda store: flagged_for(store, viewer, EXPLORE_CATEGORY), self._explore)
+        self._read(lambda store: to_explore(store, viewer, EXPLORE_CATEGORY), self._explore)
 
-    def _explore(self, ids: set[str]) -> None:
-        if not ids:
-            self.message.emit("No question has an open key_incorrect flag.")
+    def _explore(self, found: tuple[Exploration, str]) -> None:
+        explored, reason = found
+        if explored.empty:
+            self.message.emit(
+                "The review's decisions exclude no question and correct no key: the official "
+                "figures stand." if reason.startswith(DECIDED)
+                else "No question has an open key_incorrect flag, and the review has decided none."
+            )  # fmt: skip
             return
-        reason = f"{plural(len(ids), 'question')} with an open key_incorrect flag (reviewer notes)"
-        self.explore_requested.emit(ids, reason)
-        self.message.emit(f"Scores ▸ Sensitivity — not official: the metrics without {reason}.")
+        self.explore_requested.emit(explored, reason)
+        self.message.emit(f"Scores ▸ Sensitivity — not official: the metrics with {reason}.")
 
 
 __all__ = ["EXPLORE_CATEGORY", "NoteChanges"]

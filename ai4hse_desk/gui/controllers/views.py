@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from ai4hse_desk.gui.workers.runner import TaskRunner
     from ai4hse_desk.index import AttemptQuery
     from ai4hse_desk.index.session import AuditSession
+    from ai4hse_desk.review.final_state import Exploration
 
 VIEW_ATTEMPTS, VIEW_SCORES, VIEW_KEYAUDIT, VIEW_REVIEW = 0, 1, 2, 3
 TAB_ATTEMPT, TAB_COMPARE = 0, 1
@@ -117,10 +118,13 @@ class ViewSwitcher(QObject):
         if wait:
             self._tasks.wait_idle()
 
-    def explore_without(self, question_ids: set[str], reason: str) -> None:
-        """Scores ▸ Sensitivity: the metrics without ``question_ids`` (never official)."""
+    def explore_without(self, explored: Exploration, reason: str) -> None:
+        """Scores ▸ Sensitivity: the metrics without ``explored``'s excluded questions and
+        with its corrected keys (never official)."""
         self.show_scores()
-        self._scores.set_excluded_questions(question_ids, reason)
+        self._scores.set_excluded_questions(
+            set(explored.excluded), reason, corrected=explored.corrected_keys
+        )
 
     def _keep_filters_dock(self, page: int) -> None:
         """Hide the Filters dock beside pages it does not filter; restore it on return."""

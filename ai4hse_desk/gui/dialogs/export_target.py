@@ -1,10 +1,10 @@
 """Where an export goes and whether private text goes with it, asked explicitly.
 
 One dialog pair for every export of reviewer data from the window (notes, the
-review report): a save-file dialog whose filter gives the format when the name
-has no suffix, then a Yes/No question — No by default — on question texts,
-option texts and raw responses, which are private and leave this machine only
-when the reviewer says so.
+review report): a save-file dialog (in the last folder saved to) whose filter
+gives the format when the name has no suffix, then a Yes/No question — No by
+default — on question texts, option texts and raw responses, which are private and
+leave this machine only when the reviewer says so.
 """
 
 from __future__ import annotations
@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtWidgets import QMessageBox
+
+from ai4hse_desk.gui.dialogs.last_folder import ask_save_file
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -46,7 +48,7 @@ def ask_export_target(
         private_question: what the Yes/No question asks.
     """
     filters = ";;".join(f"{label} (*.{suffix})" for suffix, label in formats)
-    path, chosen = QFileDialog.getSaveFileName(parent, caption, suggested, filters)
+    path, chosen = ask_save_file(parent, caption, suggested, filters)
     if not path:
         return None
     target = Path(path)

@@ -1,12 +1,14 @@
 """Sensitivity — not official, an exploration: the metrics without some questions.
 
-The reviewer ticks questions (or the window hands over those with an open
-``key_incorrect`` flag through :meth:`SensitivityPanel.set_excluded_questions`);
-every run is scored again without their attempts (from the review index's
-stored verdicts when it is ready), on the ``"sensitivity"`` lane of the window's
-task runner, and shown beside the official figures, which this panel never
-changes. A blind question (the window's :class:`~ai4hse_desk.gui.controllers.sight.Sight`)
-is greyed out, never left out: the difference would tell how many runs got it right.
+The reviewer ticks questions (or the window hands over the review's decisions — the
+excluded questions, and the corrected keys the rest is scored against — or, before
+any, those with an open ``key_incorrect`` flag, through
+:meth:`SensitivityPanel.set_excluded_questions`); every run is scored again
+(:func:`~.sensitivity_work.explore`) on the ``"sensitivity"`` lane of the window's
+task runner, and shown beside the official figures, which this panel never changes.
+A blind question (the window's :class:`~ai4hse_desk.gui.controllers.sight.Sight`) is
+greyed out, never left out nor re-keyed: the difference would tell how many runs got
+it right.
 """
 
 from __future__ import annotations
@@ -30,11 +32,11 @@ from PySide6.QtWidgets import (
 
 from ai4hse_desk.display.format import plural
 from ai4hse_desk.gui.models.scores_table import SensitivityTableModel
+from ai4hse_desk.gui.panels.sensitivity_work import explore
+from ai4hse_desk.gui.widgets.labels import plain_label
 from ai4hse_desk.gui.widgets.task_status import TaskStatus
 from ai4hse_desk.gui.workers.task import QueryOp, Task
 from ai4hse_desk.scores.sensitivity import sensitivity_rows
-from ai4hse_desk.verdicts.rescore import RescoreResult, rescore
-from ai4hse_desk.verdicts.scoring import score_verdicts, with_progress
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
@@ -44,10 +46,12 @@ if TYPE_CHECKING:
     from ai4hse_desk.gui.workers.runner import TaskRunner
     from ai4hse_desk.index import ReviewIndex
     from ai4hse_desk.progress import Progress
+    from ai4hse_desk.verdicts.rescore import RescoreResult
 
 BANNER = (
-    "Not official — exploration. The same metrics recomputed without the ticked questions, "
-    "beside the official figures, which never change."
+    "Not official — exploration. The same metrics recomputed without the ticked questions "
+    "(and against the corrected keys of the review's decisions), beside the official figures, "
+    "which never change."
 )
 _MANUAL_REASON = "questions ticked by the reviewer"
 _DEBOUNCE_MS = 400
@@ -58,14 +62,13 @@ BLIND_TIP = "Hidden until your blind answer: it cannot be left out"
 _TICKABLE = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable
 
 
-def explore(
-    db: AuditDB, index: ReviewIndex | None, excluded: set[str], progress: Progress | None
-) -> RescoreResult:
-    """Every run's metrics without the ``excluded`` questions' attempts."""
-    if index is None:
-        return rescore(db, progress=progress, exclude_questions=excluded)
-    batches = index.verdict_batches(exclude_questions=excluded)
-    return score_verdicts(db, with_progress(batches, index.total(), progress))
+def _column(*widgets: QWidget, stretch: QWidget) -> QWidget:
+    holder = QWidget()
+    column = QVBoxLayout(holder)
+    column.setContentsMargins(0, 0, 0, 0)
+    for widget in widgets:
+        column.addWidget(widget, 1 if widget is stretch else 0)
+    return holder
 
 
 class SensitivityPanel(QWidget):
@@ -86,9 +89,7 @@ class SensitivityPanel(QWidget):
             "QLabel { background: #fef3c7; color: #000; border: 2px dashed #b45309; "
             "padding: 6px; font-weight: 600; }"
         )
-        self.reason = QLabel()
-        self.reason.setTextFormat(Qt.TextFormat.PlainText)
-        self.reason.setWordWrap(True)
+        self.reason = plain_label(name="What the exploration changes")
         self.search = QLineEdit()
         self.search.setPlaceholderText("Filter questions…")
         self.search.setAccessibleName("Filter questions")
@@ -109,9 +110,7 @@ class SensitivityPanel(QWidget):
         self.task_status.cancel_requested.connect(self.cancel)
         self.state, self.progress = self.task_status.label, self.task_status.progress
         self.cancel_button = self.task_status.cancel_button
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(_DEBOUNCE_MS)
+        self._timer = QTimer(self, singleShot=True, interval=_DEBOUNCE_MS)
         self._timer.timeout.connect(self.recompute)
         self._db: AuditDB | None = None
         self._index: ReviewIndex | None = None
@@ -120,24 +119,13 @@ class SensitivityPanel(QWidget):
         self._generation = 0
         self._updating = False
         self.explored: RescoreResult | None = None
+        self._corrected: dict[str, Sequence[bool]] = {}  # the review's corrected keys
         self.reason_text = ""
         self.question_records: dict[str, Question] = {}
-
-        left = QWidget()
-        column = QVBoxLayout(left)
-        column.setContentsMargins(0, 0, 0, 0)
-        column.addWidget(QLabel("Leave out these questions:"))
-        column.addWidget(self.search)
-        column.addWidget(self.questions, 1)
-        column.addWidget(self.clear_button)
-        right = QWidget()
-        column = QVBoxLayout(right)
-        column.setContentsMargins(0, 0, 0, 0)
-        column.addWidget(self.task_status)
-        column.addWidget(self.table, 1)
         split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(left)
-        split.addWidget(right)
+        split.addWidget(_column(QLabel("Leave out these questions:"), self.search, self.questions,
+                                self.clear_button, stretch=self.questions))  # fmt: skip
+        split.addWidget(_column(self.task_status, self.table, stretch=self.table))
         split.setStretchFactor(1, 3)
         split.setSizes([380, 1000])
         layout = QVBoxLayout(self)
@@ -182,7 +170,7 @@ class SensitivityPanel(QWidget):
         self.stop()
         self._db = self._index = None
         self._official = []
-        self.explored = None
+        self.explored, self._corrected = None, {}
         self.question_records = {}
         self._updating = True
         self.questions.clear()
@@ -199,8 +187,13 @@ class SensitivityPanel(QWidget):
             if self.questions.item(i).checkState() == Qt.CheckState.Checked
         } - self._blind()
 
-    def set_excluded_questions(self, ids: set[str], reason: str, *, wait: bool = False) -> None:
-        """Tick exactly ``ids`` (unknown ids are ignored), say why, and recompute."""
+    def set_excluded_questions(
+        self, ids: set[str], reason: str, *, wait: bool = False,
+        corrected: Mapping[str, Sequence[bool]] | None = None,
+    ) -> None:  # fmt: skip
+        """Tick exactly ``ids`` (unknown ids are ignored), score the rest against the
+        ``corrected`` keys (the review's; none by default), say why, and recompute."""
+        self._corrected = dict(corrected or {})
         self._updating = True
         for i in range(self.questions.count()):
             item = self.questions.item(i)
@@ -210,6 +203,10 @@ class SensitivityPanel(QWidget):
         self._set_reason(reason)
         self._timer.stop()
         self.recompute(wait=wait)
+
+    def corrected(self) -> dict[str, Sequence[bool]]:
+        """The corrected keys the exploration scores against (never a blind question's)."""
+        return {qid: key for qid, key in self._corrected.items() if qid not in self._blind()}
 
     def _blind(self) -> frozenset[str]:
         return frozenset() if self._sight is None else self._sight.blind_questions()
@@ -231,7 +228,7 @@ class SensitivityPanel(QWidget):
 
     def _set_reason(self, reason: str) -> None:
         self.reason_text = reason
-        self.reason.setText(f"Left out: {reason}." if reason else "")
+        self.reason.setText(f"Exploration: {reason}." if reason else "")
 
     def _ticks_changed(self, _item: QListWidgetItem) -> None:
         if not self._updating:
@@ -251,14 +248,16 @@ class SensitivityPanel(QWidget):
         the exploration is shown: tests, screenshots)."""
         self.stop()
         self._generation += 1
-        excluded = self.excluded()
+        excluded, corrected = self.excluded(), self.corrected()
         db, index = self._db, self._index
-        if db is None or not excluded:
+        if db is None or not (excluded or corrected):
             self.explored = None
             self._show()
             return
 
         def work(progress: Progress) -> RescoreResult:
+            if corrected:
+                return explore(db, index, excluded, progress, corrected)
             return explore(db, index, excluded, progress)
 
         generation = self._generation
@@ -292,12 +291,13 @@ class SensitivityPanel(QWidget):
     def _show(self) -> None:
         explored = None if self.explored is None else self.explored.runs
         self.model.set_rows(sensitivity_rows(self._official, explored))
-        count = len(self.excluded())
+        count, keys = len(self.excluded()), len(self.corrected())
+        rekeyed = f", with {plural(keys, 'corrected key')}" if keys else ""
         self.state.setText(
-            f"Without {plural(count, 'question')}: exploration beside the official figures."
-            if explored is not None
+            f"Without {plural(count, 'question')}{rekeyed}: exploration beside the official "
+            "figures." if explored is not None
             else "Tick questions to see the scores without them."
-        )
+        )  # fmt: skip
 
     @property
     def task(self) -> Task[RescoreResult] | None:

@@ -8,11 +8,13 @@ changes through :meth:`~.notes.NotesController.write`), in order. A question thi
 reviewer has not answered is read — and shown — without its key
 (:mod:`ai4hse_desk.gui.review.reads`); a refusal of the store comes back as one line
 in the view. *Skip blind* asks first (it gives the blind answer up for good); every
-verdict change is kept for Notes ▸ Undo (:class:`~.session_undo.SessionUndo`).
+verdict change is kept for Notes ▸ Undo (:class:`~.session_undo.SessionUndo`). Each
+new showing of a question is recorded for the report's effort (:mod:`.showings`).
 """
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import TYPE_CHECKING, TypeVar
 
 from PySide6.QtCore import QObject, Signal
@@ -23,6 +25,7 @@ from ai4hse_desk.gui.dialogs import confirm
 from ai4hse_desk.gui.review import changes
 from ai4hse_desk.gui.review.form import starting_key
 from ai4hse_desk.gui.review.reads import blind_question, read_page, read_queue
+from ai4hse_desk.gui.review.showings import Showings
 from ai4hse_desk.gui.review.view import BLIND, REVEALED
 from ai4hse_desk.gui.workers.notes_store import LANE, store_problem
 from ai4hse_desk.gui.workers.task import QueryOp
@@ -45,6 +48,7 @@ if TYPE_CHECKING:
     from ai4hse_desk.notes.store import NotesStore
 
 T = TypeVar("T")
+_ORDINAL = attrgetter("ordinal")
 PAGE = "review page"
 NO_FILE = "Open an audit database to review its questions."
 WAITING = "The review opens once the review index is ready."
@@ -79,25 +83,24 @@ class ReviewController(QObject):
         self._queue: ReviewQueue | None = None
         self._current: str | None = None
         self._shown: tuple[str, str] | None = None  # (question, phase) on screen
+        self._showings, self._reshown = Showings(notes, identity), False
         self._history: list[str] = []
         self._generation = 0
-        view.shown.connect(self.activate)
-        view.blind_requested.connect(self.record_blind)
-        view.skip_blind_requested.connect(self.skip_blind)
-        view.submit_requested.connect(lambda values: self.save(values, submit=True))
-        view.draft_requested.connect(lambda values: self.save(values, submit=False))
-        view.skip_requested.connect(self.skip)
-        view.back_requested.connect(self.back)
-        view.name_requested.connect(self.change_name)
+        for signal, slot in (
+            (view.shown, self.activate), (view.blind_requested, self.record_blind),
+            (view.skip_blind_requested, self.skip_blind), (view.skip_requested, self.skip),
+            (view.submit_requested, lambda values: self.save(values, submit=True)),
+            (view.draft_requested, lambda values: self.save(values, submit=False)),
+            (view.back_requested, self.back), (view.name_requested, self.change_name),
+        ):  # fmt: skip
+            signal.connect(slot)
 
     @property
-    def queue(self) -> ReviewQueue | None:
-        """The queue as last read."""
+    def queue(self) -> ReviewQueue | None:  # the queue as last read
         return self._queue
 
     @property
-    def current(self) -> str | None:
-        """The question shown."""
+    def current(self) -> str | None:  # the question shown
         return self._current
 
     # -- the file -------------------------------------------------------------------------
@@ -119,7 +122,7 @@ class ReviewController(QObject):
         """The view is shown: read the queue (again if the reviewer changed), else the page."""
         if self._session is None or self._index is None:
             return
-        queue = self._queue
+        queue, self._reshown = self._queue, True  # a new showing of what comes on screen
         if queue is None or self._current is None or queue.reviewer != self._identity.name:
             self.reload()
         elif self._wanted is not None:
@@ -131,9 +134,8 @@ class ReviewController(QObject):
 
     def _read(self, work: Callable[[NotesStore | None], T], then: Callable[[T], None]) -> None:
         notes, generation = self._notes, self._generation
-        task = self._tasks.run(
-            QueryOp(lambda _p: work(notes.store), lane=LANE, name=PAGE, explain=store_problem)
-        )
+        op = QueryOp(lambda _p: work(notes.store), lane=LANE, name=PAGE, explain=store_problem)
+        task = self._tasks.run(op)
 
         def succeeded(result: T) -> None:
             if generation == self._generation:
@@ -152,12 +154,9 @@ class ReviewController(QObject):
         session, reviewer = self._session, self._identity.name
         if session is None or self._index is None:
             return
-        ordered = sorted(session.questions.values(), key=lambda q: q.ordinal)
-        corpus = [q.question_id for q in ordered]
-        self._read(
-            lambda store: read_queue(store, reviewer, corpus),
-            lambda queue: self._queue_read(queue, advance, keep_input),
-        )
+        corpus = [q.question_id for q in sorted(session.questions.values(), key=_ORDINAL)]
+        self._read(lambda store: read_queue(store, reviewer, corpus),
+                   lambda queue: self._queue_read(queue, advance, keep_input))  # fmt: skip
 
     def _queue_read(self, queue: ReviewQueue, advance: bool, keep_input: bool) -> None:
         self._queue = queue
@@ -188,17 +187,14 @@ class ReviewController(QObject):
             self._view.clear_error()
         self._current = question_id
         reviewer, index = self._identity.name, self._index
-        self._read(
-            lambda store: read_page(store, index, question_id, reviewer),
-            lambda page: self._page_read(page, keep_input),
-        )
+        self._read(lambda store: read_page(store, index, question_id, reviewer),
+                   lambda page: self._page_read(page, keep_input))  # fmt: skip
 
     def _page_read(self, page: QuestionRead, keep_input: bool) -> None:
         session, queue = self._session, self._queue
         if session is None or queue is None or page.question_id != self._current:
             return
-        question = session.questions[page.question_id]
-        blind = blind_question(question)
+        blind = blind_question(question := session.questions[page.question_id])
         phase = BLIND if page.reveal is None or page.own is None else REVEALED
         same = self._shown == (page.question_id, phase) and self._view.phase == phase
         if page.reveal is None or page.own is None:
@@ -208,11 +204,18 @@ class ReviewController(QObject):
             self._view.update_reveal(question, page.own, page.reveal, self._key_audit())
         else:
             start = starting_key(page.own.blind_answer, question.key)
-            self._view.show_revealed(
-                blind, question, page.own, page.reveal, self._key_audit(), start
-            )
-        self._shown = (page.question_id, phase)
+            self._view.show_revealed(blind, question, page.own, page.reveal, self._key_audit(),
+                                     start)  # fmt: skip
+        if self._reshown or self._shown is None or self._shown[0] != page.question_id:
+            self._showings.shown(page.question_id)
+        self._shown, self._reshown = (page.question_id, phase), False
         self._view.set_header(*queue.header(page.question_id))
+
+    def key_audit_ready(self) -> None:
+        """The key audit finished: a reveal on screen shows its evidence now."""
+        session, current = self._session, self._current
+        if session is not None and current is not None and self._view.phase == REVEALED:
+            self._view.reveal.show_evidence(session.questions[current], self._key_audit())
 
     # -- moving ---------------------------------------------------------------------------
 
@@ -225,13 +228,11 @@ class ReviewController(QObject):
     def skip(self) -> None:
         """The next question not yet submitted, without saving anything."""
         queue, current = self._queue, self._current
-        if queue is None:
-            return
-        target = queue.next_open(current)
-        if target is None or target == current:
+        target = None if queue is None else queue.next_open(current)
+        if queue is not None and (target is None or target == current):
             self.message.emit("No other question of your queue is waiting.")
-            return
-        self._open(target, remember=True)
+        elif target is not None:
+            self._open(target, remember=True)
 
     def back(self) -> None:
         """The question shown before (else the one before it in the queue)."""
@@ -241,8 +242,8 @@ class ReviewController(QObject):
         target = self._history.pop() if self._history else queue.previous(current)
         if target is None:
             self.message.emit("This is the first question of your queue.")
-            return
-        self._open(target, remember=False)
+        else:
+            self._open(target, remember=False)
 
     # -- recording ------------------------------------------------------------------------
 
@@ -265,8 +266,7 @@ class ReviewController(QObject):
         session, question_id = self._session, self._current
         if session is None or question_id is None:
             return
-        problem = values.problem(session.questions[question_id].key, submit=submit)
-        if problem:
+        if problem := values.problem(session.questions[question_id].key, submit=submit):
             self._view.show_error(problem)
             return
         self._write(*changes.verdict(question_id, values, submit=submit), advance=submit)
@@ -283,11 +283,11 @@ class ReviewController(QObject):
         if reviewer is None:
             self._view.show_error("Nothing recorded: a reviewer name is needed.")
             return
-        task = self._notes.write(lambda store: work(store, reviewer))
+        work = self._showings.with_first(str(self._current), work)
+        task, generation = self._notes.write(lambda store: work(store, reviewer)), self._generation
         if task is None:
             self._view.show_error(f"Nothing can be recorded: {self._notes.unavailable}")
             return
-        generation = self._generation
 
         def saved(change: Change) -> None:
             if self._undo is not None:

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from ai4hse_desk.index import ListRow, ReviewIndex
     from ai4hse_desk.notes import Flag
     from ai4hse_desk.notes.store import NotesStore
+    from ai4hse_desk.review.final_state import FinalState
     from ai4hse_desk.review.records import ReviewVerdict
 
 
@@ -156,6 +157,9 @@ class Reveal:
             reviewer's own verdict is submitted: the visibility policy).
         others: the other reviewers' submitted verdicts; ``None`` while the store
             refuses them (``withheld`` says why).
+        final: where the review of the question stands (the adjudicator's decision),
+            given with the other reviewers' verdicts only (``None`` while they are
+            withheld: a decision would tell what they said).
     """
 
     rows: tuple[ListRow, ...]
@@ -163,6 +167,7 @@ class Reveal:
     others: tuple[ReviewVerdict, ...] | None
     withheld: str = ""
     sealed_flags: int = 0  # other people's flags the policy hides still
+    final: FinalState | None = None
 
 
 @dataclass(frozen=True)
@@ -195,11 +200,16 @@ def read_page(
         withheld = ""
     except BlindRuleError as exc:
         others, withheld = None, first_line(exc)
+    final = None
+    if others is not None:
+        from ai4hse_desk.review.final_state import read_final_states, state_of
+
+        final = state_of(read_final_states(store), question_id)
     rows = () if index is None else tuple(index.compare_grid(question_id))
     sight = ReviewBook(store).visibility(reviewer)  # others' flags once theirs is submitted
     every = store.flags(question_id=question_id)
     flags = tuple(f for f in every if sight.shows_item(f.question_id, f.reviewer))
-    reveal = Reveal(rows, flags, others, withheld, len(every) - len(flags))
+    reveal = Reveal(rows, flags, others, withheld, len(every) - len(flags), final)
     return QuestionRead(question_id, own, reveal)
 
 

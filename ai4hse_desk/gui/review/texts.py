@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from ai4hse_desk.index import ListRow
     from ai4hse_desk.keyaudit import KeyAuditResult
     from ai4hse_desk.notes import Flag
+    from ai4hse_desk.review.final_state import FinalState
     from ai4hse_desk.review.records import ReviewVerdict
 
 NO_OPTION = "none"
@@ -131,6 +132,20 @@ def flags_text(flags: Sequence[Flag], sealed: int = 0) -> str:
     return f"{plural(len(open_flags), 'open flag')}: {', '.join(categories)}.{hidden}"
 
 
+def final_text(final: FinalState | None) -> str:
+    """Where the review of a question stands: its final state, and the adjudicator's
+    decision with its note when there is one ("" when not known)."""
+    if final is None:
+        return ""
+    line = f"Where the review stands: {final.text}"
+    decision = final.decision
+    if decision is not None:
+        how = "decided" if final.settled else "left open"
+        line += f" — {how} by {display_text(decision.adjudicator)}"
+        line += f": {one_line(decision.note)}" if decision.note.strip() else ""
+    return line
+
+
 def response_cell(row: ListRow, status_label: str) -> str:
     """A responses-table cell: the selection and ✓/✗ when valid, else the status."""
     if row.status is Status.VALID and row.selection is not None:
@@ -167,6 +182,7 @@ __all__ = [
     "answer_text",
     "blind_summary",
     "evidence_text",
+    "final_text",
     "flags_text",
     "key_text",
     "option_answer",

@@ -4,9 +4,10 @@ A **review concern** is a submitted verdict other than ``key_ok`` (issue 13: it
 shows wherever flags show); its row gives the reviewer, the verdict and the note,
 and the flag category the concern counts as. Filters: state (a concern counts as
 an open flag, so "open" lists it), category (a category hides attempt notes,
-which have none), reviewer (the author) and kind. A double-click on a flag or a
-concern shows the first listed attempt of its question; on an attempt note, that
-attempt. Every text is shown as plain text. The list is small (people write
+which have none), reviewer (the author) and kind. *Decision* says what the review
+made of the row's question (its final state), where the reviewer may see it. A
+double-click on a flag or a concern shows the first listed attempt of its question;
+on an attempt note, that attempt. Every text is shown as plain text. The list is small (people write
 notes): the notes controller reads it whole, off the GUI thread, and it is
 filtered here. It holds only what the visibility policy lets the reviewer see:
 under the table, a line says what is hidden, on which questions, and why, with a
@@ -40,6 +41,7 @@ from ai4hse_desk.review.list_rows import COLUMNS, KINDS, note_cells, note_rows
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence, Set
 
+    from ai4hse_desk.review.final_state import FinalState
     from ai4hse_desk.review.records import ReviewVerdict
 
 _CELL = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
@@ -68,6 +70,7 @@ class NotesList(QWidget):
         self._flags: list[Flag] = []
         self._notes: list[AttemptNote] = []
         self._concerns: list[ReviewVerdict] = []
+        self._states: dict[str, FinalState] = {}
         self._has_store = False
         self.state = _combo("State filter", [("Any state", None), *((s, s) for s in STATES)])
         self.state.setToolTip("A submitted review concern counts as an open flag")
@@ -132,12 +135,15 @@ class NotesList(QWidget):
         has_store: bool,
         concerns: Sequence[ReviewVerdict] = (),
         hidden: tuple[Mapping[str, int], Set[str]] = ({}, frozenset()),
+        states: Mapping[str, FinalState] | None = None,
     ) -> None:
         """List every flag, note and submitted concern of the store (``has_store``: False
         when there is none) the reviewer may see; ``hidden``: how many the policy hides
-        on each question, and the blind questions among them."""
+        on each question, and the blind questions among them; ``states``: the final state
+        of each question the reviewer may see decided (the *Decision* column)."""
         self._flags, self._notes, self._has_store = list(flags), list(notes), has_store
         self._concerns = [v for v in concerns if v.concern]
+        self._states = dict(states or {})
         self._show_hidden(*hidden)
         self.refresh()
 
@@ -173,6 +179,7 @@ class NotesList(QWidget):
             reviewer=self.reviewer.currentData(),
             kind=self.kind.currentData(),
             concerns=concerns,
+            states=self._states,
         )
         self.table.setSortingEnabled(False)
         self.table.setRowCount(len(rows))

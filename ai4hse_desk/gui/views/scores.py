@@ -24,6 +24,8 @@ from ai4hse_desk.gui.widgets.task_status import TaskStatus
 from ai4hse_desk.gui.workers.task import QueryOp, Task
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
     from ai4hse_desk.audit import AuditDB
     from ai4hse_desk.gui.controllers.sight import Sight
     from ai4hse_desk.gui.models.scores_table import ScoresTableModel
@@ -87,7 +89,8 @@ class ScoresView(QWidget):
         self._index: ReviewIndex | None = None
         self._task: Task[ScoresData] | None = None
         self._generation = 0
-        self._exclusion: tuple[set[str], str] | None = None
+        #: The exploration asked for before the scores came: (left out, why, corrected keys).
+        self._exclusion: tuple[set[str], str, dict[str, Sequence[bool]]] | None = None
         self._build_actions()  # (the toolbar's actions by key: action_map)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -97,19 +100,13 @@ class ScoresView(QWidget):
         layout.addWidget(self.tabs, 1)
 
     def _build_actions(self) -> None:
-        self.action_map = scores_actions(
-            self,
-            self.toolbar,
-            {
-                "csv": lambda: self.exports.ask_tables("csv"),
-                "xlsx": lambda: self.exports.ask_tables("xlsx"),
-                "png": lambda: self.exports.ask_plot("png"),
-                "svg": lambda: self.exports.ask_plot("svg"),
-                "html": self._ask_report,
-                "copy": self.copy_exact_value,
-                "recompute": self.recompute,
-            },
-        )
+        self.action_map = scores_actions(self, self.toolbar, {
+            "csv": lambda: self.exports.ask_tables("csv"),
+            "xlsx": lambda: self.exports.ask_tables("xlsx"),
+            "png": lambda: self.exports.ask_plot("png"),
+            "svg": lambda: self.exports.ask_plot("svg"),
+            "html": self._ask_report, "copy": self.copy_exact_value, "recompute": self.recompute,
+        })  # fmt: skip
         self._set_enabled(False)
 
     def _set_enabled(self, enabled: bool) -> None:
@@ -215,9 +212,7 @@ class ScoresView(QWidget):
         """Show nothing (running computations are cancelled)."""
         self.stop()
         self._generation += 1
-        self._db = self._index = None
-        self.data = None
-        self._exclusion = None
+        self._db = self._index = self.data = self._exclusion = None
         pages = [self.tabs.widget(i) for i in range(self.tabs.count())]
         self.tabs.clear()
         for page in pages:
@@ -266,8 +261,11 @@ class ScoresView(QWidget):
             self._add_track(track, rows, data.consistency_facet)
         self.sensitivity.set_source(self._db, data.result.runs, data.questions, self._index)
         if self._exclusion is not None:
-            self.sensitivity.set_excluded_questions(*self._exclusion)
+            ids, reason, corrected = self._exclusion
+            self.sensitivity.set_excluded_questions(ids, reason, corrected=corrected)
         self.tabs.addTab(self.sensitivity, "Sensitivity — not official")
+        if self._exclusion is not None:  # asked for before the scores came: shown now
+            self.tabs.setCurrentWidget(self.sensitivity)
         runs = len(data.result.runs)
         self.status.setText(
             f"{runs} runs in {len(tables)} tracks, {data.result.attempts:,} attempts re-derived "
@@ -294,12 +292,15 @@ class ScoresView(QWidget):
         track, _, name = plot_name.partition("/")
         return self.plots[track].query_for(name, index)
 
-    def set_excluded_questions(self, ids: set[str], reason: str) -> None:
-        """Explore the scores without ``ids`` (e.g. questions with an open key flag);
-        called before the scores are shown, as soon as they are there."""
-        self._exclusion = (set(ids), reason)
+    def set_excluded_questions(
+        self, ids: set[str], reason: str, *, corrected: Mapping[str, Sequence[bool]] | None = None
+    ) -> None:
+        """Explore the scores without ``ids`` and with the ``corrected`` keys (the review's
+        decisions); called before the scores are shown, as soon as they are there."""
+        self._exclusion = (set(ids), reason, dict(corrected or {}))
         if self.data is not None:
-            self.sensitivity.set_excluded_questions(set(ids), reason)
+            self.sensitivity.set_excluded_questions(set(ids), reason, corrected=corrected)
+            self.tabs.setCurrentWidget(self.sensitivity)
 
     def current_track(self) -> str | None:
         """The track whose tab is shown, if a track tab is."""

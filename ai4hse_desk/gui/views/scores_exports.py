@@ -17,10 +17,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtWidgets import QFileDialog, QWidget
-
 from ai4hse_desk.errors import InputProblem, first_line
 from ai4hse_desk.filewrite import check_target, write_text
+from ai4hse_desk.gui.dialogs.last_folder import ask_save_file
 from ai4hse_desk.gui.plain_text import Icon, plain_message
 from ai4hse_desk.scores import track_title, write_csv, write_xlsx
 from ai4hse_desk.scores.plot_data import PLOT_TITLES
@@ -33,6 +32,8 @@ from ai4hse_desk.scores.report_html import (
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
+
+    from PySide6.QtWidgets import QWidget
 
     from ai4hse_desk.audit import AuditDB
     from ai4hse_desk.gui.panels.sensitivity import SensitivityPanel
@@ -68,8 +69,8 @@ class ScoresExporter:
         self._dialogs = dialogs
 
     def ask_save_path(self, caption: str, suggested: str, filters: str) -> Path | None:
-        """The file dialog (tests replace this method)."""
-        path, _ = QFileDialog.getSaveFileName(self._dialogs, caption, suggested, filters)
+        """The file dialog, in the last folder saved to (tests replace this method)."""
+        path, _ = ask_save_file(self._dialogs, caption, suggested, filters)
         return Path(path) if path else None
 
     def export_tables(self, path: str | Path) -> Path:

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from ai4hse_desk.audit import AuditDB
     from ai4hse_desk.notes import AttemptNote, Flag
     from ai4hse_desk.notes.store import NotesStore
+    from ai4hse_desk.review.final_state import Exploration, FinalState
     from ai4hse_desk.review.records import ReviewVerdict
     from ai4hse_desk.review.visibility import Visibility
 
@@ -29,6 +30,8 @@ if TYPE_CHECKING:
     _Item = TypeVar("_Item", Flag, AttemptNote, ReviewVerdict)
 
 LANE = "notes"
+#: How the sensitivity exploration's reason starts when it takes the review's decisions.
+DECIDED = "the review's decisions, as in the review report"
 
 
 def store_errors() -> tuple[type[BaseException], ...]:
@@ -121,6 +124,9 @@ class NotesSnapshot:
     visibility: Visibility | None = None
     #: Question → how many flags, notes and concerns of others the policy hides on it.
     hidden: Mapping[str, int] = field(default_factory=dict)
+    #: Each question's final state (for the notes list), of the questions whose key and
+    #: others' verdicts the policy lets the viewer see (:func:`decided_in_sight`).
+    states: Mapping[str, FinalState] | None = None
 
 
 def read_snapshot(
@@ -137,9 +143,11 @@ def read_snapshot(
             frozenset(), [], [], [] if with_list else None, [] if with_list else None
         )
     from ai4hse_desk.review.book import ReviewBook  # SQLAlchemy, as the store has
+    from ai4hse_desk.review.final_state import read_final_states, state_of
 
     book = ReviewBook(store)
     sight = book.visibility(viewer)
+    states = read_final_states(store)
     hidden: Counter[str] = Counter()
 
     def seen(items: Iterable[_Item]) -> list[_Item]:
@@ -158,8 +166,10 @@ def read_snapshot(
     else:
         notes = []
     flagged = {f.question_id for f in flags if f.state == "open"}
+    # ⚑ on a concern while no decision settled it (its final state: key_confirmed takes it off)
+    standing = {v.question_id for v in concerns if state_of(states, v.question_id).flagged}
     return NotesSnapshot(
-        frozenset(flagged | {v.question_id for v in concerns}),
+        frozenset(flagged | standing),
         [] if question_id is None else [f for f in flags if f.question_id == question_id],
         [] if attempt_id is None else [n for n in notes if n.attempt_id == attempt_id],
         flags if with_list else None,
@@ -167,7 +177,16 @@ def read_snapshot(
         concerns if with_list else None,
         sight,
         dict(hidden),
+        {q: state for q, state in states.items() if decided_in_sight(sight, q)}
+        if with_list
+        else None,
     )
+
+
+def decided_in_sight(sight: Visibility, question_id: str) -> bool:
+    """May the review's outcome on ``question_id`` (its decision) be shown? Only where its
+    key and other people's verdicts may (a decision tells both)."""
+    return sight.shows_key(question_id) and sight.shows_others(question_id)
 
 
 def sealed_line(question_id: str | None, hidden: Mapping[str, int]) -> str:
@@ -180,30 +199,86 @@ def sealed_line(question_id: str | None, hidden: Mapping[str, int]) -> str:
     return f"{question_id}: {count} {SEALED_TEXT}"
 
 
-def flagged_for(store: NotesStore, viewer: str | None, category: str) -> set[str]:
-    """The questions with an open ``category`` flag or concern that ``viewer`` may see
-    (what the sensitivity exploration leaves out: never a blind question)."""
+def exploration_for(store: NotesStore, viewer: str | None) -> tuple[Exploration, bool]:
+    """The review's decisions as the sensitivity exploration uses them — the excluded
+    questions and the corrected keys (:func:`~ai4hse_desk.review.final_state.exploration`,
+    the report's own) — but for the questions ``viewer`` may not see decided
+    (:func:`decided_in_sight`); and whether ``viewer`` sees any settled decision at all
+    (confirmed, corrected or excluded: then the exploration is the decisions', even empty)."""
     from ai4hse_desk.review.book import ReviewBook
+    from ai4hse_desk.review.final_state import Exploration, exploration, read_final_states
+
+    sight = ReviewBook(store).visibility(viewer)
+    states = {q: s for q, s in read_final_states(store).items() if decided_in_sight(sight, q)}
+    found = exploration(states)
+    decided = any(state.settled and state.basis == "decision" for state in states.values())
+    return Exploration(found.excluded, found.corrected_keys), decided
+
+
+def _named(ids: list[str], shown: int = 5) -> str:
+    """`` (Q002, Q017 and 3 more)`` ("" for none)."""
+    if not ids:
+        return ""
+    from ai4hse_desk.display.text_sanitize import display_text
+
+    more = f" and {len(ids) - shown} more" if len(ids) > shown else ""
+    return f" ({', '.join(display_text(qid) for qid in ids[:shown])}{more})"
+
+
+def to_explore(
+    store: NotesStore | None, viewer: str | None, category: str
+) -> tuple[Exploration, str]:
+    """What the sensitivity exploration takes, and why: the review's decisions
+    (:func:`exploration_for`) once there are any, else the questions with an open
+    ``category`` flag or standing concern (:func:`flagged_for`); nothing without a store."""
+    from ai4hse_desk.display.format import plural
+    from ai4hse_desk.review.final_state import Exploration
+
+    if store is not None:
+        found, decided = exploration_for(store, viewer)
+        if decided:
+            excluded, corrected = sorted(found.excluded), sorted(found.corrected_keys)
+            return found, (
+                f"{DECIDED}: "
+                f"{plural(len(excluded), 'question')} excluded{_named(excluded)}, "
+                f"{plural(len(corrected), 'corrected key')}{_named(corrected)}"
+            )
+    flagged = set() if store is None else flagged_for(store, viewer, category)
+    reason = f"{plural(len(flagged), 'question')} with an open {category} flag (reviewer notes)"
+    return Exploration(frozenset(flagged), {}), reason
+
+
+def flagged_for(store: NotesStore, viewer: str | None, category: str) -> set[str]:
+    """The questions with an open ``category`` flag, or a concern of that category no
+    decision settled (⚑), that ``viewer`` may see (what the sensitivity exploration leaves
+    out before any decision: never a blind question)."""
+    from ai4hse_desk.review.book import ReviewBook
+    from ai4hse_desk.review.final_state import read_final_states, state_of
     from ai4hse_desk.review.values import CONCERN_CATEGORY
 
     book = ReviewBook(store)
-    sight = book.visibility(viewer)
+    sight, states = book.visibility(viewer), read_final_states(store)
     concerns = [v for v in book.all_verdicts()
-                if v.concern and CONCERN_CATEGORY.get(v.verdict or "") == category]  # fmt: skip
+                if v.concern and CONCERN_CATEGORY.get(v.verdict or "") == category
+                and state_of(states, v.question_id).flagged]  # fmt: skip
     items: list[Flag | ReviewVerdict] = [*store.flags(states=("open",), category=category),
                                          *concerns]  # fmt: skip
     return {i.question_id for i in items if sight.shows_item(i.question_id, i.reviewer)}
 
 
 __all__ = [
+    "DECIDED",
     "LANE",
     "NotesSnapshot",
     "StoreHolder",
+    "decided_in_sight",
     "default_store_path",
+    "exploration_for",
     "flagged_for",
     "read_snapshot",
     "sealed_line",
     "store_errors",
     "store_line",
     "store_problem",
+    "to_explore",
 ]

@@ -1,0 +1,124 @@
+"""The decision form of the adjudication workspace: decision, corrected key, note.
+
+The corrected key (one TRUE/FALSE per option) is asked for ``key_corrected`` only
+and sent only then; it starts from the first proposed key that differs from the
+official key (else from the official key), or from the question's current
+correction. A question decided before shows its latest decision, to revise.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QWidget,
+)
+
+from ai4hse_desk.display.format import option_letter
+from ai4hse_desk.gui.review.adjudication_reads import DecisionValues
+from ai4hse_desk.gui.review.adjudication_texts import DECISION_HELP
+from ai4hse_desk.review.names import decision_name
+from ai4hse_desk.review.values import DECISIONS, FALSE, KEY_CORRECTED, TRUE, answer_of
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ai4hse_desk.review.queue import QueueItem
+
+CHOOSE = "Choose a decision…"
+KEY_TIP = (
+    "Required for key_corrected (and sent only then): one TRUE/FALSE per option. It starts "
+    "from the first proposed key that differs from the official key."
+)
+
+
+def starting_key(item: QueueItem) -> tuple[str, ...]:
+    """The corrected key the form starts from: the current correction, else the first
+    proposed key other than the official key, else the official key."""
+    official = answer_of(item.official_key)
+    decision = item.decision
+    if decision is not None and decision.corrected_key is not None:
+        return decision.corrected_key
+    proposed = [v.proposed_key for v in item.verdicts if v.proposed_key is not None]
+    return next((key for key in proposed if key != official), official)
+
+
+class DecisionForm(QWidget):
+    """The fields of one decision."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setAccessibleName("Your decision")
+        self.decision = QComboBox()
+        self.decision.setAccessibleName("Decision")
+        self.decision.addItem(CHOOSE, None)
+        for code in DECISIONS:
+            self.decision.addItem(f"{decision_name(code)} — {DECISION_HELP[code]}", code)
+        self.decision.currentIndexChanged.connect(lambda _i: self._follow_decision())
+        self._key_holder = QWidget()
+        self._key_holder.setToolTip(KEY_TIP)
+        self._key_row = QHBoxLayout(self._key_holder)
+        self._key_row.setContentsMargins(0, 0, 0, 0)
+        self.key_boxes: list[QComboBox] = []
+        self.note = QPlainTextEdit()
+        self.note.setAccessibleName("Decision note")
+        self.note.setTabChangesFocus(True)
+        self.note.setPlaceholderText("why (recorded with the decision; shown in the report)")
+        self.note.setFixedHeight(self.note.fontMetrics().lineSpacing() * 3 + 12)
+        form = QFormLayout(self)
+        form.setContentsMargins(0, 4, 0, 0)
+        form.addRow("Decision", self.decision)
+        form.addRow("Corrected key", self._key_holder)
+        form.addRow("Note", self.note)
+
+    def set_item(self, item: QueueItem) -> None:
+        """Start the form on ``item``: its latest decision if it has one, else empty."""
+        while self._key_row.count():
+            taken = self._key_row.takeAt(0)
+            widget = taken.widget() if taken is not None else None
+            if widget is not None:
+                widget.deleteLater()
+        self.key_boxes = []
+        start = starting_key(item)
+        for position in range(len(item.official_key)):
+            box = QComboBox()
+            box.setAccessibleName(f"Corrected key, option {option_letter(position)}")
+            box.addItems([TRUE, FALSE])
+            box.setCurrentText(start[position] if position < len(start) else FALSE)
+            self._key_row.addWidget(QLabel(option_letter(position)))
+            self._key_row.addWidget(box)
+            self.key_boxes.append(box)
+        self._key_row.addStretch(1)
+        decision = item.decision
+        code = None if decision is None else decision.decision
+        self.decision.setCurrentIndex(max(0, self.decision.findData(code)) if code else 0)
+        self.note.setPlainText("" if decision is None else decision.note)
+        self._follow_decision()
+
+    def choose(self, code: str, key: Sequence[str] | None = None, note: str = "") -> None:
+        """Set the form (keyboard users and tests): ``code``, the corrected key, the note."""
+        self.decision.setCurrentIndex(self.decision.findData(code))
+        for box, value in zip(self.key_boxes, key or (), strict=False):
+            box.setCurrentText(value)
+        self.note.setPlainText(note)
+
+    def _follow_decision(self) -> None:
+        self._key_holder.setEnabled(self.decision.currentData() == KEY_CORRECTED)
+
+    def values(self) -> DecisionValues:
+        """What the form holds now."""
+        code = self.decision.currentData()
+        key = tuple(box.currentText() for box in self.key_boxes)
+        return DecisionValues(
+            decision=None if code is None else str(code),
+            key=key if code == KEY_CORRECTED else None,
+            note=self.note.toPlainText(),
+        )
+
+
+__all__ = ["CHOOSE", "KEY_TIP", "DecisionForm", "starting_key"]

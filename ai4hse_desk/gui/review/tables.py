@@ -1,0 +1,95 @@
+"""The review pages' read-only tables: plain-text cells, fitted to their rows, and the
+runs' responses per repetition (the Review view's reveal and the adjudication workspace
+show the same table)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import QHeaderView, QTableWidget, QTableWidgetItem
+
+from ai4hse_desk.display.format import plural
+from ai4hse_desk.display.status_style import status_label
+from ai4hse_desk.display.text_sanitize import display_text
+from ai4hse_desk.gui.palette_mode import status_colours_now
+from ai4hse_desk.gui.plain_text import plain_tooltip
+from ai4hse_desk.gui.review.texts import response_cell, response_tip
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from PySide6.QtWidgets import QLabel
+
+    from ai4hse_desk.index import ListRow
+
+#: Columns before the repetitions in the responses table (run, track).
+RUN_COLUMNS = 2
+
+
+def fill_cells(table: QTableWidget, rows: Sequence[Sequence[str]], *, tips: bool = False) -> None:
+    """Fill ``table`` with plain-text cells (``tips``: each cell's text as its tooltip too)."""
+    table.setRowCount(len(rows))
+    for r, cells in enumerate(rows):
+        for c, text in enumerate(cells):
+            item = QTableWidgetItem(text)
+            if tips and text:
+                item.setToolTip(plain_tooltip(text))
+            table.setItem(r, c, item)
+
+
+def fit_height(table: QTableWidget) -> None:
+    """As tall as its rows (the page scrolls, not each table)."""
+    header = table.horizontalHeader()
+    last = table.columnCount() - 1
+    for column in range(last + 1):
+        mode = (
+            QHeaderView.ResizeMode.Stretch
+            if column == last
+            else QHeaderView.ResizeMode.ResizeToContents
+        )
+        header.setSectionResizeMode(column, mode)
+    table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    height = header.sizeHint().height() + 2 * table.frameWidth()
+    height += sum(table.rowHeight(r) for r in range(table.rowCount()))
+    height += table.horizontalScrollBar().sizeHint().height()  # room if it is needed
+    table.setFixedHeight(height)
+
+
+def show_responses(table: QTableWidget, title: QLabel, rows: Sequence[ListRow]) -> None:
+    """Every run's extracted selection per repetition (a run a row), coloured by status."""
+    runs: list[tuple[str, str, str]] = []
+    for row in rows:
+        entry = (row.run_id, row.model, row.track.value)
+        if entry not in runs:
+            runs.append(entry)
+    repetitions = sorted({row.repetition for row in rows})
+    table.clear()
+    table.setColumnCount(RUN_COLUMNS + len(repetitions))
+    table.setHorizontalHeaderLabels(["Run", "Track", *(f"rep {r}" for r in repetitions)])
+    fill_cells(table, [(display_text(run), track) for run, _model, track in runs])
+    for r, (run, model, track) in enumerate(runs):
+        cell = table.item(r, 0)
+        if cell is not None:
+            cell.setToolTip(plain_tooltip(display_text(f"{run}: {model}, {track}")))
+    run_row = {run[0]: i for i, run in enumerate(runs)}
+    rep_col = {rep: RUN_COLUMNS + i for i, rep in enumerate(repetitions)}
+    for row in rows:
+        item = QTableWidgetItem(response_cell(row, status_label(row.status)))
+        background, foreground = status_colours_now(row.status, row.correct)
+        item.setBackground(QBrush(QColor(background)))
+        item.setForeground(QBrush(QColor(foreground)))
+        item.setToolTip(response_tip(row))
+        table.setItem(run_row[row.run_id], rep_col[row.repetition], item)
+    correct = sum(row.correct for row in rows)
+    title.setText(
+        f"Model responses: {correct} of {plural(len(rows), 'attempt')} correct, "
+        f"{plural(len(runs), 'run')} (each cell: the extracted selection, ✓ correct)"
+        if rows else "No model response to this question in the audit file."
+    )  # fmt: skip
+    table.setVisible(bool(rows))
+    fit_height(table)
+
+
+__all__ = ["RUN_COLUMNS", "fill_cells", "fit_height", "show_responses"]
