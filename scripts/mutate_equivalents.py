@@ -13,10 +13,6 @@ _R = "ai4hse_desk.protocol.reasoning."
 _S = "ai4hse_desk.protocol.single_choice."
 _E = "ai4hse_desk.protocol.extract."
 _J = "ai4hse_desk.protocol.structured."
-_ROUTE = (
-    "only which texts go through the extraction memo changes (reasoning-assisted texts "
-    "and texts over the bound are never memoised inside `_apply` either): the same verdicts"
-)
 _TWO_LISTS = (
     "a short cut: with one `[` there are not two answer lists, so searching anyway finds "
     "at most one and the text is not ambiguous either way"
@@ -149,47 +145,11 @@ EQUIVALENTS: dict[str, tuple[str, str]] = {
         _MEMO,
     ),
     # --- protocol/extract.py
-    _E + "x__apply__mutmut_1": (
-        "if len(text) > _MEMO_MAX_TEXT and rule is extract_reasoning:",
-        "more texts go into the memo (long ones, short reasoning-assisted ones): a rule is a "
-        "pure function of (text, n, version), so a memoised verdict is the verdict",
-    ),
-    _E + "x__apply__mutmut_2": (
-        "if len(text) >= _MEMO_MAX_TEXT or rule is extract_reasoning:",
-        _MEMO,
-    ),
-    _E + "x__apply__mutmut_3": (
-        "if len(text) > _MEMO_MAX_TEXT or rule is not extract_reasoning:",
-        "short reasoning-assisted texts are memoised instead of the other tracks' short "
-        "texts: a rule is a pure function of (text, n, version), so the verdicts are the same",
-    ),
-    _E + "x__apply__mutmut_11": ("result = None", _MEMO),
-    _E + "x__apply__mutmut_12": ("result = _memo.get(None)", _MEMO),
-    _E + "x__apply__mutmut_21": ("if len(_memo) > _MEMO_MAX_ENTRIES:", _MEMO),
-    _E + "x__apply__mutmut_22": ("_memo[key] = None", _MEMO),
-    _E + "x_derive__mutmut_22": (
-        "if len(text) > _MEMO_MAX_TEXT and rule is extract_reasoning:",
-        _ROUTE,
-    ),
-    _E + "x_derive__mutmut_23": (
-        "if len(text) >= _MEMO_MAX_TEXT or rule is extract_reasoning:",
-        _ROUTE,
-    ),
-    _E + "x_derive__mutmut_24": (
-        "if len(text) > _MEMO_MAX_TEXT or rule is not extract_reasoning:",
-        _ROUTE,
-    ),
-    _E + "x_derive__mutmut_34": ("result = _memo.get(None) or _apply(", _MEMO),
     _E + "x_track_rule__mutmut_5": (
         "return _rule(track, 2)",
         "the number only passes `_rule`'s n >= 1 check, which 1 and 2 both pass",
     ),
     _E + "x_verdict_rule__mutmut_3": ("return _VERDICT_RULES.get(None, rule)", _LEAN),
-    _E + "x_derive__mutmut_55": (
-        "result.selection if (result.status is Status.VALID) or True else None,",
-        "every track rule gives a selection only with `valid` (a test of each track holds "
-        "it), so a cut-off attempt keeps the same selection or None either way",
-    ),
     # --- protocol/lists.py
     _L + "x_read_items__mutmut_23": (
         "selection = STRICT_CONTENTS.get(None) or strict_selection(content)",
@@ -507,9 +467,4 @@ EQUIVALENTS: dict[str, tuple[str, str]] = {
 }
 
 #: Mutants left for another piece of work this round (glob pattern -> why).
-DEFERRED: dict[str, str] = {
-    "ai4hse_desk.protocol.metrics.xǁRunScorerǁmerge__mutmut_*": (
-        "`RunScorer.merge` is being simplified in the verdicts work (issue 36 names its 16 "
-        "untested mutants); its tests come with that change, not this round."
-    ),
-}
+DEFERRED: dict[str, str] = {}

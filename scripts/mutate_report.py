@@ -70,9 +70,9 @@ installs it into `.venv` when it is missing. The runs go to `build/mutate/GROUP/
 * **Fresh processes, no memo inherited.** Each mutant runs in a process forked from
   a server that has only *collected* the tests (`process_isolation = "forkserver"`),
   never from one that ran them. The pytest plugin `scripts/mutate_plugin.py` also
-  empties every memo of the mutated code before each test (the extraction memo of
-  `protocol/extract.py`, the strict-content, final-line and single-choice verdict
-  memos, the parsed `extracted` texts, the option-count table), so a verdict
+  empties every memo of the mutated code before each test (the strict-content,
+  final-line and single-choice verdict memos, the parsed `extracted` texts, the
+  option-count table; `protocol/extract.py` holds none since its memo went), so a verdict
   computed by unmutated code is never read back. No product code was changed for
   this; `tests/core/test_protocol_memos.py` fails when a module-level memo is
   added to the protocol without being listed there, and
@@ -142,7 +142,10 @@ fails there.
     `test_repeated_identical_wrong_selections_are_counted_each_time`.
 
 The tests of items 1 to 5 are in `tests/core/test_review_rules_mutants.py`.
-`RunScorer.merge` (the issue's 16 untested mutants) is deferred, below.
+`RunScorer.merge` (the issue's 16 mutants held only by the parallel rescore): *a run
+scored in parts gives the numbers of the run scored whole*, for every cut of a small
+run, part by part into an empty scorer, and another run's scorer refused
+(`tests/core/test_protocol_rules_metrics_merge.py`).
 """
 
 
