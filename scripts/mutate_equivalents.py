@@ -150,6 +150,12 @@ EQUIVALENTS: dict[str, tuple[str, str]] = {
         "the number only passes `_rule`'s n >= 1 check, which 1 and 2 both pass",
     ),
     _E + "x_verdict_rule__mutmut_3": ("return _VERDICT_RULES.get(None, rule)", _LEAN),
+    _E + "x_derive__mutmut_40": (
+        "result.selection if (result.status is Status.VALID) or True else None,",
+        "every track rule gives a selection only with `valid` (the any-text property test "
+        "`test_any_text_gives_a_well_formed_verdict` holds it for every track), so a cut-off "
+        "attempt keeps the same selection or None either way",
+    ),
     # --- protocol/lists.py
     _L + "x_read_items__mutmut_23": (
         "selection = STRICT_CONTENTS.get(None) or strict_selection(content)",

@@ -25,7 +25,8 @@ relies on that no test holds. `make mutate` runs [mutmut](https://github.com/box
 {version} over the protocol's modules and the review's rules (the blind rule and
 independent adjudication, the review values, the visibility policy, the adjudication
 queue and final states, the plan, one person one name, imports extending history);
-it is **not** part of `make test` (it takes tens of minutes).
+it is **not** part of `make test` (about a quarter of an hour on 2 cores; the times are
+below).
 
 ## How to run it
 
