@@ -97,7 +97,11 @@ installs it into `.venv` when it is missing. The runs go to `build/mutate/GROUP/
   protocol's mutants, each of which would run every test that reaches its function
   to the end); an entry whose mutant no longer makes that change is stale: the
   mutant runs, and counts as a survivor unless a test kills it. `--with-equivalents`
-  runs them all.
+  runs them all: on 2026-12-06, on the code of the run below, every one of the 131
+  listed mutants ran and survived (no test tells any of them from the code), and the
+  three timeouts were the same endless loops (single choice's search from the end with
+  `while end >= 0` or a window starting at 1, and structured output's duplicate-key
+  search with `node = None`); that run took 14.2 min of wall time, 25.1 min of CPU.
 
 ## Issue 36's mutants and the tests that hold them
 
