@@ -44,7 +44,8 @@ bench: $(STAMP)
 
 ## Mutation testing (mutmut, pinned in the `mutate` extra and installed on demand) of the
 ## protocol, group by group (GROUPS in scripts/mutate.py; `make mutate MUTATE=metrics` for
-## one); writes docs/dev/mutation.md. Slow (tens of minutes): not part of `make test`.
+## one); writes docs/dev/mutation.md. Slow (about a quarter of an hour on 2 cores): not
+## part of `make test`.
 mutate: $(STAMP)
 	@nice -n 19 $(BIN)/python scripts/mutate.py $(MUTATE)
 

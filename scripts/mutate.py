@@ -48,8 +48,10 @@ WORK = ROOT / "build" / "mutate"
 DOC = ROOT / "docs" / "dev" / "mutation.md"
 PLUGIN = ROOT / "scripts" / "mutate_plugin.py"
 WORKERS = 2
-#: What every group needs besides the package and its tests.
-LINKED = ("ai4hse_desk", "tests")
+#: What every group needs: the package, its tests and the resources the test factories
+#: read (the audit file schema); ``also_copy`` of ``[tool.mutmut]`` copies the last two
+#: into mutmut's ``mutants/`` folder beside the mutated package.
+LINKED = ("ai4hse_desk", "tests", "resources")
 
 
 @dataclass(frozen=True)
@@ -61,7 +63,23 @@ class Group:
     tests: tuple[str, ...]
     #: Tests of those files left out (pytest node ids): slow ones whose rule the others hold.
     deselect: tuple[str, ...] = ()
+    #: A pytest marker expression (``-m``) the group's tests must match ("" for all).
+    marks: str = ""
 
+
+#: Review tests that run the desk in other processes: those import the unmutated code, so
+#: no mutant can fail them; they hold races (nothing lost), which the store's tests
+#: of the same rules in one process do not need.
+_RACES = (
+    "tests/core/test_review_integrity.py::test_a_refused_command_racing_a_plan_never_loses_it",
+    "tests/core/test_review_integrity.py::test_a_refused_command_racing_a_verdict_never_loses_it",
+    "tests/core/test_cli_review.py::test_three_reviewers_submitting_at_once_lose_nothing",
+    "tests/core/test_cli_review.py::test_a_reviewer_killed_mid_submit_keeps_every_saved_verdict",
+)
+#: The review tests parametrised over SQLite and PostgreSQL run on SQLite only: the rules
+#: under mutation are the same Python on both, and the PostgreSQL cases (their walls in
+#: the database itself) run under ``make test``.
+_SQLITE_ONLY = "not postgres"
 
 GROUPS: tuple[Group, ...] = (
     Group(
@@ -106,6 +124,75 @@ GROUPS: tuple[Group, ...] = (
             "tests/core/test_protocol_rules_compare*.py",
         ),
     ),
+    Group(
+        "review-rules",
+        modules=("ai4hse_desk/review/rules.py", "ai4hse_desk/review/visibility.py"),
+        tests=(
+            "tests/core/test_review_rules_mutants.py",
+            "tests/core/test_review_visibility*.py",
+            "tests/core/test_review_store.py",
+            "tests/core/test_review_adjudication_queue.py",
+            "tests/core/test_review_integrity.py",
+        ),
+        deselect=_RACES,
+        marks=_SQLITE_ONLY,
+    ),
+    Group(
+        "review-values",
+        modules=("ai4hse_desk/review/values.py",),
+        tests=(
+            "tests/core/test_review_rules_mutants.py",
+            "tests/core/test_review_values*.py",
+            "tests/core/test_review_store.py",
+            "tests/core/test_review_plan_stats.py",
+            "tests/core/test_review_integrity.py",
+            "tests/core/test_cli_review.py",
+        ),
+        deselect=_RACES,
+        marks=_SQLITE_ONLY,
+    ),
+    Group(
+        "review-queue",
+        modules=("ai4hse_desk/review/queue.py", "ai4hse_desk/review/final_state.py"),
+        tests=(
+            "tests/core/test_review_queue*.py",
+            "tests/core/test_review_final_state*.py",
+            "tests/core/test_review_adjudication_queue.py",
+            "tests/core/test_review_report_json.py",
+        ),
+        marks=_SQLITE_ONLY,
+    ),
+    Group(
+        "review-plan",
+        modules=("ai4hse_desk/review/plan.py",),
+        tests=(
+            "tests/core/test_review_plan*.py",
+            "tests/core/test_review_store.py",
+        ),
+        marks=_SQLITE_ONLY,
+    ),
+    Group(
+        "people",
+        modules=("ai4hse_desk/notes/people.py",),
+        tests=(
+            "tests/core/test_people_*.py",
+            "tests/core/test_review_integrity.py",
+            "tests/core/test_notes_exports_people.py",
+        ),
+        deselect=_RACES,
+        marks=_SQLITE_ONLY,
+    ),
+    Group(
+        "chain",
+        modules=("ai4hse_desk/notes/chain.py",),
+        tests=(
+            "tests/core/test_chain_*.py",
+            "tests/core/test_review_exchange.py",
+            "tests/core/test_review_integrity.py",
+        ),
+        deselect=_RACES,
+        marks=_SQLITE_ONLY,
+    ),
 )
 
 #: mutmut's exit codes as it reads them (mutmut.stats.status_by_exit_code), folded.
@@ -123,6 +210,8 @@ def _group_tests(group: Group) -> list[str]:
         raise SystemExit(f"error: group {group.name} has no tests")
     for node in group.deselect:
         found += ["--deselect", node]
+    if group.marks:
+        found += ["-m", group.marks]
     return found
 
 
@@ -172,15 +261,79 @@ def _refresh(group: Group) -> Path:
     return work
 
 
-def _mutmut(work: Path, *args: str) -> float:
-    """Run mutmut in ``work``; the CPU seconds it and its workers took."""
+#: mutmut's first step of ``mutmut run``, alone (run in a group's folder): copy the
+#: sources and write every mutant and the meta files that will hold the verdicts.
+_GENERATE = """
+import os, sys
+from mutmut.__main__ import create_mutants
+from mutmut.mutation.trampoline import set_mutant_under_test
+from mutmut.utils.file_utils import copy_also_copy_files, copy_src_dir, setup_source_paths
+set_mutant_under_test("mutant_generation")
+os.makedirs("mutants", exist_ok=True)
+copy_src_dir()
+copy_also_copy_files()
+setup_source_paths()
+create_mutants(int(sys.argv[1]))
+"""
+#: mutmut's exit code "skipped": what a listed equivalent mutant that was not run holds.
+_SKIPPED = 34
+
+
+def _env() -> dict[str, str]:
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", AI4HSE_REQUIRE_DATA="1")
+    # The public data beside the project, as the tests find it from the real tests folder.
+    env.setdefault("AI4HSE_PUBLIC_DATA", str(ROOT.parent / "shared" / "data"))
     env["PYTHONDONTWRITEBYTECODE"] = "1"
-    command = [str(Path(sys.executable).with_name("mutmut")), *args]
+    return env
+
+
+def _timed(command: list[str], work: Path) -> float:
+    """Run ``command`` in ``work``; the CPU seconds it and its children took."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(command, cwd=work, env=env, check=True)
+    subprocess.run(command, cwd=work, env=_env(), check=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+
+
+def _mutmut(work: Path, *args: str) -> float:
+    """Run mutmut in ``work``; the CPU seconds it and its workers took."""
+    return _timed([str(Path(sys.executable).with_name("mutmut")), *args], work)
+
+
+def _generate(work: Path) -> float:
+    """Write the group's mutants without running any (mutmut's own generation step)."""
+    return _timed([sys.executable, "-c", _GENERATE, str(WORKERS)], work)
+
+
+def _skip_equivalents(group: Group, work: Path) -> int:
+    """Mark the listed equivalent mutants whose diff still makes the listed change as
+    skipped, so that ``mutmut run`` lets that verdict stand and does not run them (a
+    stale entry is left to run). The number marked."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from mutate_equivalents import EQUIVALENTS
+
+    os.chdir(work)
+    try:
+        from mutmut.configuration import reset_config
+        from mutmut.mutation.data import SourceFileMutationData
+        from mutmut.mutation.diff_apply import get_diff_for_mutant
+
+        reset_config()
+        marked = 0
+        for module in group.modules:
+            data = SourceFileMutationData(path=module)
+            data.load()
+            for name in data.exit_code_by_key:
+                entry = EQUIVALENTS.get(name)
+                if entry is None:
+                    continue
+                if entry[0] == _mutated_lines(get_diff_for_mutant(name, path=module)):
+                    data.exit_code_by_key[name] = _SKIPPED
+                    marked += 1
+            data.save()
+    finally:
+        os.chdir(ROOT)
+    return marked
 
 
 def _ensure_mutmut() -> None:
@@ -199,6 +352,62 @@ def _ensure_mutmut() -> None:
     if missing:
         pip = [sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check"]
         subprocess.run([*pip, *missing], check=True)
+
+
+def _codes(group: Group, work: Path) -> dict[str, dict[str, int | None]]:
+    """Every mutant's verdict (exit code) in ``work``, by module."""
+    os.chdir(work)
+    try:
+        from mutmut.configuration import reset_config
+        from mutmut.mutation.data import SourceFileMutationData
+
+        reset_config()
+        codes = {}
+        for module in group.modules:
+            data = SourceFileMutationData(path=module)
+            data.load()
+            codes[module] = dict(data.exit_code_by_key)
+        return codes
+    finally:
+        os.chdir(ROOT)
+
+
+def _restore(group: Group, work: Path, before: dict[str, dict[str, int | None]]) -> int:
+    """Put back the verdicts mutmut dropped in a recheck: when the test selection grew
+    (new test files) it resets every verdict and runs only the mutants named. A killed
+    mutant stays killed when tests are only added, and a skipped equivalent stays
+    skipped. The number put back."""
+    os.chdir(work)
+    try:
+        from mutmut.mutation.data import SourceFileMutationData
+
+        restored = 0
+        for module in group.modules:
+            data = SourceFileMutationData(path=module)
+            data.load()
+            for name, code in before[module].items():
+                if data.exit_code_by_key.get(name, 0) is None and code is not None:
+                    data.exit_code_by_key[name] = code
+                    restored += 1
+            data.save()
+        return restored
+    finally:
+        os.chdir(ROOT)
+
+
+def _rerun_crashed(group: Group, work: Path) -> float:
+    """Run once more, by name, the mutants whose test process crashed (mutmut's exit 255:
+    pytest raised instead of returning, which mutmut counts as a timeout) — rare, and
+    seen only under a heavy load — so that a crash never passes for a detection. The CPU
+    seconds it took."""
+    codes = _codes(group, work)
+    crashed = [name for module in codes.values() for name, code in module.items() if code == 255]
+    if not crashed:
+        return 0.0
+    print(f"{group.name}: running {len(crashed)} crashed mutants again")
+    cpu = _mutmut(work, "run", "--max-children", str(WORKERS), *crashed)
+    _restore(group, work, codes)
+    return cpu
 
 
 def _non_killed(work: Path) -> list[str]:
@@ -254,6 +463,8 @@ def _summary(
 
 
 def _status(code: int | None) -> str:
+    if code == _SKIPPED:
+        return "not run"
     if code in _KILLED:
         return "killed"
     if code in _SURVIVED:
@@ -285,6 +496,11 @@ def main() -> int:
     parser.add_argument(
         "--report", action="store_true", help="only count the last runs again and rewrite the page"
     )
+    parser.add_argument(
+        "--with-equivalents",
+        action="store_true",
+        help="run the mutants listed as equivalent too (by default they are not run)",
+    )
     options = parser.parse_args()
     by_name = {group.name: group for group in GROUPS}
     unknown = [name for name in options.groups if name not in by_name]
@@ -304,11 +520,18 @@ def main() -> int:
             work = _refresh(group)
             names = _non_killed(work)
             if names:
+                before = _codes(group, work)
                 _mutmut(work, "run", "--max-children", str(WORKERS), *names)
+                _restore(group, work, before)
             _summary(group, work, None)
         else:
             work = _prepare(group)
-            cpu = _mutmut(work, "run", "--max-children", str(WORKERS))
+            cpu = 0.0
+            if not options.with_equivalents:
+                cpu += _generate(work)
+                print(f"{group.name}: {_skip_equivalents(group, work)} listed equivalents not run")
+            cpu += _mutmut(work, "run", "--max-children", str(WORKERS))
+            cpu += _rerun_crashed(group, work)
             _summary(group, work, time.monotonic() - started, cpu)
     sys.path.insert(0, str(ROOT / "scripts"))
     from mutate_report import write_page

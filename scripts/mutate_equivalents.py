@@ -13,10 +13,6 @@ _R = "ai4hse_desk.protocol.reasoning."
 _S = "ai4hse_desk.protocol.single_choice."
 _E = "ai4hse_desk.protocol.extract."
 _J = "ai4hse_desk.protocol.structured."
-_ROUTE = (
-    "only which texts go through the extraction memo changes (reasoning-assisted texts "
-    "and texts over the bound are never memoised inside `_apply` either): the same verdicts"
-)
 _TWO_LISTS = (
     "a short cut: with one `[` there are not two answer lists, so searching anyway finds "
     "at most one and the text is not ambiguous either way"
@@ -86,6 +82,37 @@ _SAME_RANK = (
     "track, for which it is the same for every run"
 )
 
+_RU = "ai4hse_desk.review.rules."
+_FS = "ai4hse_desk.review.final_state."
+_VA = "ai4hse_desk.review.values."
+_NEW_ROW = (
+    "a new verdict's field left out of its first revision: SQLAlchemy leaves out a "
+    "parameter that names no column, and the column is then NULL, the value given; the "
+    "revision's `changes` list only values that differ from nothing, so they are the same"
+)
+_BLIND_AT = (
+    "the first revision's `blind_at` is set by `writes.change_verdict` to the time of the "
+    "new verdict whatever this dict holds (a parameter naming no column is left out)"
+)
+_JOIN = (
+    "the ON clause is inferred from the one foreign key between the two tables "
+    "(review_decision_revisions.decision_id -> review_decisions.decision_id): the same join"
+)
+_KEY_ONLY_CORRECTED = (
+    "only a key_corrected decision holds a corrected key: `Adjudication.adjudicate` "
+    "refuses --key with any other decision, and an import the same (import_check)"
+)
+_STATE_KEY = (
+    "a final state holds a key only when it is `corrected` (`_state`), so the key test "
+    "adds no other question"
+)
+_NEVER_NOT_REVIEWED = (
+    "unreachable: `final_states` calls `_state` only for a question with a verdict, a "
+    "decision or a place in the plan, which is under review at least (a question absent "
+    "from the states is `not_reviewed` through `state_of`)"
+)
+_FALSY = "`clean_note` only tests `required` for truth: None and False alike ask for no text"
+
 EQUIVALENTS: dict[str, tuple[str, str]] = {
     # --- protocol/answer_only.py
     "ai4hse_desk.protocol.answer_only.x_extract_answer_only_v10__mutmut_13": (
@@ -118,46 +145,16 @@ EQUIVALENTS: dict[str, tuple[str, str]] = {
         _MEMO,
     ),
     # --- protocol/extract.py
-    _E + "x__apply__mutmut_1": (
-        "if len(text) > _MEMO_MAX_TEXT and rule is extract_reasoning:",
-        "more texts go into the memo (long ones, short reasoning-assisted ones): a rule is a "
-        "pure function of (text, n, version), so a memoised verdict is the verdict",
-    ),
-    _E + "x__apply__mutmut_2": (
-        "if len(text) >= _MEMO_MAX_TEXT or rule is extract_reasoning:",
-        _MEMO,
-    ),
-    _E + "x__apply__mutmut_3": (
-        "if len(text) > _MEMO_MAX_TEXT or rule is not extract_reasoning:",
-        "short reasoning-assisted texts are memoised instead of the other tracks' short "
-        "texts: a rule is a pure function of (text, n, version), so the verdicts are the same",
-    ),
-    _E + "x__apply__mutmut_11": ("result = None", _MEMO),
-    _E + "x__apply__mutmut_12": ("result = _memo.get(None)", _MEMO),
-    _E + "x__apply__mutmut_21": ("if len(_memo) > _MEMO_MAX_ENTRIES:", _MEMO),
-    _E + "x__apply__mutmut_22": ("_memo[key] = None", _MEMO),
-    _E + "x_derive__mutmut_22": (
-        "if len(text) > _MEMO_MAX_TEXT and rule is extract_reasoning:",
-        _ROUTE,
-    ),
-    _E + "x_derive__mutmut_23": (
-        "if len(text) >= _MEMO_MAX_TEXT or rule is extract_reasoning:",
-        _ROUTE,
-    ),
-    _E + "x_derive__mutmut_24": (
-        "if len(text) > _MEMO_MAX_TEXT or rule is not extract_reasoning:",
-        _ROUTE,
-    ),
-    _E + "x_derive__mutmut_34": ("result = _memo.get(None) or _apply(", _MEMO),
     _E + "x_track_rule__mutmut_5": (
         "return _rule(track, 2)",
         "the number only passes `_rule`'s n >= 1 check, which 1 and 2 both pass",
     ),
     _E + "x_verdict_rule__mutmut_3": ("return _VERDICT_RULES.get(None, rule)", _LEAN),
-    _E + "x_derive__mutmut_55": (
+    _E + "x_derive__mutmut_40": (
         "result.selection if (result.status is Status.VALID) or True else None,",
-        "every track rule gives a selection only with `valid` (a test of each track holds "
-        "it), so a cut-off attempt keeps the same selection or None either way",
+        "every track rule gives a selection only with `valid` (the any-text property test "
+        "`test_any_text_gives_a_well_formed_verdict` holds it for every track), so a cut-off "
+        "attempt keeps the same selection or None either way",
     ),
     # --- protocol/lists.py
     _L + "x_read_items__mutmut_23": (
@@ -432,12 +429,48 @@ EQUIVALENTS: dict[str, tuple[str, str]] = {
         "file, so when they are as many as the questions known, every question is known and "
         "the loop would add none",
     ),
+    # --- review/rules.py
+    _RU + "x_blind_draft__mutmut_13": (
+        '"XXblind_atXX": None,  # the first revision\'s time (writes.change_verdict)',
+        _BLIND_AT,
+    ),
+    _RU + "x_blind_draft__mutmut_14": (
+        '"BLIND_AT": None,  # the first revision\'s time (writes.change_verdict)',
+        _BLIND_AT,
+    ),
+    _RU + "x_blind_draft__mutmut_15": ('"XXverdictXX": None,', _NEW_ROW),
+    _RU + "x_blind_draft__mutmut_16": ('"VERDICT": None,', _NEW_ROW),
+    _RU + "x_blind_draft__mutmut_17": ('"XXproposed_keyXX": None,', _NEW_ROW),
+    _RU + "x_blind_draft__mutmut_18": ('"PROPOSED_KEY": None,', _NEW_ROW),
+    _RU + "x_blind_draft__mutmut_19": ('"XXconfidenceXX": None,', _NEW_ROW),
+    _RU + "x_blind_draft__mutmut_20": ('"CONFIDENCE": None,', _NEW_ROW),
+    _RU + "x_blind_fields__mutmut_17": (
+        '"XXblind_atXX": None,  # the first revision\'s time (writes.change_verdict)',
+        _BLIND_AT,
+    ),
+    _RU + "x_blind_fields__mutmut_18": (
+        '"BLIND_AT": None,  # the first revision\'s time (writes.change_verdict)',
+        _BLIND_AT,
+    ),
+    _RU + "x_question_adjudicators__mutmut_4": (".join(_D, None)", _JOIN),
+    _RU + "x_question_adjudicators__mutmut_6": (".join(_D, )", _JOIN),
+    # --- review/final_state.py
+    _FS + "x__state__mutmut_14": (
+        "key = decision.corrected_key if (state == CORRECTED) or True else None",
+        _KEY_ONLY_CORRECTED,
+    ),
+    _FS + "x__state__mutmut_76": ("return FinalState(None, NOT_REVIEWED)", _NEVER_NOT_REVIEWED),
+    _FS + "x__state__mutmut_77": ("return FinalState(qid, None)", _NEVER_NOT_REVIEWED),
+    _FS + "x__state__mutmut_78": ("return FinalState(NOT_REVIEWED)", _NEVER_NOT_REVIEWED),
+    _FS + "x__state__mutmut_79": ("return FinalState(qid, )", _NEVER_NOT_REVIEWED),
+    _FS + "x_exploration__mutmut_6": (
+        "corrected = {qid: key_of(s.key) for qid, s in states.items() "
+        "if s.state == CORRECTED or s.key}",
+        _STATE_KEY,
+    ),
+    # --- review/values.py
+    _VA + "x_clean_source__mutmut_3": ("source = clean_note(text, required=None)", _FALSY),
 }
 
 #: Mutants left for another piece of work this round (glob pattern -> why).
-DEFERRED: dict[str, str] = {
-    "ai4hse_desk.protocol.metrics.xǁRunScorerǁmerge__mutmut_*": (
-        "`RunScorer.merge` is being simplified in the verdicts work (issue 36 names its 16 "
-        "untested mutants); its tests come with that change, not this round."
-    ),
-}
+DEFERRED: dict[str, str] = {}
