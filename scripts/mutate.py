@@ -153,10 +153,15 @@ GROUPS: tuple[Group, ...] = (
     ),
     Group(
         "review-queue",
-        modules=("ai4hse_desk/review/queue.py", "ai4hse_desk/review/final_state.py"),
+        modules=(
+            "ai4hse_desk/review/queue.py",
+            "ai4hse_desk/review/final_state.py",
+            "ai4hse_desk/review/marks.py",
+        ),
         tests=(
             "tests/core/test_review_queue*.py",
             "tests/core/test_review_final_state*.py",
+            "tests/core/test_notes_store.py",
             "tests/core/test_review_adjudication_queue.py",
             "tests/core/test_review_report_json.py",
         ),

@@ -39,12 +39,11 @@ def marked_questions(
     """The questions marked ⚑ for the viewer of ``sight``: an open flag or a standing
     concern (of ``category``, when given) that ``sight`` shows."""
     keep = standing(read_final_states(store))
+    codes = {code for code, flag in CONCERN_CATEGORY.items() if category in (None, flag)}
     concerns = [
         verdict
         for verdict in ReviewBook(store).all_verdicts()
-        if verdict.concern
-        and verdict.question_id in keep
-        and (category is None or CONCERN_CATEGORY.get(verdict.verdict or "") == category)
+        if verdict.concern and verdict.question_id in keep and verdict.verdict in codes
     ]
     items: list[Flag | ReviewVerdict] = [*store.flags(states=("open",), category=category)]
     items += concerns
