@@ -158,7 +158,7 @@ def main() -> int:
         order = review.corpus_order()
         review.make_plan(reviewers=REVIEWERS, per_question=2, order="random", seed=5)
         submit = _fill(review, db.answer_keys())
-        engine = backend.make_engine(notes.location)  # the floor's own engine, same file
+        engine, _ = backend.make_engine(notes.location)  # the floor's own engine, same file
         bare_write = _timed(
             lambda: backend.write(engine, lambda c: c.execute(text("SELECT 1"))), 200
         )
