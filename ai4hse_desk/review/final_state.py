@@ -43,7 +43,7 @@ from ai4hse_desk.review.values import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Iterable, Mapping, Sequence
 
     from sqlalchemy.engine import Connection
 
@@ -196,19 +196,41 @@ def state_of(states: Mapping[str, FinalState], question_id: str) -> FinalState:
     return states.get(question_id) or FinalState(question_id, NOT_REVIEWED)
 
 
-def read_states(conn: Connection) -> dict[str, FinalState]:
+def read_states(
+    conn: Connection, verdicts: Sequence[ReviewVerdict] | None = None
+) -> dict[str, FinalState]:
     """Every final state, read on ``conn`` (one transaction: the plan's header and
-    questions, every verdict and every decision)."""
+    questions, every verdict and every decision); ``verdicts``: every verdict, when the
+    caller has read them on ``conn`` already."""
     from ai4hse_desk.review import writes as review_writes  # SQLAlchemy: only to read
 
     header = review_writes.read_plan_header(conn)
     planned = () if header is None else review_writes.plan_questions(conn, header.plan_id)
     return final_states(
-        review_writes.read_verdicts(conn),
+        review_writes.read_verdicts(conn) if verdicts is None else verdicts,
         review_writes.read_decisions(conn),
         per_question=None if header is None else header.per_question,
         planned=planned,
     )
+
+
+def read_question_state(conn: Connection, question_id: str) -> FinalState:
+    """One question's final state, read on ``conn`` from its own rows only (indexed: the
+    same as :func:`read_states` gives it, at a cost independent of the review's size)."""
+    from ai4hse_desk.notes.schema import review_verdicts
+    from ai4hse_desk.review import writes as review_writes  # SQLAlchemy: only to read
+
+    header = review_writes.read_plan_header(conn)
+    planned = header is not None and bool(
+        review_writes.assigned_reviewers(conn, header.plan_id, question_id)
+    )
+    states = final_states(
+        review_writes.read_verdicts(conn, review_verdicts.c.question_id == question_id),
+        review_writes.read_decisions(conn, review_writes.decision_of(question_id)),
+        per_question=None if header is None else header.per_question,
+        planned=(question_id,) if planned else (),
+    )
+    return state_of(states, question_id)
 
 
 def read_final_states(store: NotesStore) -> dict[str, FinalState]:
@@ -260,6 +282,7 @@ __all__ = [
     "exploration",
     "final_states",
     "read_final_states",
+    "read_question_state",
     "read_states",
     "state_of",
 ]

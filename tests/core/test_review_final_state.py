@@ -20,6 +20,7 @@ from ai4hse_desk.review.final_state import (
     UNRESOLVED,
     exploration,
     read_final_states,
+    read_question_state,
     state_of,
 )
 from ai4hse_desk.review.list_rows import COLUMNS, CONCERN, note_cells, note_rows
@@ -101,6 +102,32 @@ def test_agreeing_reviewers_confirm_the_key_without_a_decision(
         assert (states["Q002"].state, states["Q002"].flagged) == (CONFIRMED, True)
         assert marked_questions(book.store, Visibility.everything()) == {"Q002"}
         assert state_of(states, "Q003").state == NOT_REVIEWED
+
+
+def test_one_question_read_alone_has_the_state_the_whole_review_gives_it(
+    decided: NotesStore, audit: AuditDB
+) -> None:
+    # (the Review view reads one question's state per page, from its own rows)
+    every = read_final_states(decided)
+    assert {s.state for s in every.values()} >= {CONFIRMED, CORRECTED, EXCLUDED, UNRESOLVED}
+    for question_id in [*audit.answer_keys(), "Q999"]:
+        alone = decided.run(lambda conn, q=question_id: read_question_state(conn, q))
+        assert alone == state_of(every, question_id), question_id
+
+
+def test_one_question_read_alone_counts_the_plan_and_its_k(audit: AuditDB, store_url: str) -> None:
+    with NotesStore.open(audit, store_url) as notes:
+        book = ReviewBook(notes)
+        book.make_plan(reviewers=["ann", "bob", "cy"], per_question=3,
+                       questions=["Q001", "Q002", "Q003"])  # fmt: skip
+        for who in ("ann", "bob"):  # 2 of K = 3 agree: still under review
+            book.save_verdict("Q001", who, verdict="key_ok", not_blind=True)
+        every = read_final_states(notes)
+        for question_id, state in {"Q001": UNDER_REVIEW, "Q002": UNDER_REVIEW,
+                                   "Q004": NOT_REVIEWED}.items():  # fmt: skip
+            alone = notes.run(lambda conn, q=question_id: read_question_state(conn, q))
+            assert alone == state_of(every, question_id)
+            assert alone.state == state, question_id
 
 
 def test_a_confirmed_key_loses_its_flag_and_a_settled_one_is_marked_as_such(

@@ -218,30 +218,27 @@ class NotesController(QObject):
 
     # -- reading and writing -----------------------------------------------------------------
 
-    def write(self, work: Callable[[NotesStore], T]) -> Task[T] | None:
-        """Run one change on the store (opened, made if need be, first), off the GUI thread.
+    def write(self, work: Callable[[NotesStore], T], *, quiet: bool = False) -> Task[T] | None:
+        """Run one change on the store (opened, made if need be, first), off the GUI thread;
+        ``quiet``: a change no view shows (a showing), so the notes are not read again.
 
-        Returns:
-            The task (``succeeded`` carries what ``work`` returned; by then the
-            controller has taken note), or ``None`` when nothing can be recorded.
-            A store that cannot be opened makes the notes unavailable (said
-            once, here), not a failed change.
-        """
+        Returns the task (``succeeded`` carries ``work``'s result; by then the controller
+        has taken note), or ``None`` when nothing can be recorded. A store that cannot be
+        opened makes the notes unavailable (said once, here), not a failed change."""
         holder, session = self._store, self._session
         if holder is None or session is None or self._unavailable is not None:
             return None
         first = holder.store is None
-
-        def change(_progress: object) -> T:
-            return work(holder.opened())
-
-        task = self._tasks.run(CollectionOp(change, lane=LANE, explain=store_problem))
+        task = self._tasks.run(
+            CollectionOp(lambda _p: work(holder.opened()), lane=LANE, explain=store_problem)
+        )
         # Before the caller's slots (connected later): they see the store as it is now.
-        task.succeeded.connect(lambda _result: self._written(session, holder, first))
-        task.failed.connect(lambda _reason: self._written(session, holder, first))
+        done = lambda _result: self._written(session, holder, first, quiet)  # noqa: E731
+        task.succeeded.connect(done)
+        task.failed.connect(done)
         return task
 
-    def _written(self, session: AuditSession, holder: StoreHolder, first: bool) -> None:
+    def _written(self, session: AuditSession, holder: StoreHolder, first: bool, q: bool) -> None:
         if session is not self._session:
             return
         if holder.open_error is not None and self._unavailable is None:
@@ -249,7 +246,8 @@ class NotesController(QObject):
             return
         if first and holder.store is not None:
             self._opened(holder.store)
-        self.refresh()
+        if first or not q:  # (q: quiet)
+            self.refresh()
 
     def refresh(self) -> None:
         """Read the marks, the shown question's flags and attempt's notes (and the list)."""

@@ -202,9 +202,9 @@ def read_page(
         others, withheld = None, first_line(exc)
     final = None
     if others is not None:
-        from ai4hse_desk.review.final_state import read_final_states, state_of
+        from ai4hse_desk.review.final_state import read_question_state
 
-        final = state_of(read_final_states(store), question_id)
+        final = store.run(lambda conn: read_question_state(conn, question_id))
     rows = () if index is None else tuple(index.compare_grid(question_id))
     sight = ReviewBook(store).visibility(reviewer)  # others' flags once theirs is submitted
     every = store.flags(question_id=question_id)

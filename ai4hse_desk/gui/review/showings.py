@@ -52,7 +52,7 @@ class Showings:
         if self._notes.store is None:
             self._waiting = question_id  # recorded with the first answer (no store yet)
             return
-        self._notes.write(lambda store: record(store, question_id, reviewer))
+        self._notes.write(lambda store: record(store, question_id, reviewer), quiet=True)
 
     def with_first(
         self, question_id: str, work: Callable[[NotesStore, str], T]
