@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import pytest
-from desk_helpers import cli, listing
 
 from ai4hse_desk.analysis import (
     ATTEMPT_COLUMNS,
@@ -26,12 +25,13 @@ from ai4hse_desk.notes.store import NotesStore
 from ai4hse_desk.protocol.outcome import Status
 from ai4hse_desk.review.export_frames import REVIEW_COLUMNS
 from ai4hse_desk.review.exports import export_notes
+from tests.core.desk_helpers import cli, listing
 
 if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
 
-    from conftest import DeskDirs
+    from tests.core.conftest import DeskDirs
 
 RUN_SETTINGS = ("provider", "provider_routing", "max_tokens", "temperature", "reasoning_effort",
                 "concurrency", "prompt_template")  # fmt: skip

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
     from pathlib import Path
 
-    from audit_factory import AuditContent
+    from tests.audit_factory import AuditContent
 
 
 @pytest.fixture

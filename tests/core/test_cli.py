@@ -12,10 +12,10 @@ import sys
 from typing import TYPE_CHECKING
 
 import pytest
-from desk_helpers import listing, sha256
 
 from ai4hse_desk.launcher import main
 from ai4hse_desk.scores.table_rows import ScoreRow, column, display
+from tests.core.desk_helpers import listing, sha256
 
 if TYPE_CHECKING:
     from collections.abc import Callable

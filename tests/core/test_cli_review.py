@@ -12,14 +12,14 @@ import sys
 import time
 from typing import TYPE_CHECKING
 
-import notes_fixtures
 import pytest
-from desk_helpers import cli, sha256
 
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.cli.main import HEADLESS_COMMANDS
 from ai4hse_desk.review.book import ReviewBook
 from ai4hse_desk.verdicts.rescore import rescore
+from tests.core import notes_fixtures
+from tests.core.desk_helpers import cli, sha256
 
 if TYPE_CHECKING:
     from collections.abc import Callable

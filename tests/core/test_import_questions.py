@@ -8,7 +8,8 @@ import sqlite3
 from typing import TYPE_CHECKING
 
 import pytest
-from desk_helpers import cli
+
+from tests.core.desk_helpers import cli
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -11,7 +11,8 @@ import sqlite3
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from desk_helpers import cli, listing, public_data, require_data
+
+from tests.core.desk_helpers import cli, listing, public_data, require_data
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -8,7 +8,6 @@ import random
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from desk_helpers import question as q
 
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.keyaudit import (
@@ -22,12 +21,13 @@ from ai4hse_desk.keyaudit import (
     position_skew,
 )
 from ai4hse_desk.keyaudit.hygiene import corpus_hygiene
+from tests.core.desk_helpers import question as q
 
 if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
 
-    from audit_factory import AuditContent
+    from tests.audit_factory import AuditContent
 
 
 OPTS = ("Safety glasses", "Open-toe sandals", "Hearing protection", "Loose necktie")

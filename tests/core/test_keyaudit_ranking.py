@@ -9,16 +9,16 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from audit_factory import render_response
 
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.keyaudit import KeyAuditResult, compute_key_audit
 from ai4hse_desk.launcher import main
+from tests.audit_factory import render_response
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from audit_factory import AuditContent
+    from tests.audit_factory import AuditContent
 
 Answer = Sequence[bool] | Sequence[Sequence[bool]]  # one selection, or one per repetition
 

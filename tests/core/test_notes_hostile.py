@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from desk_helpers import cli, entry_names, sha256
 
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.filewrite import WriteRefused, write_bytes
@@ -27,6 +26,7 @@ from ai4hse_desk.filewrite import atomic as filewrite_atomic
 from ai4hse_desk.notes import ReviewError, backend, location
 from ai4hse_desk.notes.store import NotesStore
 from ai4hse_desk.review import exports
+from tests.core.desk_helpers import cli, entry_names, sha256
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -10,7 +10,6 @@ import time
 from importlib.resources import files
 from typing import TYPE_CHECKING
 
-import notes_fixtures
 import pytest
 from sqlalchemy import create_engine, inspect, text
 
@@ -21,6 +20,7 @@ from ai4hse_desk.notes.schema import SCHEMA_HEAD, VERSION_TABLE, metadata
 from ai4hse_desk.notes.store import NotesStore
 from ai4hse_desk.review.marks import marked_questions
 from ai4hse_desk.review.visibility import Visibility
+from tests.core import notes_fixtures
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 
 import openpyxl
 import pytest
-from desk_helpers import cli
 
 from ai4hse_desk.notes import ReviewError
 from ai4hse_desk.notes.store import NotesStore
@@ -28,6 +27,7 @@ from ai4hse_desk.review.history import ReviewData
 from ai4hse_desk.review.imports import import_notes
 from ai4hse_desk.review.read import read_review
 from ai4hse_desk.review.rules import BlindRuleError
+from tests.core.desk_helpers import cli
 
 if TYPE_CHECKING:
     from collections.abc import Callable

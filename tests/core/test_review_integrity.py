@@ -13,7 +13,6 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 import pytest
-from desk_helpers import cli
 
 from ai4hse_desk.notes.errors import ReviewError
 from ai4hse_desk.notes.store import NotesStore
@@ -23,6 +22,7 @@ from ai4hse_desk.review.book import ReviewBook
 from ai4hse_desk.review.exports import export_notes
 from ai4hse_desk.review.imports import import_notes
 from ai4hse_desk.review.read import read_review
+from tests.core.desk_helpers import cli
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator

@@ -10,7 +10,6 @@ import sqlite3
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from desk_helpers import cli
 from sqlalchemy import insert
 
 from ai4hse_desk import __version__
@@ -25,6 +24,7 @@ from ai4hse_desk.review.book import ReviewBook
 from ai4hse_desk.review.effort import SESSION_CAP_SECONDS, verdict_time
 from ai4hse_desk.review.report import review_report
 from ai4hse_desk.verdicts.rescore import rescore
+from tests.core.desk_helpers import cli
 
 if TYPE_CHECKING:
     from collections.abc import Callable

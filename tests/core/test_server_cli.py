@@ -10,7 +10,12 @@ from typing import TYPE_CHECKING, Any
 
 import psycopg
 import pytest
-from server_support import (
+
+from ai4hse_desk.launcher import main
+from ai4hse_desk.review.server import connection as server_connection
+from ai4hse_desk.review.server.address import parse_server_url
+from ai4hse_desk.review.server.connection import ServerSession, ServerUnavailable
+from tests.server_support import (
     ReviewDatabase,
     connect,
     create_database,
@@ -20,11 +25,6 @@ from server_support import (
     server_urls,
     without_password,
 )
-
-from ai4hse_desk.launcher import main
-from ai4hse_desk.review.server import connection as server_connection
-from ai4hse_desk.review.server.address import parse_server_url
-from ai4hse_desk.review.server.connection import ServerSession, ServerUnavailable
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

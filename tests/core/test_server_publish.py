@@ -10,12 +10,18 @@ from typing import TYPE_CHECKING
 
 import pytest
 from psycopg import sql
-from server_support import ReviewDatabase, connect, create_database, drop_database, server_urls
 
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.review.plan import plan_review
 from ai4hse_desk.review.server.migrations import migration_files, schema_version
 from ai4hse_desk.verdicts.rescore import iter_verdicts
+from tests.server_support import (
+    ReviewDatabase,
+    connect,
+    create_database,
+    drop_database,
+    server_urls,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator

@@ -14,13 +14,19 @@ from typing import TYPE_CHECKING, Any
 import psycopg
 import pytest
 from psycopg import errors, sql
-from server_support import ReviewDatabase, connect, create_database, drop_database, server_urls
 
 from ai4hse_desk.review.server.roles import (
     ADJUDICATOR_FUNCTIONS,
     READER_FUNCTIONS,
     REVIEWER_FUNCTIONS,
     REVIEWER_TABLES,
+)
+from tests.server_support import (
+    ReviewDatabase,
+    connect,
+    create_database,
+    drop_database,
+    server_urls,
 )
 
 if TYPE_CHECKING:

@@ -31,8 +31,9 @@ from ai4hse_desk.verdicts.attempt_detail import AttemptDetail
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from gui_fixtures import MessageBoxes
     from pytestqt.qtbot import QtBot
+
+    from tests.gui.gui_fixtures import MessageBoxes
 
 FLAG_COLUMN = len(COLUMNS) - 1
 GUI_THREAD = threading.get_ident()

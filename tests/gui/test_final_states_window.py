@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pytest
-from review_panel import VERDICTS, copy_demo, in_store, open_window, settle, submit
 
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.gui.models.attempt_table import COLUMNS as LIST_COLUMNS
@@ -21,6 +20,7 @@ from ai4hse_desk.review.final_state import exploration, read_final_states
 from ai4hse_desk.review.list_rows import COLUMNS as NOTE_COLUMNS
 from ai4hse_desk.review.report import review_report
 from ai4hse_desk.review.values import FALSE, TRUE
+from tests.gui.review_panel import VERDICTS, copy_demo, in_store, open_window, settle, submit
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence

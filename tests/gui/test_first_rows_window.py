@@ -26,8 +26,9 @@ from ai4hse_desk.index import ensure_index
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from gui_fixtures import MessageBoxes
     from pytestqt.qtbot import QtBot
+
+    from tests.gui.gui_fixtures import MessageBoxes
 
 
 def _cache_index(path: Path) -> None:
