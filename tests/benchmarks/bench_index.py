@@ -254,7 +254,7 @@ def _measure(db_path: Path, cache: Path) -> dict[str, Any]:
             for words in SEARCHES:
                 timings: dict[str, list[float]] = {}
                 for mode in ("fts", "like"):
-                    query = AttemptQuery(text=words, text_mode=mode)  # type: ignore[arg-type]
+                    query = AttemptQuery(text=words, text_mode=mode)
                     # A new search: nothing remembered; count + first page of keys.
                     timings[mode] = _ms(
                         lambda q=query: (

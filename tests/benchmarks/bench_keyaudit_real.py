@@ -204,8 +204,7 @@ def main() -> int:
         "p25_at_least_best_baseline": float(model["p25"]) >= best["p25"],  # type: ignore[arg-type]
         "ece_at_most_0.03": float(model["ece"]) <= ECE_MAX,  # type: ignore[arg-type]
         "ece_at_most_0.03_with_8_and_9_runs": all(
-            float(s["ece"]) <= ECE_MAX
-            for s in subsets.values()  # type: ignore[arg-type]
+            float(s["ece"]) <= ECE_MAX for s in subsets.values()
         ),
         "shown_at_0.9_really_wrong_80pct": high is None or float(high) >= HIGH_SHARE,  # type: ignore[arg-type]
         "shipped_constants_match_a_refit": bool(shipped_ok),

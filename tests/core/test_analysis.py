@@ -28,9 +28,10 @@ from ai4hse_desk.review.exports import export_notes
 from tests.core.desk_helpers import cli, listing
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
     from pathlib import Path
 
+    from ai4hse_desk.display.frames import FrameColumn
     from tests.core.conftest import DeskDirs
 
 RUN_SETTINGS = ("provider", "provider_routing", "max_tokens", "temperature", "reasoning_effort",
@@ -220,7 +221,12 @@ def test_nothing_is_written(mixed_db: Path, tmp_path: Path, desk_dirs: DeskDirs)
 
 
 def test_the_declarations_document_every_column() -> None:
-    for declared in (RUN_COLUMNS, ATTEMPT_COLUMNS, NOTE_COLUMNS):
+    declarations: tuple[Sequence[FrameColumn[Any]], ...] = (
+        RUN_COLUMNS,
+        ATTEMPT_COLUMNS,
+        NOTE_COLUMNS,
+    )
+    for declared in declarations:
         names = [col.name for col in declared]
         assert len(names) == len(set(names))
         lines = column_docs(declared).splitlines()

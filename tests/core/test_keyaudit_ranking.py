@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 
@@ -65,7 +65,10 @@ def build(
         for rep in range(1, repetitions + 1):
             for qid, *_ in questions:
                 answer = answers[(run_id, qid)]
-                chosen = answer[rep - 1] if isinstance(answer[0], Sequence) else answer
+                # one selection per repetition, or the one selection (Answer)
+                chosen = cast(
+                    "Sequence[bool]", answer[rep - 1] if isinstance(answer[0], Sequence) else answer
+                )
                 attempts.append(
                     {
                         "attempt_id": len(attempts) + 1,

@@ -309,7 +309,7 @@ def test_a_writer_killed_mid_way_leaves_every_committed_flag(
     proc = notes_fixtures.start_writer(audit.path, store_url, "k", 100_000)
     notes_fixtures.go(proc)
     assert proc.stdout is not None
-    printed = []
+    printed: list[str] = []
     deadline = time.monotonic() + 60
     while len(printed) < 150 and time.monotonic() < deadline:
         printed.append(proc.stdout.readline().strip())

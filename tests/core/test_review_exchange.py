@@ -289,7 +289,7 @@ V0, V1, V2, V3 = (f"review_verdicts[{i}]" for i in range(4))
 D0, P0 = "review_decisions[0]", "review_plans[0]"
 #: Case → (spoiler, words the error holds). Each file is checked on its own: field by field,
 #: as the CLI checks its input, and its parts against each other.
-BAD_FILES: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
+BAD_FILES: dict[str, tuple[Callable[[dict[str, Any]], object], str]] = {
     "blind answer changed later": (
         _set(f"{V0}.revisions[1].blind_answer", [F, F, U, F]),
         "differs from the blind answer the verdict was first recorded with",

@@ -135,7 +135,7 @@ def test_sensitivity_names_its_three_figures_and_says_why_a_run_has_none(
                 conn.execute(statement)
         conn.close()
         with open_audit(copy) as db:
-            figures = {r["run_id"]: r["exact_accuracy"] for r in rescore(db).runs}
+            figures = {str(r["run_id"]): r["exact_accuracy"] for r in rescore(db).runs}
         copy.unlink()
         return figures
 

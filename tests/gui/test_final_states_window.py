@@ -117,8 +117,7 @@ def test_the_exploration_is_the_reports_without_excluded_with_corrected_keys(
     with open_audit(audit) as db:
         report = in_store(audit, lambda store: review_report(db, ReviewBook(store)))
     expected = {
-        row["run_id"]: row["without_excluded_with_corrected_keys"]
-        for row in report["sensitivity"]  # type: ignore[union-attr]
+        row["run_id"]: row["without_excluded_with_corrected_keys"] for row in report["sensitivity"]
     }
     assert panel.explored is not None
     shown = {run["run_id"]: run["exact_accuracy"] for run in panel.explored.runs}
