@@ -54,6 +54,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from keyaudit_realdata import (
@@ -190,7 +191,7 @@ def main() -> int:
         row("cleanlab CROWDLAB", folds_mean["crowdlab"], crowdlab, wrong),
     ]
     best = {k: max(float(r[k]) for r in rows[2:]) for k in ("ap", "p25")}  # type: ignore[arg-type]
-    subsets = {}
+    subsets: dict[str, dict[str, Any]] = {}
     for keep in (9, 8):
         fewer = desk_corpus(redux, redux.models[:keep])
         subsets[f"{keep}_runs"] = calibration_metrics(apply_folds(fewer, chosen), fewer.wrong)
