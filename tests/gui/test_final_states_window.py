@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from ai4hse_desk.audit import open_audit
-from ai4hse_desk.gui.models.attempt_table import COLUMNS as LIST_COLUMNS
+from ai4hse_desk.gui.models.attempt_columns import COLUMNS as LIST_COLUMNS
 from ai4hse_desk.review.adjudication import Adjudication
 from ai4hse_desk.review.book import ReviewBook
 from ai4hse_desk.review.final_state import exploration, read_final_states

@@ -406,7 +406,7 @@ def test_screenshot_of_the_scores_view(demo_path: Path, tmp_path: Path) -> None:
 
 
 def test_sorting_happens_in_sql_with_stable_pages(window: MainWindow, verdicts: list) -> None:
-    from ai4hse_desk.gui.models.attempt_table import COL_STATUS
+    from ai4hse_desk.gui.models.attempt_columns import COL_STATUS
 
     window.model.sort(COL_STATUS, Qt.SortOrder.DescendingOrder)
     rows = fetch_all(window)

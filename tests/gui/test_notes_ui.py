@@ -28,7 +28,7 @@ from ai4hse_desk.gui.dialogs.flag import FlagDialog, FlagValues
 from ai4hse_desk.gui.dialogs.history import HistoryDialog
 from ai4hse_desk.gui.dialogs.note import NoteDialog
 from ai4hse_desk.gui.main_window import MainWindow
-from ai4hse_desk.gui.models.attempt_table import COLUMNS
+from ai4hse_desk.gui.models.attempt_columns import COLUMNS
 from ai4hse_desk.notes import Flag, ReviewError
 from ai4hse_desk.notes.store import NotesStore
 from ai4hse_desk.verdicts.rescore import iter_verdicts, rescore
