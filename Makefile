@@ -29,8 +29,8 @@ test: $(STAMP)
 	@bash scripts/test.sh $(BIN)
 
 lint: $(STAMP)
-	$(BIN)/ruff check ai4hse_desk tests
-	$(BIN)/ruff format --check ai4hse_desk tests
+	$(BIN)/ruff check ai4hse_desk tests scripts
+	$(BIN)/ruff format --check ai4hse_desk tests scripts
 	$(BIN)/mypy
 
 ## The documentation site (MkDocs), served on loopback while you edit it.

@@ -31,7 +31,7 @@ def main() -> int:
         renderer.render(painter)
         painter.end()
         out = ICONS / f"ai4hse-desk-{size}.png"
-        if not image.save(str(out), "PNG"):
+        if not image.save(str(out), b"PNG"):
             raise SystemExit(f"could not write {out}")
     del app
     return 0

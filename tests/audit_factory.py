@@ -149,7 +149,7 @@ def render_response(track: str, selection: Sequence[bool]) -> str:
 def build_content(extra_questions: int = 0) -> AuditContent:
     """The default content, plus ``extra_questions`` generated 4-option questions
     (ids ``G0001``…, ordinals from 101, topic cycling) answered by every run."""
-    questions = [
+    questions: list[dict[str, Any]] = [
         {"question_id": q, "ordinal": o, "text": t, "options": opts, "labels": dict(lab)}
         for q, o, t, opts, lab in _QUESTIONS
     ]

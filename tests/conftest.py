@@ -14,8 +14,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from audit_factory import AuditContent, build_audit_db, build_content
-from thread_guard import no_new_threads
+
+from tests.audit_factory import AuditContent, build_audit_db, build_content
+from tests.thread_guard import no_new_threads
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator

@@ -115,7 +115,7 @@ class ReviewDatabase:
     def sql(self, role: str, query: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
         """Rows of ``query`` run as ``role`` (plain psycopg)."""
         with connect(self.url(role)) as conn:
-            cur = conn.execute(query, params)  # type: ignore[arg-type]
+            cur = conn.execute(query, params)
             return cur.fetchall() if cur.description else []
 
 

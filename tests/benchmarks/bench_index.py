@@ -37,11 +37,14 @@ import subprocess
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+
+    from ai4hse_desk.index import AttemptQuery, ReviewIndex
 
 FILTER_MS = 150.0
 NEXT_MS = 30.0
@@ -64,6 +67,19 @@ INSERT INTO rows SELECT a.attempt_id, q.ordinal, a.question_id, a.run_id, r.mode
 FROM audit.attempts AS a JOIN audit.runs AS r ON r.run_id = a.run_id
 JOIN audit.questions AS q ON q.question_id = a.question_id ORDER BY a.attempt_id
 """
+
+
+def _count_and_page(
+    index: ReviewIndex, query: AttemptQuery | None, sort: str, desc: bool
+) -> object:
+    """What a filter change waits for: the count and the first page of keys."""
+    return index.count(query), index.page_keys(query, sort, desc)
+
+
+def _new_search(index: ReviewIndex, query: AttemptQuery) -> object:
+    """A new search, nothing remembered: the count and the first page of keys."""
+    index.clear_search_cache()
+    return index.count(query), index.page_keys(query)
 
 
 def _ms(action: Callable[[], object]) -> list[float]:
@@ -228,9 +244,9 @@ def _measure(db_path: Path, cache: Path) -> dict[str, Any]:
             for name, query in filters.items():
                 for sort, desc in (("attempt_id", False), ("ordinal", False), ("status", True)):
                     change[f"{name} | {sort}{' desc' if desc else ''}"] = _ms(
-                        lambda q=query, s=sort, d=desc: (index.count(q), index.page_keys(q, s, d))
+                        partial(_count_and_page, index, query, sort, desc)
                     )
-                counts_line[name] = _ms(lambda q=query: index.count_by_status(q))
+                counts_line[name] = _ms(partial(index.count_by_status, query))
                 matches[name] = index.count(query)
             report["filter_change_ms"] = change
             report["counts_line_ms"] = counts_line
@@ -254,15 +270,9 @@ def _measure(db_path: Path, cache: Path) -> dict[str, Any]:
             for words in SEARCHES:
                 timings: dict[str, list[float]] = {}
                 for mode in ("fts", "like"):
-                    query = AttemptQuery(text=words, text_mode=mode)  # type: ignore[arg-type]
+                    query = AttemptQuery(text=words, text_mode=mode)
                     # A new search: nothing remembered; count + first page of keys.
-                    timings[mode] = _ms(
-                        lambda q=query: (
-                            index.clear_search_cache(),
-                            index.count(q),
-                            index.page_keys(q),
-                        )
-                    )
+                    timings[mode] = _ms(partial(_new_search, index, query))
                 query = AttemptQuery(text=words)
                 tail = index.page_keys(query, "ordinal")[-1:] or None
                 after = tail[0] if tail else None
@@ -271,7 +281,7 @@ def _measure(db_path: Path, cache: Path) -> dict[str, Any]:
                     "floor_like_ms": timings["like"],
                     "ratio_to_like": round(timings["fts"][0] / timings["like"][0], 2),
                     "next_page_sort_ordinal_ms": _ms(
-                        lambda q=query, a=after: index.page_keys(q, "ordinal", False, a)
+                        partial(index.page_keys, query, "ordinal", False, after)
                     ),
                     "matches": index.count(query),
                 }

@@ -132,7 +132,9 @@ def main() -> int:
     parser.add_argument("--no-oracle", action="store_true", help="skip the (slow) oracle")
     args = parser.parse_args()
     seeds = 1 if args.quick else args.seeds
-    rows, calibration, ok = [], [], True
+    rows: list[dict[str, object]] = []
+    calibration: list[tuple[float, bool]] = []
+    ok = True
     for family in FAMILIES:
         if args.quick:
             family = dataclasses.replace(family, questions=300)

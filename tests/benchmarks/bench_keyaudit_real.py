@@ -54,6 +54,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from keyaudit_realdata import (
@@ -190,7 +191,7 @@ def main() -> int:
         row("cleanlab CROWDLAB", folds_mean["crowdlab"], crowdlab, wrong),
     ]
     best = {k: max(float(r[k]) for r in rows[2:]) for k in ("ap", "p25")}  # type: ignore[arg-type]
-    subsets = {}
+    subsets: dict[str, dict[str, Any]] = {}
     for keep in (9, 8):
         fewer = desk_corpus(redux, redux.models[:keep])
         subsets[f"{keep}_runs"] = calibration_metrics(apply_folds(fewer, chosen), fewer.wrong)
@@ -204,8 +205,7 @@ def main() -> int:
         "p25_at_least_best_baseline": float(model["p25"]) >= best["p25"],  # type: ignore[arg-type]
         "ece_at_most_0.03": float(model["ece"]) <= ECE_MAX,  # type: ignore[arg-type]
         "ece_at_most_0.03_with_8_and_9_runs": all(
-            float(s["ece"]) <= ECE_MAX
-            for s in subsets.values()  # type: ignore[arg-type]
+            float(s["ece"]) <= ECE_MAX for s in subsets.values()
         ),
         "shown_at_0.9_really_wrong_80pct": high is None or float(high) >= HIGH_SHARE,  # type: ignore[arg-type]
         "shipped_constants_match_a_refit": bool(shipped_ok),

@@ -103,8 +103,8 @@ def _window_steps(db_path: Path, store_path: Path) -> dict[str, float]:
     view, loop = win.review, QEventLoop()
     shown = view.set_header
 
-    def header_then_quit(*args: object) -> None:
-        shown(*args)  # type: ignore[arg-type]
+    def header_then_quit(position: str, progress: str, queue_line: str) -> None:
+        shown(position, progress, queue_line)
         loop.quit()
 
     view.set_header = header_then_quit  # type: ignore[method-assign]

@@ -185,7 +185,7 @@ def main() -> int:
             }
     window.close()
     worst = max(
-        t["median_ms"]  # type: ignore[index]
+        t["median_ms"]
         for per_word in timings.values()
         for name, t in per_word.items()
         if isinstance(t, dict)

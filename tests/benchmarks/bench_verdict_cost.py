@@ -23,6 +23,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 TARGET_MS = 100.0
 REVIEWERS = tuple(f"r{n:02d}" for n in range(20))
@@ -108,7 +109,7 @@ def main() -> int:
             _in_process(audit, small, args.rounds),
         )
         big_cli, small_cli = _process(audit, big, 8), _process(audit, small, 8)
-    report = {
+    report: dict[str, Any] = {
         "assignments": (args.questions + 1) * 5 if args.questions else None,
         "plan_written_s": round(built, 1),
         "verdict_ms_median (5M-assignment plan)": _median_ms(big_in),

@@ -72,7 +72,8 @@ class Context:
 
     @property
     def voters(self) -> np.ndarray:
-        return np.maximum((self.letters >= 0).sum(1), 1)
+        counts: np.ndarray = np.maximum((self.letters >= 0).sum(1), 1)
+        return counts
 
     def plurality(self) -> tuple[np.ndarray, np.ndarray]:
         """Per question: the most chosen letter other than the key, and its count."""
@@ -143,9 +144,13 @@ def _rest_strength(ctx: Context) -> np.ndarray:
     alt, _ = ctx.plurality()
 
     def mean(mask: np.ndarray) -> np.ndarray:
-        return np.where(mask.any(1), (strength * mask).sum(1) / np.maximum(mask.sum(1), 1), 0.0)
+        means: np.ndarray = np.where(
+            mask.any(1), (strength * mask).sum(1) / np.maximum(mask.sum(1), 1), 0.0
+        )
+        return means
 
-    return mean(letters == alt[:, None]) - mean(right)
+    gap: np.ndarray = mean(letters == alt[:, None]) - mean(right)
+    return gap
 
 
 def _dedup_shift(ctx: Context) -> np.ndarray:
@@ -224,13 +229,15 @@ def _other_answers(ctx: Context) -> np.ndarray:
 
 
 def _scatter(ctx: Context) -> np.ndarray:
-    return np.asarray(1.0 - _agree_share(ctx) - _contest_share(ctx)) * (
+    scatter: np.ndarray = np.asarray(1.0 - _agree_share(ctx) - _contest_share(ctx)) * (
         (ctx.letters >= 0).sum(1) / ctx.voters
     )
+    return scatter
 
 
 def _declined(ctx: Context) -> np.ndarray:
-    return (ctx.letters < 0).sum(1).astype(float)
+    declined: np.ndarray = (ctx.letters < 0).sum(1).astype(float)
+    return declined
 
 
 def _key_all_above(ctx: Context) -> np.ndarray:

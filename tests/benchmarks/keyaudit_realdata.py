@@ -90,8 +90,9 @@ def desk_corpus(redux: Redux, models: list[str] | None = None) -> Corpus:
 def score(features: np.ndarray, w: dict[str, float]) -> np.ndarray:
     """The suspicion score (as :meth:`ai4hse_desk.keyaudit.suspicion.Features.score`)."""
     model, contest, agree, length = features.T
-    return w["model"] * model / 8.0 + contest - w["agree"] * agree - w["form"] * length * (
-        contest > 0)  # fmt: skip
+    scores: np.ndarray = (w["model"] * model / 8.0 + contest - w["agree"] * agree
+                          - w["form"] * length * (contest > 0))  # fmt: skip
+    return scores
 
 
 def ranking(values: np.ndarray, wrong: np.ndarray) -> dict[str, float]:

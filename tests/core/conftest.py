@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import pytest
-from notes_fixtures import pg_base_url
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
@@ -32,6 +31,7 @@ from ai4hse_desk.index import CACHE_ENV
 from ai4hse_desk.notes.location import DATA_ENV
 from ai4hse_desk.notes.store import NotesStore
 from ai4hse_desk.writer.demo import write_demo
+from tests.core.notes_fixtures import pg_base_url
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator

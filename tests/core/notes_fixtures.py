@@ -18,9 +18,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from desk_helpers import sha256
 
 from ai4hse_desk.launcher import main
+from tests.core.desk_helpers import sha256
 
 PG_ENV = "AI4HSE_TEST_PG_URL"
 REQUIRE_ENV = "AI4HSE_REQUIRE_PG"

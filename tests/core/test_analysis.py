@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import pytest
-from desk_helpers import cli, listing
 
 from ai4hse_desk.analysis import (
     ATTEMPT_COLUMNS,
@@ -26,12 +25,14 @@ from ai4hse_desk.notes.store import NotesStore
 from ai4hse_desk.protocol.outcome import Status
 from ai4hse_desk.review.export_frames import REVIEW_COLUMNS
 from ai4hse_desk.review.exports import export_notes
+from tests.core.desk_helpers import cli, listing
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
     from pathlib import Path
 
-    from conftest import DeskDirs
+    from ai4hse_desk.display.frames import FrameColumn
+    from tests.core.conftest import DeskDirs
 
 RUN_SETTINGS = ("provider", "provider_routing", "max_tokens", "temperature", "reasoning_effort",
                 "concurrency", "prompt_template")  # fmt: skip
@@ -220,7 +221,12 @@ def test_nothing_is_written(mixed_db: Path, tmp_path: Path, desk_dirs: DeskDirs)
 
 
 def test_the_declarations_document_every_column() -> None:
-    for declared in (RUN_COLUMNS, ATTEMPT_COLUMNS, NOTE_COLUMNS):
+    declarations: tuple[Sequence[FrameColumn[Any]], ...] = (
+        RUN_COLUMNS,
+        ATTEMPT_COLUMNS,
+        NOTE_COLUMNS,
+    )
+    for declared in declarations:
         names = [col.name for col in declared]
         assert len(names) == len(set(names))
         lines = column_docs(declared).splitlines()

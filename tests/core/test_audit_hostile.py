@@ -16,10 +16,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from desk_helpers import sha256
 
 from ai4hse_desk.audit import AuditError, open_audit
 from ai4hse_desk.verdicts.rescore import rescore
+from tests.core.desk_helpers import sha256
 
 MakeDb = Callable[..., Path]
 

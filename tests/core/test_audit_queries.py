@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
     from pathlib import Path
 
-    from audit_factory import AuditContent
+    from tests.audit_factory import AuditContent
 
 
 @pytest.fixture
@@ -51,7 +51,12 @@ def test_the_rescore_progress_counts_to_the_attempts_of_its_runs(
 ) -> None:
     """The progress total of a rescore is the attempt count of the runs rescored."""
     seen: list[tuple[int, int]] = []
-    rescore(db, run_ids, progress=lambda done, total: seen.append((done, total)) is None)
+
+    def record(done: int, total: int) -> bool:
+        seen.append((done, total))
+        return True
+
+    rescore(db, run_ids, progress=record)
     assert seen
     assert {reported_total for _, reported_total in seen} == {total}
     assert seen[-1] == (total, total)

@@ -12,14 +12,16 @@ import sys
 from typing import TYPE_CHECKING
 
 import pytest
-from desk_helpers import listing, sha256
 
 from ai4hse_desk.launcher import main
 from ai4hse_desk.scores.table_rows import ScoreRow, column, display
+from tests.core.desk_helpers import listing, sha256
 
 if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
+
+    from tests.audit_factory import AuditContent
 
 RUN_KEYS = {
     "run_id", "model", "track", "protocol_version", "status", "scored", "attempts", "correct",
@@ -177,17 +179,17 @@ def test_rescore_prints_the_contract_json(
 def test_rescore_orders_runs_by_track_then_accuracy(
     capsys: pytest.CaptureFixture[str],
     make_audit_db: Callable[..., Path],
-    audit_content: object,
+    audit_content: AuditContent,
 ) -> None:
     from dataclasses import replace
 
     content = audit_content
-    runs = list(content.runs)  # type: ignore[attr-defined]
-    attempts = list(content.attempts)  # type: ignore[attr-defined]
+    runs = list(content.runs)
+    attempts = list(content.attempts)
     # A second answer-only run, r0, that answers everything with an all-FALSE list: it
     # must come after r1 (higher accuracy) although its id sorts first.
     runs.append({**runs[0], "run_id": "r0", "model": "model-z"})
-    keys = content.keys()  # type: ignore[attr-defined]
+    keys = content.keys()
     next_id = max(a["attempt_id"] for a in attempts) + 1
     for a in [a for a in attempts if a["run_id"] == "r1"]:
         n = len(keys[a["question_id"]])
@@ -373,4 +375,5 @@ def test_every_registered_command_is_headless() -> None:
 
     parser = build_parser()
     subparsers = next(a for a in parser._actions if a.dest == "command")
-    assert set(subparsers.choices) == set(HEADLESS_COMMANDS)  # type: ignore[attr-defined]
+    assert subparsers.choices is not None
+    assert set(subparsers.choices) == set(HEADLESS_COMMANDS)

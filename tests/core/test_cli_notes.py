@@ -9,12 +9,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import notes_fixtures
 import openpyxl
 import pytest
-from desk_helpers import cli, sha256
 
 from ai4hse_desk.cli.main import HEADLESS_COMMANDS
+from tests.core import notes_fixtures
+from tests.core.desk_helpers import cli, sha256
 
 if TYPE_CHECKING:
     from collections.abc import Callable

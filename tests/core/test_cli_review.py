@@ -10,16 +10,16 @@ import sqlite3
 import subprocess
 import sys
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-import notes_fixtures
 import pytest
-from desk_helpers import cli, sha256
 
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.cli.main import HEADLESS_COMMANDS
 from ai4hse_desk.review.book import ReviewBook
 from ai4hse_desk.verdicts.rescore import rescore
+from tests.core import notes_fixtures
+from tests.core.desk_helpers import cli, sha256
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -32,7 +32,7 @@ def _review(*args: str) -> tuple[int, str, str]:
     return cli("review", *args)
 
 
-def _ok(*args: str) -> dict[str, object]:
+def _ok(*args: str) -> dict[str, Any]:
     code, out, err = _review(*args)
     assert (code, err) == (0, ""), err
     return json.loads(out)  # type: ignore[no-any-return]
@@ -53,7 +53,7 @@ def test_the_whole_flow_plan_blind_verdicts_adjudication_report(
     a, notes = str(audit), ["--notes", store_url]
     status = _ok("plan", a, "--reviewers", "bob,ann", "--per-question", "2", *notes)
     assert status["plan"] == {"per_question": 2, "questions": 5, "order": "corpus", "seed": None}
-    assert [r["reviewer"] for r in status["reviewers"]] == ["ann", "bob"]  # type: ignore[attr-defined,index]
+    assert [r["reviewer"] for r in status["reviewers"]] == ["ann", "bob"]
     unchanged.check()
     # Q001: ann finds the key wrong (blind answer first), bob passes it; both blind.
     _ok("verdict", a, "--question", "Q001", "--reviewer", "ann", "--verdict", "key_wrong",
@@ -74,7 +74,7 @@ def test_the_whole_flow_plan_blind_verdicts_adjudication_report(
     assert status["coverage"] == {"questions": 5, "fully_reviewed": 4, "partly_reviewed": 0,
                                   "unreviewed": 1}  # fmt: skip
     assert status["adjudication"] == {"needed": 2, "decided": 0}
-    assert status["reviewers"][0] == {"reviewer": "ann", "assigned": 5, "submitted": 4,  # type: ignore[index]
+    assert status["reviewers"][0] == {"reviewer": "ann", "assigned": 5, "submitted": 4,
                                       "drafts": 1, "remaining": 1}  # fmt: skip
     decision = _ok("adjudicate", a, "--question", "Q001", "--adjudicator", "cy", "--decision",
                    "key_corrected", "--key", "[TRUE, FALSE, TRUE, TRUE]", "--note", "EN 166",
@@ -259,7 +259,7 @@ def test_a_reviewer_killed_mid_submit_keeps_every_saved_verdict(
     proc = _start(audit, store_url, "ann", 1, 300)
     notes_fixtures.go(proc)
     assert proc.stdout is not None
-    printed = []
+    printed: list[str] = []
     deadline = time.monotonic() + 60
     while len(printed) < 40 and time.monotonic() < deadline:
         printed.append(proc.stdout.readline().strip())

@@ -9,11 +9,11 @@ from contextlib import closing
 from typing import TYPE_CHECKING
 
 import pytest
-from desk_helpers import miscased_acronyms, sha256
 
 from ai4hse_desk.protocol import derive
 from ai4hse_desk.protocol.compare import disagrees
 from ai4hse_desk.writer.demo import DemoSummary, write_demo
+from tests.core.desk_helpers import miscased_acronyms, sha256
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

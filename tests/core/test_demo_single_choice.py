@@ -10,13 +10,13 @@ from contextlib import closing
 from typing import TYPE_CHECKING
 
 import pytest
-from desk_helpers import miscased_acronyms, sha256
 
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.protocol import CUT_OFF_REASONS as CUT_OFF
 from ai4hse_desk.verdicts.rescore import rescore
 from ai4hse_desk.writer.demo.single_choice import write_single_choice_demo
 from ai4hse_desk.writer.new_db import WriterError
+from tests.core.desk_helpers import miscased_acronyms, sha256
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -96,6 +96,7 @@ def test_every_argument_of_a_command_is_in_its_section(
     for action in parser._actions:
         if isinstance(action, argparse._HelpAction):
             continue
+        assert not isinstance(action.metavar, tuple)  # one name per argument
         names = action.option_strings or [action.metavar or action.dest.upper()]
         for name in names:
             assert f"`{name}" in body, f"{name} of {' '.join(path)} is not documented"

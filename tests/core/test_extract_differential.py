@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reference_rules import extract as reference
-from test_extraction_properties import HUGE
 
 from ai4hse_desk.protocol import Track, derive, extract_text
 from ai4hse_desk.protocol import extract as current
 from ai4hse_desk.writer.demo import write_demo
 from ai4hse_desk.writer.demo.single_choice import write_single_choice_demo
+from tests.core.reference_rules import extract as reference
+from tests.core.test_extraction_properties import HUGE
 
 if TYPE_CHECKING:
     from pathlib import Path

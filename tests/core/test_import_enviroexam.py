@@ -15,7 +15,8 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 import pytest
-from desk_helpers import cli, public_data, require_data, tree_digest
+
+from tests.core.desk_helpers import cli, public_data, require_data, tree_digest
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from desk_helpers import cli, public_data, require_data, tree_digest
 
 from ai4hse_desk.audit import open_audit
+from tests.core.desk_helpers import cli, public_data, require_data, tree_digest
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

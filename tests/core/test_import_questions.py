@@ -8,7 +8,8 @@ import sqlite3
 from typing import TYPE_CHECKING
 
 import pytest
-from desk_helpers import cli
+
+from tests.core.desk_helpers import cli
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -73,7 +74,7 @@ def test_valid_csv_groups_options_by_question_id(tmp_path: Path) -> None:
         ("Q2", "difficulty", "hard"),
         ("Q2", "topic", "Permits"),
     ]
-    meta = dict(rows(out, "SELECT key, value FROM audit_meta"))  # type: ignore[arg-type]
+    meta = {key: value for key, value in rows(out, "SELECT key, value FROM audit_meta")}
     assert meta["created_by"] == "ai4hse-desk import questions"
     assert meta["benchmark"] == "AI4HSE-Bench v1"
     assert meta["consistency_facet"] == "topic"

@@ -11,7 +11,8 @@ import sqlite3
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from desk_helpers import cli, listing, public_data, require_data
+
+from tests.core.desk_helpers import cli, listing, public_data, require_data
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -235,7 +236,8 @@ def _answers(db: Path, split: str) -> list[dict[str, Any]]:
 
 
 def test_enviroexam_runs_per_split_and_prompt_setting(enviroexam_db: Path, tmp_path: Path) -> None:
-    db = shutil.copy(enviroexam_db, tmp_path / "ee.sqlite")
+    db = tmp_path / "ee.sqlite"
+    shutil.copy(enviroexam_db, db)
     dev = write_jsonl(tmp_path / "dev.jsonl", _answers(db, "dev"))
     test = write_jsonl(tmp_path / "test.jsonl", _answers(db, "test"))
     code, _, err = cli("import", "responses", str(db), "--run-id", "x", "--model", "m",

@@ -30,6 +30,7 @@ from ai4hse_desk.index import (
 from ai4hse_desk.index import build as build_module
 from ai4hse_desk.index import fts as fts_module
 from ai4hse_desk.verdicts.rescore import iter_verdicts
+from ai4hse_desk.verdicts.stream import verdict_stream
 from ai4hse_desk.writer.demo import write_demo
 
 MakeDb = Callable[..., Path]
@@ -163,7 +164,12 @@ def test_the_progress_runs_on_through_the_index_creations(tmp_path: Path) -> Non
     write_demo(tmp_path / "demo.sqlite", attempts=25_000)
     with open_audit(tmp_path / "demo.sqlite") as db:
         attempts = db.count_attempts()
-        build_index(db, progress=lambda done, total: calls.append((done, total)) is None)
+
+        def record(done: int, total: int) -> bool:
+            calls.append((done, total))
+            return True
+
+        build_index(db, progress=record)
     whole = calls[0][1]
     assert {total for _, total in calls} == {whole}
     assert whole == attempts + attempts // 2
@@ -218,7 +224,12 @@ def test_a_cancelled_fts_build_leaves_nothing(
         assert seen == [(7, 30), (14, 30), (21, 30)]
         assert _files(cache) == before == {index_file.name: before[index_file.name]}
         seen.clear()
-        build_fts(db, progress=lambda done, total: seen.append((done, total)) is None)
+
+        def record(done: int, total: int) -> bool:
+            seen.append((done, total))
+            return True
+
+        build_fts(db, progress=record)
         assert seen[-1] == (30, 30)
 
 
@@ -262,7 +273,7 @@ def test_the_collector_is_paused_while_verdicts_stream_and_left_as_found(
     import gc
 
     seen: list[bool] = []
-    stream = build_rows.verdict_stream  # the build reads it from there
+    stream = verdict_stream  # the build reads it from build_rows
 
     def watched(*args: object, **kwargs: object) -> object:
         for batch in stream(*args, **kwargs):  # type: ignore[arg-type]

@@ -105,7 +105,7 @@ def _queries(demo: Demo) -> list[AttemptQuery]:
     return [
         AttemptQuery(),
         AttemptQuery(run_ids=(runs[0].run_id,)),
-        AttemptQuery(run_ids=[run.run_id for run in runs[:3]]),
+        AttemptQuery(run_ids=tuple(run.run_id for run in runs[:3])),
         AttemptQuery(models=(runs[1].model,), repetitions=(1, 3)),
         AttemptQuery(tracks=("reasoning_assisted", "structured_output")),
         AttemptQuery(statuses=("malformed",)),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 from contextlib import closing
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Literal
 
 import pytest
 
@@ -72,10 +72,10 @@ def _paged(index: ReviewIndex, query: AttemptQuery, descending: bool, limit: int
 @pytest.mark.parametrize("mode", ["fts", "like"])
 @pytest.mark.parametrize("words", WORDS)
 def test_every_page_is_the_plain_like_result(
-    demo: Path, index: ReviewIndex, mode: str, words: str
+    demo: Path, index: ReviewIndex, mode: Literal["fts", "like"], words: str
 ) -> None:
     expected = like_ids(demo, words)
-    query = AttemptQuery(text=words, text_mode=mode, text_scope=("responses",))  # type: ignore[arg-type]
+    query = AttemptQuery(text=words, text_mode=mode, text_scope=("responses",))
     index.clear_search_cache()
     assert index.count(query) == len(expected)
     assert _paged(index, query, False, 97) == expected
@@ -85,7 +85,7 @@ def test_every_page_is_the_plain_like_result(
         text=words,
         text_mode=mode,
         text_scope=("responses",),
-        repetitions=(1, 2, 3),  # type: ignore[arg-type]
+        repetitions=(1, 2, 3),
     )
     assert _paged(index, filtered, False, 500) == expected
     _same_pages_from_the_middle(index, query, filtered, expected)
@@ -146,13 +146,14 @@ def test_every_page_of_a_search_in_every_place_is_the_sql_page(
 @pytest.mark.parametrize("mode", ["fts", "like"])
 @pytest.mark.parametrize("words", [*WORDS, "PPE", "Q060"])
 def test_the_first_page_found_before_counting_is_the_first_page(
-    index: ReviewIndex, mode: str, words: str
+    index: ReviewIndex, mode: Literal["fts", "like"], words: str
 ) -> None:
     """The first page by an index-driven LIMIT (the search not resolved, not counted) is
     exactly the first page of the resolved search, in every order, scope and filter."""
+    extras: tuple[dict[str, Any], ...] = ({}, {"repetitions": (1, 2)})
     for scope in (("responses",), ("responses", "questions", "options"), ("options",)):
-        for extra in ({}, {"repetitions": (1, 2)}):
-            query = AttemptQuery(text=words, text_mode=mode, text_scope=scope, **extra)  # type: ignore[arg-type]
+        for extra in extras:
+            query = AttemptQuery(text=words, text_mode=mode, text_scope=scope, **extra)
             for sort, descending in (("attempt_id", False), ("attempt_id", True), ("status", True),
                                      ("ordinal", False)):  # fmt: skip
                 index.clear_search_cache()

@@ -7,18 +7,18 @@ import json
 from typing import TYPE_CHECKING
 
 import pytest
-from test_keyaudit_ranking import build, options
 
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.keyaudit import KeyAuditResult, compute_key_audit
 from ai4hse_desk.keyaudit.calibration import probability
 from ai4hse_desk.launcher import main
+from tests.core.test_keyaudit_ranking import build, options
 
 if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
 
-    from audit_factory import AuditContent
+    from tests.audit_factory import AuditContent
 
 QUESTIONS = 40
 PLANTED = "Q07"

@@ -8,12 +8,12 @@ import re
 from typing import TYPE_CHECKING
 
 import pytest
-from desk_helpers import listing, sha256
 
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.keyaudit import KeyAuditResult, compute_key_audit
 from ai4hse_desk.launcher import main
 from ai4hse_desk.verdicts.rescore import RescoreCancelled, rescore
+from tests.core.desk_helpers import listing, sha256
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -8,7 +8,6 @@ import random
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from desk_helpers import question as q
 
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.keyaudit import (
@@ -22,12 +21,13 @@ from ai4hse_desk.keyaudit import (
     position_skew,
 )
 from ai4hse_desk.keyaudit.hygiene import corpus_hygiene
+from tests.core.desk_helpers import question as q
 
 if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
 
-    from audit_factory import AuditContent
+    from tests.audit_factory import AuditContent
 
 
 OPTS = ("Safety glasses", "Open-toe sandals", "Hearing protection", "Loose necktie")
@@ -130,7 +130,7 @@ def test_position_skew_on_a_skewed_single_answer_corpus() -> None:
     questions = [
         q(f"S{i}", f"t{i}", OPTS, [p == k for p in range(4)]) for i, k in enumerate(letters)
     ]
-    skew = position_skew(questions)
+    skew: dict[str, Any] = position_skew(questions)
     assert skew["method"] == "one_hot"
     assert skew["df"] == 3
     assert skew["chi_square"] == pytest.approx((50**2 + 10**2 + 30**2 + 30**2) / 50)
@@ -140,7 +140,7 @@ def test_position_skew_on_a_skewed_single_answer_corpus() -> None:
     assert [p["true"] for p in skew["positions"]] == [100, 60, 20, 20]
 
     uniform = [q(f"U{i}", f"t{i}", OPTS, [p == i % 4 for p in range(4)]) for i in range(200)]
-    flat = position_skew(uniform)
+    flat: dict[str, Any] = position_skew(uniform)
     assert flat["chi_square"] == 0.0
     assert flat["skewed"] is False
     assert flat["leaning"] == []
@@ -148,7 +148,7 @@ def test_position_skew_on_a_skewed_single_answer_corpus() -> None:
 
 def test_position_skew_of_multi_select_keys() -> None:
     keys = [(True, i % 2 == 0, i % 3 == 0, i % 2 == 1) for i in range(120)]
-    skew = position_skew([q(f"M{i}", f"t{i}", OPTS, k) for i, k in enumerate(keys)])
+    skew: dict[str, Any] = position_skew([q(f"M{i}", f"t{i}", OPTS, k) for i, k in enumerate(keys)])
     assert skew["method"] == "true_share"
     assert skew["positions"][0]["share"] == 1.0
     assert skew["skewed"] is True

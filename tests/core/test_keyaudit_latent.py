@@ -166,7 +166,8 @@ def test_two_alike_runs_are_not_read_as_a_copier_and_a_weak_run() -> None:
               "xx": 4}  # fmt: skip
     code = {"K": 0, "x": 1, ".": -1}
     votes = np.array(
-        [[code[a], code[b]] for (a, b), c in counts.items() for _ in range(c)], dtype=np.int64
+        [[code[pair[0]], code[pair[1]]] for pair, c in counts.items() for _ in range(c)],
+        dtype=np.int64,
     )
     n = len(votes)
     fit = fit_items(votes, np.zeros(n, dtype=np.int64), np.full(n, 2), np.full(n, 0.98))

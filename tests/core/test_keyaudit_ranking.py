@@ -6,19 +6,19 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import pytest
-from audit_factory import render_response
 
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.keyaudit import KeyAuditResult, compute_key_audit
 from ai4hse_desk.launcher import main
+from tests.audit_factory import render_response
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from audit_factory import AuditContent
+    from tests.audit_factory import AuditContent
 
 Answer = Sequence[bool] | Sequence[Sequence[bool]]  # one selection, or one per repetition
 
@@ -65,7 +65,10 @@ def build(
         for rep in range(1, repetitions + 1):
             for qid, *_ in questions:
                 answer = answers[(run_id, qid)]
-                chosen = answer[rep - 1] if isinstance(answer[0], Sequence) else answer
+                # one selection per repetition, or the one selection (Answer)
+                chosen = cast(
+                    "Sequence[bool]", answer[rep - 1] if isinstance(answer[0], Sequence) else answer
+                )
                 attempts.append(
                     {
                         "attempt_id": len(attempts) + 1,

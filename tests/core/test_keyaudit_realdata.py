@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from desk_helpers import public_data, require_data
 
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.keyaudit import compute_key_audit
+from tests.core.desk_helpers import public_data, require_data
 
 if TYPE_CHECKING:
     from types import ModuleType

@@ -11,19 +11,19 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from desk_helpers import question as q
 
 from ai4hse_desk.audit import Question, open_audit
 from ai4hse_desk.keyaudit import compute_key_audit, duplicates
 from ai4hse_desk.keyaudit.dupgroups import LISTED, DuplicateReport
 from ai4hse_desk.keyaudit.duplicates import MIN_JACCARD, NEAR_DUPLICATE, comparison_text, shingles
 from ai4hse_desk.keyaudit.hygiene import corpus_hygiene
+from tests.core.desk_helpers import question as q
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from pathlib import Path
 
-    from audit_factory import AuditContent
+    from tests.audit_factory import AuditContent
 
 STEM = "Which PPE is required when grinding metal on a bench grinder?"
 OPTS = ("Safety glasses", "Open-toe sandals", "Hearing protection", "Loose necktie")

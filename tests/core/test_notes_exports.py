@@ -212,7 +212,7 @@ def test_import_checks_everything_before_adding_anything(
     store.add_flag(question_id="Q002", category="other", note="b", reviewer="ann")
     export_notes(store, "json", tmp_path / "good.json")
     doc = json.loads((tmp_path / "good.json").read_text(encoding="utf-8"))
-    bad_cases = {
+    bad_cases: dict[str, Callable[[dict[str, Any]], object]] = {
         "unknown question": lambda d: d["flags"][1].update(question_id="Q999"),
         "option 9 is outside": lambda d: d["flags"][1]["revisions"][0]["values"].update(option=9),
         "not a UUID": lambda d: d["flags"][1].update(item_id="nope"),

@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING, Any
 
 import openpyxl
 import pytest
-from desk_helpers import cli
 
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.notes.store import NotesStore
 from ai4hse_desk.review.adjudication import Adjudication
 from ai4hse_desk.review.book import ReviewBook
+from tests.core.desk_helpers import cli
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -19,14 +19,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from desk_helpers import cli, entry_names, sha256
 
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.filewrite import WriteRefused, write_bytes
-from ai4hse_desk.filewrite import atomic as filewrite_atomic
 from ai4hse_desk.notes import ReviewError, backend, location
 from ai4hse_desk.notes.store import NotesStore
 from ai4hse_desk.review import exports
+from tests.core.desk_helpers import cli, entry_names, sha256
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -326,7 +325,7 @@ def test_export_into_a_read_only_folder_is_exit_2(
             raise PermissionError(errno.EROFS, os.strerror(errno.EROFS), str(path))
         return real_open(path, flags, *rest, **kw)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(filewrite_atomic.os, "open", read_only_folder)
+    monkeypatch.setattr(os, "open", read_only_folder)  # the os.open filewrite/atomic.py calls
     locked.chmod(0o555)
     try:
         args = ["notes", "export", str(audit), "--format", "xlsx"]

@@ -10,7 +10,6 @@ import time
 from importlib.resources import files
 from typing import TYPE_CHECKING
 
-import notes_fixtures
 import pytest
 from sqlalchemy import create_engine, inspect, text
 
@@ -21,6 +20,7 @@ from ai4hse_desk.notes.schema import SCHEMA_HEAD, VERSION_TABLE, metadata
 from ai4hse_desk.notes.store import NotesStore
 from ai4hse_desk.review.marks import marked_questions
 from ai4hse_desk.review.visibility import Visibility
+from tests.core import notes_fixtures
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -309,7 +309,7 @@ def test_a_writer_killed_mid_way_leaves_every_committed_flag(
     proc = notes_fixtures.start_writer(audit.path, store_url, "k", 100_000)
     notes_fixtures.go(proc)
     assert proc.stdout is not None
-    printed = []
+    printed: list[str] = []
     deadline = time.monotonic() + 60
     while len(printed) < 150 and time.monotonic() < deadline:
         printed.append(proc.stdout.readline().strip())

@@ -9,11 +9,10 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from desk_helpers import cli
-
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.notes.store import NotesStore
 from ai4hse_desk.review.adjudication import Adjudication
+from tests.core.desk_helpers import cli
 
 if TYPE_CHECKING:
     from collections.abc import Callable

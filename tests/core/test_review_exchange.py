@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 
 import openpyxl
 import pytest
-from desk_helpers import cli
 
 from ai4hse_desk.notes import ReviewError
 from ai4hse_desk.notes.store import NotesStore
@@ -28,6 +27,7 @@ from ai4hse_desk.review.history import ReviewData
 from ai4hse_desk.review.imports import import_notes
 from ai4hse_desk.review.read import read_review
 from ai4hse_desk.review.rules import BlindRuleError
+from tests.core.desk_helpers import cli
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -289,7 +289,7 @@ V0, V1, V2, V3 = (f"review_verdicts[{i}]" for i in range(4))
 D0, P0 = "review_decisions[0]", "review_plans[0]"
 #: Case → (spoiler, words the error holds). Each file is checked on its own: field by field,
 #: as the CLI checks its input, and its parts against each other.
-BAD_FILES: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
+BAD_FILES: dict[str, tuple[Callable[[dict[str, Any]], object], str]] = {
     "blind answer changed later": (
         _set(f"{V0}.revisions[1].blind_answer", [F, F, U, F]),
         "differs from the blind answer the verdict was first recorded with",

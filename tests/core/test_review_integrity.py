@@ -10,10 +10,9 @@ import sqlite3
 import subprocess
 import sys
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
-from desk_helpers import cli
 
 from ai4hse_desk.notes.errors import ReviewError
 from ai4hse_desk.notes.store import NotesStore
@@ -23,6 +22,7 @@ from ai4hse_desk.review.book import ReviewBook
 from ai4hse_desk.review.exports import export_notes
 from ai4hse_desk.review.imports import import_notes
 from ai4hse_desk.review.read import read_review
+from tests.core.desk_helpers import cli
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -95,7 +95,7 @@ def any_store(audit: AuditDB, store_url: str) -> Iterator[NotesStore]:
         yield notes
 
 
-def _status(audit: Path) -> dict[str, object]:
+def _status(audit: Path) -> dict[str, Any]:
     code, out, err = cli("review", "status", str(audit))
     assert code == 0, err
     return json.loads(out)  # type: ignore[no-any-return]
@@ -135,7 +135,7 @@ def test_a_refused_command_racing_a_verdict_never_loses_it(
         writer.send("review", "verdict", str(audit), "--question", "Q001", "--reviewer", "ann",
                     "--verdict", "key_ok", "--blind-answer", "[TRUE,FALSE,TRUE,FALSE]")  # fmt: skip
         assert (writer.status(), refused.status()) == (0, 2)
-        (ann,) = _status(audit)["reviewers"]  # type: ignore[misc]
+        (ann,) = _status(audit)["reviewers"]
         assert ann["submitted"] == 1, f"trial {trial}: the verdict was lost"
 
 
@@ -326,7 +326,7 @@ def test_a_forged_edit_that_does_not_start_from_the_stored_verdict_is_refused(
                  "proposed_key": [[T, F, T, T], None]},
     )  # fmt: skip
     revisions.append(forged)
-    verdict = doc["review_verdicts"][0]  # type: ignore[index]
+    verdict = doc["review_verdicts"][0]
     verdict.update(verdict="key_ok", proposed_key=None, note="fine after all",
                    updated_at=forged["at"])  # fmt: skip
     _import_refused(any_store, doc, tmp_path / "forged.json", "is not the value before it")
@@ -351,7 +351,7 @@ def test_an_import_cannot_plant_a_verdict_for_someone_outside_the_plan(
     any_store: NotesStore, ann_key_wrong: dict[str, object], tmp_path: Path
 ) -> None:
     doc = json.loads(json.dumps(ann_key_wrong))
-    verdict = doc["review_verdicts"][0]  # type: ignore[index]
+    verdict = doc["review_verdicts"][0]
     verdict.update(reviewer="mallory", verdict_id="2f7d5a8e-6f5b-4b6a-9e0a-3c7d9b1e4a55")
     for rev in verdict["revisions"]:
         rev["verdict_id"] = verdict["verdict_id"]
@@ -390,7 +390,7 @@ def test_a_refused_import_names_its_first_problems_together(
     any_store: NotesStore, ann_key_wrong: dict[str, object], tmp_path: Path
 ) -> None:
     doc = json.loads(json.dumps(ann_key_wrong))
-    first = doc["review_verdicts"][0]  # type: ignore[index]
+    first = doc["review_verdicts"][0]
     planted = []
     for n, who in enumerate(("mallory", "eve")):
         copy = json.loads(json.dumps(first))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -11,6 +13,10 @@ from ai4hse_desk.notes import ReviewError
 from ai4hse_desk.review.agreement import Rated, review_agreement
 from ai4hse_desk.review.plan import plan_review
 from ai4hse_desk.review.values import check_answer, parse_list
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
 
 QUESTIONS = [f"Q{n:03d}" for n in range(1, 101)]
 
@@ -71,7 +77,7 @@ def test_lists_are_read_in_any_case_and_checked_against_the_options() -> None:
 KEYS = {f"Q{n}": (True, False, False, True) for n in range(1, 7)}
 
 
-def _rated(rows: list[tuple[str, str, str, str | None]]) -> list[Rated]:
+def _rated(rows: Sequence[tuple[str, str, str, str | None]]) -> list[Rated]:
     return [
         Rated(q, r, v, None if b is None else tuple(parse_list(b, unsure=True, what="b")))
         for q, r, v, b in rows

@@ -25,7 +25,7 @@ def _rep(number: int, attempts: int, correct: int, low: float, high: float) -> d
 
 def make_report(**private: Any) -> dict[str, Any]:
     """A realistic report: 3 reviewers (one yet to submit), 2 tracks, an unscored run."""
-    status = {
+    status: dict[str, Any] = {
         "audit": {"path": "/home/ann/bench/audit.sqlite", "sha256": SHA},
         "plan": {"per_question": 2, "questions": 40, "order": "random", "seed": 7},
         "reviewers": [

@@ -10,7 +10,6 @@ import sqlite3
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from desk_helpers import cli
 from sqlalchemy import insert
 
 from ai4hse_desk import __version__
@@ -25,6 +24,7 @@ from ai4hse_desk.review.book import ReviewBook
 from ai4hse_desk.review.effort import SESSION_CAP_SECONDS, verdict_time
 from ai4hse_desk.review.report import review_report
 from ai4hse_desk.verdicts.rescore import rescore
+from tests.core.desk_helpers import cli
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -135,7 +135,7 @@ def test_sensitivity_names_its_three_figures_and_says_why_a_run_has_none(
                 conn.execute(statement)
         conn.close()
         with open_audit(copy) as db:
-            figures = {r["run_id"]: r["exact_accuracy"] for r in rescore(db).runs}
+            figures = {str(r["run_id"]): r["exact_accuracy"] for r in rescore(db).runs}
         copy.unlink()
         return figures
 

@@ -132,7 +132,7 @@ def test_a_blind_answer_given_as_text_may_be_unsure(notes: NotesStore) -> None:
         "Q001", "ann", verdict="key_ok", blind_answer="[TRUE, unsure, FALSE, Unsure]"
     )
     assert saved.blind_answer == (T, U, F, U)
-    drafted = book.record_blind("Q002", "ann", "[UNSURE, UNSURE, FALSE, TRUE]")  # type: ignore[arg-type]
+    drafted = book.record_blind("Q002", "ann", "[UNSURE, UNSURE, FALSE, TRUE]")
     assert drafted.blind_answer == (U, U, F, T)
 
 
@@ -157,7 +157,7 @@ def test_a_proposed_or_corrected_key_given_as_text_may_not_be_unsure(notes: Note
     with pytest.raises(ReviewError, match=r"the corrected key: item 4 is 'UNSURE'"):
         Adjudication(notes).adjudicate(
             "Q001", "cy", "key_corrected", key="[TRUE, FALSE, TRUE, UNSURE]"
-        )  # type: ignore[arg-type]
+        )
 
 
 @pytest.mark.parametrize(

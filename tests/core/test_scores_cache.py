@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 import ai4hse_desk.scores.cache as cache_module
+from ai4hse_desk import __version__
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.cli.main import main as cli_main
 from ai4hse_desk.index import CACHE_ENV
@@ -45,7 +46,7 @@ def test_cache_file_lives_in_the_cache_folder_keyed_by_fingerprint(
         stored = json.loads(path.read_text())
         assert stored["format"] == CACHE_FORMAT
         assert stored["fingerprint"] == fingerprint
-        assert stored["desk_version"] == cache_module.__version__
+        assert stored["desk_version"] == __version__
 
         def no_rescore(*_args: object, **_kwargs: object) -> None:
             raise AssertionError("the cache should have answered")
@@ -99,9 +100,14 @@ def test_write_cached_is_atomic_and_leaves_no_temp_file(audit_db: Path, cache: P
     assert [p.name for p in cache.iterdir()] == [path.name]
 
 
+def _by_id(runs: list[dict[str, object]]) -> dict[str, dict[str, Any]]:
+    """The run objects of a rescore by run id."""
+    return {str(run["run_id"]): run for run in runs}
+
+
 def test_rescore_without_questions_skips_their_attempts(audit_db: Path) -> None:
     with open_audit(audit_db) as db:
-        official = {run["run_id"]: run for run in rescore(db).runs}
+        official = _by_id(rescore(db).runs)
         same = rescore(db, exclude_questions=())
         without = rescore(db, exclude_questions={"Q001", "Q004"})
         with_progress = rescore(
@@ -114,7 +120,7 @@ def test_rescore_without_questions_skips_their_attempts(audit_db: Path) -> None:
     assert "Q001" not in seen
     assert len(seen) == 30 - 6
     assert without.attempts == 30 - 12
-    by_id = {run["run_id"]: run for run in without.runs}
+    by_id = _by_id(without.runs)
     r1 = by_id["r1"]
     assert r1["attempts"] == official["r1"]["attempts"] - 4
     assert r1["slices"]["topic"].keys() == {"PPE", "Fire Safety"}  # Q004 was the Chemicals one

@@ -16,12 +16,12 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 import pytest
-from desk_helpers import entry_names, sha256
 
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.filewrite import WriteRefused, protect
 from ai4hse_desk.scores import ScoreRow, track_tables, write_csv, write_xlsx
 from ai4hse_desk.verdicts.rescore import rescore
+from tests.core.desk_helpers import entry_names, sha256
 
 Writer = Callable[[Path, Mapping[str, Sequence[ScoreRow]]], Path]
 WRITERS: dict[str, Writer] = {"csv": write_csv, "xlsx": write_xlsx}

@@ -3,14 +3,20 @@ a verdict whose connection broke is stored whole or not at all — and the desk 
 
 from __future__ import annotations
 
+import getpass
 import subprocess
 import sys
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import psycopg
 import pytest
-from server_support import (
+
+from ai4hse_desk.launcher import main
+from ai4hse_desk.review.server import connection as server_connection
+from ai4hse_desk.review.server.address import parse_server_url
+from ai4hse_desk.review.server.connection import ServerSession, ServerUnavailable
+from tests.server_support import (
     ReviewDatabase,
     connect,
     create_database,
@@ -20,11 +26,6 @@ from server_support import (
     server_urls,
     without_password,
 )
-
-from ai4hse_desk.launcher import main
-from ai4hse_desk.review.server import connection as server_connection
-from ai4hse_desk.review.server.address import parse_server_url
-from ai4hse_desk.review.server.connection import ServerSession, ServerUnavailable
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -116,7 +117,7 @@ class _nothing:
     def __enter__(self) -> None:
         return None
 
-    def __exit__(self, *exc: object) -> bool:
+    def __exit__(self, *exc: object) -> Literal[False]:
         return False
 
 
@@ -191,7 +192,12 @@ def test_passwords_from_the_url_pgpassword_pgpass_or_a_prompt_and_never_shown(
     monkeypatch.setenv("PGPASSFILE", str(tmp_path / "absent"))
     asked: list[str] = []
     monkeypatch.setattr(server_connection, "_prompt_allowed", lambda: True)
-    monkeypatch.setattr(server_connection.getpass, "getpass", lambda q: asked.append(q) or secret)
+
+    def answer(question: str) -> str:
+        asked.append(question)
+        return secret
+
+    monkeypatch.setattr(getpass, "getpass", answer)  # the module connection.py prompts with
     status, out, err = _run(["review", "next", "--server", bare], capsys)
     assert status == 0, err
     assert asked == [f"Password for ann on {bare}: "]

@@ -7,7 +7,8 @@ import sys
 from typing import TYPE_CHECKING
 
 import pytest
-from server_support import ReviewDatabase, create_database, drop_database, server_urls
+
+from tests.server_support import ReviewDatabase, create_database, drop_database, server_urls
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator

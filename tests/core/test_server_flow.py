@@ -12,10 +12,10 @@ import shutil
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from server_support import ReviewDatabase, create_database, drop_database, server_urls
 
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.launcher import main
+from tests.server_support import ReviewDatabase, create_database, drop_database, server_urls
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

@@ -10,12 +10,18 @@ from typing import TYPE_CHECKING
 
 import pytest
 from psycopg import sql
-from server_support import ReviewDatabase, connect, create_database, drop_database, server_urls
 
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.review.plan import plan_review
 from ai4hse_desk.review.server.migrations import migration_files, schema_version
 from ai4hse_desk.verdicts.rescore import iter_verdicts
+from tests.server_support import (
+    ReviewDatabase,
+    connect,
+    create_database,
+    drop_database,
+    server_urls,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -318,7 +324,7 @@ def test_a_schema_newer_or_older_than_the_desk_is_refused(
     review_db: ReviewDatabase, demo_db: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with connect(review_db.coord) as conn:  # a server left at version 1 by an older desk
-        conn.execute(migration_files()[0][1])  # type: ignore[call-overload]
+        conn.execute(migration_files()[0][1])
         conn.execute(f"INSERT INTO {S}.schema_version (version, desk_version) VALUES (1, 'old')")
     status, _, err = review_db.desk(["review", "status", "--server", review_db.coord], capsys)
     assert status == 2

@@ -14,13 +14,19 @@ from typing import TYPE_CHECKING, Any
 import psycopg
 import pytest
 from psycopg import errors, sql
-from server_support import ReviewDatabase, connect, create_database, drop_database, server_urls
 
 from ai4hse_desk.review.server.roles import (
     ADJUDICATOR_FUNCTIONS,
     READER_FUNCTIONS,
     REVIEWER_FUNCTIONS,
     REVIEWER_TABLES,
+)
+from tests.server_support import (
+    ReviewDatabase,
+    connect,
+    create_database,
+    drop_database,
+    server_urls,
 )
 
 if TYPE_CHECKING:
@@ -184,7 +190,7 @@ def test_the_owner_reads_everything_but_changes_no_history(review: ReviewDatabas
                 f"TRUNCATE {S}.{table} CASCADE",
             ):
                 with pytest.raises(errors.InsufficientPrivilege, match="append-only"):
-                    conn.execute(statement)  # type: ignore[call-overload]
+                    conn.execute(statement)
             after = conn.execute(f"SELECT count(*) FROM {S}.{table}").fetchone()
             assert after == before
 
@@ -210,7 +216,7 @@ def test_no_direct_write_and_no_new_object(review: ReviewDatabase, role: str) ->
                 f"TRUNCATE {S}.{table}",
             ):
                 with pytest.raises(errors.InsufficientPrivilege):
-                    conn.execute(statement)  # type: ignore[call-overload]
+                    conn.execute(statement)
         for statement in (
             f"CREATE TABLE {S}.mine (x int)",
             "CREATE TABLE public.mine (x int)",
@@ -221,7 +227,7 @@ def test_no_direct_write_and_no_new_object(review: ReviewDatabase, role: str) ->
             "CREATE VIEW public.mine AS SELECT 1",
         ):
             with pytest.raises(errors.InsufficientPrivilege):
-                conn.execute(statement)  # type: ignore[call-overload]
+                conn.execute(statement)
         for helper in (
             "evidence_json('Q001')",
             "submitted_json('Q001', NULL)",
@@ -229,7 +235,7 @@ def test_no_direct_write_and_no_new_object(review: ReviewDatabase, role: str) ->
             "plan_in_force()",
         ):
             with pytest.raises(errors.InsufficientPrivilege):
-                conn.execute(f"SELECT {S}.{helper}")  # type: ignore[call-overload]
+                conn.execute(f"SELECT {S}.{helper}")
 
 
 def _show(conn: psycopg.Connection[Any], qid: str) -> dict[str, Any]:
@@ -318,7 +324,7 @@ def test_adjudication_only_by_an_adjudicator_on_a_queued_question_they_did_not_r
                 f"SELECT {S}.adjudicate('Q001', 'key_confirmed', NULL, '', NULL)",
             ):
                 with pytest.raises(errors.InsufficientPrivilege, match="permission denied"):
-                    conn.execute(call)  # type: ignore[call-overload]
+                    conn.execute(call)
     decisions = review.sql(
         "coord", f"SELECT adjudicator, decision FROM {S}.decision_revisions ORDER BY at"
     )

@@ -6,9 +6,9 @@ import threading
 from typing import TYPE_CHECKING
 
 import pytest
-from thread_guard import no_new_threads
 
 from ai4hse_desk.audit import open_audit
+from tests.thread_guard import no_new_threads
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -14,6 +14,7 @@ from ai4hse_desk.audit import AuditError, open_audit
 from ai4hse_desk.audit import queries as queries_module
 from ai4hse_desk.audit.cache import check_record_path, check_recorded
 from ai4hse_desk.audit.queries import AuditDB
+from ai4hse_desk.audit.value_check import check_attempts
 from ai4hse_desk.verdicts.rescore import iter_verdict_batches, rescore
 
 MakeDb = Callable[..., Path]
@@ -22,7 +23,7 @@ MakeDb = Callable[..., Path]
 def _counted(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     """The files whose attempts were checked in full (one entry per full check)."""
     checked: list[Path] = []
-    check = queries_module.check_attempts
+    check = check_attempts  # the one queries.py calls (imported there)
 
     def counting(conn: sqlite3.Connection, path: Path, *args: object) -> None:
         checked.append(path)

@@ -70,8 +70,10 @@ def test_scores_from_the_index_equal_rescore_exactly(demo: Demo) -> None:
     from_index = score_verdicts(demo.db, demo.index.verdict_batches())
     assert json.dumps(from_index.runs) == json.dumps(official.runs)
     assert from_index.attempts == official.attempts
-    one = score_verdicts(demo.db, demo.index.verdict_batches(), [official.runs[0]["run_id"]])
-    assert json.dumps(one.runs) == json.dumps(rescore(demo.db, [official.runs[0]["run_id"]]).runs)
+    run_id = official.runs[0]["run_id"]
+    assert isinstance(run_id, str)
+    one = score_verdicts(demo.db, demo.index.verdict_batches(), [run_id])
+    assert json.dumps(one.runs) == json.dumps(rescore(demo.db, [run_id]).runs)
 
 
 def test_the_window_scores_come_from_the_index(demo: Demo, tmp_path: Path) -> None:
@@ -89,9 +91,12 @@ def _no_rescore(*_: object, **__: object) -> object:
 def test_reading_the_index_reports_progress_and_can_be_cancelled(demo: Demo) -> None:
     seen: list[tuple[int, int]] = []
     total = demo.index.total()
-    batches = with_progress(
-        demo.index.verdict_batches(batch=500), total, lambda d, t: seen.append((d, t)) or True
-    )
+
+    def record(done: int, total: int) -> bool:
+        seen.append((done, total))
+        return True
+
+    batches = with_progress(demo.index.verdict_batches(batch=500), total, record)
     score_verdicts(demo.db, batches)
     assert seen[-1] == (total, total)
     assert len(seen) == -(-total // 500)

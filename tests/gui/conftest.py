@@ -11,13 +11,13 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from typing import TYPE_CHECKING
 
-from gui_fixtures import MessageBoxes, ShownMessage, ThreadWatch
 from PySide6.QtCore import Qt, QThread
 from PySide6.QtWidgets import QDialog, QFileDialog, QInputDialog, QMessageBox
 
 from ai4hse_desk.gui.main_window import MainWindow
 from ai4hse_desk.gui.workers.runner import TaskRunner
 from ai4hse_desk.writer.demo import write_demo
+from tests.gui.gui_fixtures import MessageBoxes, ShownMessage, ThreadWatch
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator

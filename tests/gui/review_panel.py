@@ -18,8 +18,6 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from gui_fixtures import HOSTILE
-
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.gui.controllers.reviewer import SETTINGS_KEY
 from ai4hse_desk.gui.main_window import MainWindow
@@ -28,6 +26,7 @@ from ai4hse_desk.notes.store import NotesStore
 from ai4hse_desk.review.adjudication import Adjudication
 from ai4hse_desk.review.book import ReviewBook
 from ai4hse_desk.review.values import FALSE, TRUE
+from tests.gui.gui_fixtures import HOSTILE
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence

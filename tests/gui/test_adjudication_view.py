@@ -10,9 +10,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pytest
-from gui_fixtures import HOSTILE
 from PySide6.QtCore import Qt
-from review_panel import (
+
+from ai4hse_desk.gui.controllers.views import VIEW_REVIEW
+from ai4hse_desk.gui.widgets.labels import table_texts as cells
+from ai4hse_desk.review.values import FALSE, TRUE
+from tests.gui.gui_fixtures import HOSTILE
+from tests.gui.review_panel import (
     BOB_NOTE,
     VERDICTS,
     copy_demo,
@@ -22,10 +26,6 @@ from review_panel import (
     settle,
     submit,
 )
-
-from ai4hse_desk.gui.controllers.views import VIEW_REVIEW
-from ai4hse_desk.gui.widgets.labels import table_texts as cells
-from ai4hse_desk.review.values import FALSE, TRUE
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import pytest
-from gui_fixtures import HOSTILE
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor, QTextDocument
 from PySide6.QtWidgets import QLabel, QTabWidget
@@ -35,6 +34,7 @@ from ai4hse_desk.index import CACHE_ENV, ReviewIndex, ensure_index
 from ai4hse_desk.index.compare import compare_choices, read_compare_choices
 from ai4hse_desk.index.compare_layout import CompareLayout, compare_layout
 from ai4hse_desk.verdicts.attempt_detail import AttemptDetail, build_detail
+from tests.gui.gui_fixtures import HOSTILE
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

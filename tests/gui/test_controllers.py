@@ -20,10 +20,10 @@ from ai4hse_desk.gui.dialogs import reviewer_name
 from ai4hse_desk.gui.dialogs.flag import FlagDialog, FlagValues
 from ai4hse_desk.gui.dialogs.history import HistoryDialog
 from ai4hse_desk.gui.main_window import MainWindow
-from ai4hse_desk.gui.models.attempt_table import COLUMNS
+from ai4hse_desk.gui.models.attempt_columns import COLUMNS
 from ai4hse_desk.gui.settings import recent_files
 from ai4hse_desk.gui.workers import index_loader
-from ai4hse_desk.index import ReviewIndex
+from ai4hse_desk.index import ReviewIndex, ensure_index
 from ai4hse_desk.notes.store import NotesStore
 from ai4hse_desk.scores import cache as scores_cache
 from ai4hse_desk.verdicts.attempt_detail import AttemptDetail
@@ -31,8 +31,9 @@ from ai4hse_desk.verdicts.attempt_detail import AttemptDetail
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from gui_fixtures import MessageBoxes
     from pytestqt.qtbot import QtBot
+
+    from tests.gui.gui_fixtures import MessageBoxes
 
 FLAG_COLUMN = len(COLUMNS) - 1
 GUI_THREAD = threading.get_ident()
@@ -121,7 +122,7 @@ def test_adding_a_flag_emits_flags_changed_and_the_lists_mark_it(
         window.menu_actions["add_flag"].trigger()
     assert changed.args == [frozenset({question})]
     model = window.model
-    marks = {
+    marks: dict[object, object] = {
         model.data(model.index(row, 0)): model.data(model.index(row, FLAG_COLUMN))
         for row in range(model.rowCount())
     }
@@ -143,7 +144,9 @@ def test_every_store_read_and_write_runs_off_the_gui_thread(
     for name in ("open", "add_flag", "flags", "attempt_notes", "undo_last", "history"):
         original = getattr(NotesStore, name)
 
-        def record(*args: object, _name: str = name, _original: object = original, **kw: object):
+        def record(
+            *args: object, _name: str = name, _original: object = original, **kw: object
+        ) -> object:
             calls.append((_name, threading.get_ident()))
             return _original(*args, **kw)  # type: ignore[operator]
 
@@ -158,7 +161,12 @@ def test_every_store_read_and_write_runs_off_the_gui_thread(
         )[1],
     )
     histories: list[int] = []
-    monkeypatch.setattr(HistoryDialog, "exec", lambda _dialog: histories.append(1) or 0)
+
+    def history_shown(_dialog: HistoryDialog) -> int:
+        histories.append(1)
+        return 0
+
+    monkeypatch.setattr(HistoryDialog, "exec", history_shown)
     window.changes.add_flag()
     assert window.tasks.wait_idle()
     flag = window.attempts.flags_panel.selected_flag()
@@ -203,7 +211,7 @@ def test_a_failed_index_build_leaves_the_empty_window(
     def refuse(*_args: object, **_kwargs: object) -> ReviewIndex:
         raise OSError("no space left on device")
 
-    built = index_loader.ensure_index
+    built = ensure_index  # the one index_loader calls (imported there)
     # The copy has the same bytes, hence the index already made: none is found this time.
     monkeypatch.setattr(index_loader, "open_index", lambda _db: None)
     monkeypatch.setattr(index_loader, "ensure_index", refuse)

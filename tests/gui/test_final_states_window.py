@@ -11,16 +11,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pytest
-from review_panel import VERDICTS, copy_demo, in_store, open_window, settle, submit
 
 from ai4hse_desk.audit import open_audit
-from ai4hse_desk.gui.models.attempt_table import COLUMNS as LIST_COLUMNS
+from ai4hse_desk.gui.models.attempt_columns import COLUMNS as LIST_COLUMNS
 from ai4hse_desk.review.adjudication import Adjudication
 from ai4hse_desk.review.book import ReviewBook
 from ai4hse_desk.review.final_state import exploration, read_final_states
 from ai4hse_desk.review.list_rows import COLUMNS as NOTE_COLUMNS
 from ai4hse_desk.review.report import review_report
 from ai4hse_desk.review.values import FALSE, TRUE
+from tests.gui.review_panel import VERDICTS, copy_demo, in_store, open_window, settle, submit
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
@@ -117,8 +117,7 @@ def test_the_exploration_is_the_reports_without_excluded_with_corrected_keys(
     with open_audit(audit) as db:
         report = in_store(audit, lambda store: review_report(db, ReviewBook(store)))
     expected = {
-        row["run_id"]: row["without_excluded_with_corrected_keys"]
-        for row in report["sensitivity"]  # type: ignore[union-attr]
+        row["run_id"]: row["without_excluded_with_corrected_keys"] for row in report["sensitivity"]
     }
     assert panel.explored is not None
     shown = {run["run_id"]: run["exact_accuracy"] for run in panel.explored.runs}

@@ -26,8 +26,9 @@ from ai4hse_desk.index import ensure_index
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from gui_fixtures import MessageBoxes
     from pytestqt.qtbot import QtBot
+
+    from tests.gui.gui_fixtures import MessageBoxes
 
 
 def _cache_index(path: Path) -> None:
@@ -183,7 +184,7 @@ def test_a_file_whose_index_is_built_gets_the_rest_before_its_rows(
     """A first opening builds the index (seconds on a large file): the menus and panels
     come as soon as the build says how far it is, not after it."""
     gate = threading.Event()
-    real = index_loader.ensure_index
+    real = ensure_index  # the one index_loader calls (imported there)
 
     def held(db: object, *, progress: object) -> object:
         assert progress is not None

@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from gui_fixtures import MessageBoxes, sha256
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication, QImage
 
@@ -26,6 +25,7 @@ from ai4hse_desk.audit import AuditDB, open_audit
 from ai4hse_desk.cli.main import main as cli_main
 from ai4hse_desk.filewrite import WriteRefused
 from ai4hse_desk.gui.views.scores import ScoresView
+from tests.gui.gui_fixtures import MessageBoxes, sha256
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

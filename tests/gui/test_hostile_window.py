@@ -18,7 +18,6 @@ import sys
 from typing import TYPE_CHECKING
 
 import pytest
-from gui_fixtures import HOSTILE, MessageBoxes, sha256, untyped_attempts
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
@@ -27,6 +26,7 @@ from ai4hse_desk.gui.qt_guard import flush_problems
 from ai4hse_desk.gui.settings import app_settings, recent_files
 from ai4hse_desk.index import ReviewIndex
 from ai4hse_desk.index.session import AuditSession
+from tests.gui.gui_fixtures import HOSTILE, MessageBoxes, sha256, untyped_attempts
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -7,7 +7,6 @@ import sys
 from typing import TYPE_CHECKING
 
 import pytest
-from gui_fixtures import sha256
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QMessageBox
@@ -18,13 +17,15 @@ from ai4hse_desk.gui.main_window import MainWindow
 from ai4hse_desk.index import PARSE_ERROR_STATUSES, build_fts
 from ai4hse_desk.protocol.extract import derive
 from ai4hse_desk.verdicts.rescore import iter_verdicts
+from tests.gui.gui_fixtures import sha256
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from pathlib import Path
 
-    from gui_fixtures import MessageBoxes
     from pytestqt.qtbot import QtBot
+
+    from tests.gui.gui_fixtures import MessageBoxes
 
 
 @pytest.fixture(scope="module")
@@ -405,7 +406,7 @@ def test_screenshot_of_the_scores_view(demo_path: Path, tmp_path: Path) -> None:
 
 
 def test_sorting_happens_in_sql_with_stable_pages(window: MainWindow, verdicts: list) -> None:
-    from ai4hse_desk.gui.models.attempt_table import COL_STATUS
+    from ai4hse_desk.gui.models.attempt_columns import COL_STATUS
 
     window.model.sort(COL_STATUS, Qt.SortOrder.DescendingOrder)
     rows = fetch_all(window)

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from gui_fixtures import sha256
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog
 from sqlalchemy.exc import OperationalError
@@ -29,10 +28,11 @@ from ai4hse_desk.gui.dialogs.flag import FlagDialog, FlagValues
 from ai4hse_desk.gui.dialogs.history import HistoryDialog
 from ai4hse_desk.gui.dialogs.note import NoteDialog
 from ai4hse_desk.gui.main_window import MainWindow
-from ai4hse_desk.gui.models.attempt_table import COLUMNS
+from ai4hse_desk.gui.models.attempt_columns import COLUMNS
 from ai4hse_desk.notes import Flag, ReviewError
 from ai4hse_desk.notes.store import NotesStore
 from ai4hse_desk.verdicts.rescore import iter_verdicts, rescore
+from tests.gui.gui_fixtures import sha256
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

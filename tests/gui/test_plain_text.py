@@ -14,7 +14,6 @@ import sys
 from typing import TYPE_CHECKING
 
 import pytest
-from gui_fixtures import HOSTILE, MessageBoxes, rename_run, set_meta
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QGuiApplication, QTextDocument
 from PySide6.QtWidgets import QLabel, QMessageBox
@@ -29,6 +28,7 @@ from ai4hse_desk.gui.plain_text import (
     title_text,
 )
 from ai4hse_desk.index.session import AuditSession
+from tests.gui.gui_fixtures import HOSTILE, MessageBoxes, rename_run, set_meta
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -20,6 +20,7 @@ from ai4hse_desk.gui.dialogs.note import NoteDialog
 from ai4hse_desk.gui.panels.filters import FilterPanel
 from ai4hse_desk.gui.widgets.index_bar import BUILDING, READING
 from ai4hse_desk.gui.workers import index_loader
+from ai4hse_desk.index import build_fts, ensure_index
 from ai4hse_desk.index.location import BuildCancelled
 
 if TYPE_CHECKING:
@@ -219,7 +220,7 @@ def test_the_first_index_build_can_be_cancelled(
     window: MainWindow, pristine: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     gate = threading.Event()
-    monkeypatch.setattr(index_loader, "ensure_index", slow_build(index_loader.ensure_index, gate))
+    monkeypatch.setattr(index_loader, "ensure_index", slow_build(ensure_index, gate))
     bar = window.index_bar
     assert window.open_path(pristine)
     qtbot.waitUntil(lambda: bar.cancel.isVisible(), timeout=5000)
@@ -294,7 +295,7 @@ def test_a_cancelled_full_text_build_can_be_restarted(
     window: MainWindow, pristine: Path, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     gate = threading.Event()
-    monkeypatch.setattr(index_loader, "build_fts", slow_build(index_loader.build_fts, gate))
+    monkeypatch.setattr(index_loader, "build_fts", slow_build(build_fts, gate))
     search, bar = window.attempts.search, window.index_bar
     assert window.open_path(pristine)
     qtbot.waitUntil(lambda: search.cancel.isVisible(), timeout=10000)

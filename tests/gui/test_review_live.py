@@ -20,13 +20,13 @@ import uuid
 from typing import TYPE_CHECKING
 
 import pytest
-from review_panel import VERDICTS, copy_demo, in_store, open_window, settle, submit
 
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.gui.review.view import REVEALED
 from ai4hse_desk.notes.store import NotesStore
 from ai4hse_desk.review.book import ReviewBook
 from ai4hse_desk.review.values import FALSE, TRUE
+from tests.gui.review_panel import VERDICTS, copy_demo, in_store, open_window, settle, submit
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING
 
 import pytest
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFileDialog, QMessageBox
-from review_panel import VERDICTS, copy_demo, in_store, open_window, settle, submit
 
 from ai4hse_desk.review.book import ReviewBook
+from tests.gui.review_panel import VERDICTS, copy_demo, in_store, open_window, settle, submit
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator

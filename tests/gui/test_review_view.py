@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 import pytest
-from gui_fixtures import HOSTILE
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import (
@@ -42,6 +41,7 @@ from ai4hse_desk.review.book import ReviewBook
 from ai4hse_desk.review.records import BLIND as RECORDED_BLIND
 from ai4hse_desk.review.records import NOT_BLIND
 from ai4hse_desk.review.values import FALSE, TRUE, UNSURE
+from tests.gui.gui_fixtures import HOSTILE
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator

@@ -14,18 +14,19 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QInputDialog
-from server_support import ReviewDatabase, create_database, drop_database, server_urls
 
 from ai4hse_desk.gui.app import run_window
 from ai4hse_desk.gui.review.server_window import ServerReviewWindow, open_server_window
 from ai4hse_desk.review.server.client import ReviewServer
+from tests.server_support import ReviewDatabase, create_database, drop_database, server_urls
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from pathlib import Path
 
-    from gui_fixtures import MessageBoxes
     from pytestqt.qtbot import QtBot
+
+    from tests.gui.gui_fixtures import MessageBoxes
 
 pytestmark = pytest.mark.postgres
 

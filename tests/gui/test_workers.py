@@ -8,7 +8,6 @@ import threading
 from typing import TYPE_CHECKING
 
 import pytest
-from gui_fixtures import HOSTILE, ThreadWatch
 from PySide6.QtCore import QThread
 
 from ai4hse_desk.audit import open_audit
@@ -17,6 +16,7 @@ from ai4hse_desk.gui.workers.index_loader import IndexLoader
 from ai4hse_desk.gui.workers.runner import TaskRunner
 from ai4hse_desk.gui.workers.task import CollectionOp, QueryOp
 from ai4hse_desk.index import ensure_index
+from tests.gui.gui_fixtures import HOSTILE, ThreadWatch
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -16,7 +16,7 @@ before and after it.
 from __future__ import annotations
 
 from ai4hse_desk.protocol.outcome import Extraction, Span, Status
-from reference_rules.lists import (
+from tests.core.reference_rules.lists import (
     ANSWER_LIST,
     STRICT_CONTENTS,
     read_items,

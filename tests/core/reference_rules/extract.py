@@ -20,10 +20,10 @@ from ai4hse_desk.protocol.outcome import (
     Status,
     Track,
 )
-from reference_rules.answer_only import extract_answer_only
-from reference_rules.reasoning import extract_reasoning
-from reference_rules.single_choice import extract_single_choice
-from reference_rules.structured import extract_structured
+from tests.core.reference_rules.answer_only import extract_answer_only
+from tests.core.reference_rules.reasoning import extract_reasoning
+from tests.core.reference_rules.single_choice import extract_single_choice
+from tests.core.reference_rules.structured import extract_structured
 
 _Rule = Callable[[str, int, int], Extraction]
 

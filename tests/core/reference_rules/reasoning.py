@@ -53,7 +53,7 @@ from ai4hse_desk.protocol.outcome import (
     Span,
     Status,
 )
-from reference_rules.lists import (
+from tests.core.reference_rules.lists import (
     ANSWER_LIST,
     BRACKETED_SPAN,
     STRICT_TOKENS,

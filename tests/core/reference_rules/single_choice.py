@@ -31,7 +31,7 @@ import re
 from functools import lru_cache
 
 from ai4hse_desk.protocol.outcome import CURRENT_PROTOCOL_VERSION, Extraction, Span, Status
-from reference_rules.lists import strip_bounds
+from tests.core.reference_rules.lists import strip_bounds
 
 _STRICT = re.compile(r"\(([A-Za-z])\)\.?|([A-Za-z])\.?")
 _ANSWER_IS = re.compile(r"[Aa][Nn][Ss][Ww][Ee][Rr] [Ii][Ss][ *(]*+([A-Z])(?![^\W\d_])")

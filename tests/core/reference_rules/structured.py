@@ -24,7 +24,7 @@ import re
 from typing import Any
 
 from ai4hse_desk.protocol.outcome import CURRENT_PROTOCOL_VERSION, Extraction, Span, Status
-from reference_rules.lists import strip_bounds
+from tests.core.reference_rules.lists import strip_bounds
 
 _WS = r"[ \t\n\r]*+"
 _BOOL = r"(?:true|false)"

@@ -1,0 +1,1 @@
+"""Qt model and widget tests (offscreen)."""
