@@ -4,6 +4,7 @@ window")."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
 import pytest
@@ -111,7 +112,7 @@ def test_one_question_read_alone_has_the_state_the_whole_review_gives_it(
     every = read_final_states(decided)
     assert {s.state for s in every.values()} >= {CONFIRMED, CORRECTED, EXCLUDED, UNRESOLVED}
     for question_id in [*audit.answer_keys(), "Q999"]:
-        alone = decided.run(lambda conn, q=question_id: read_question_state(conn, q))
+        alone = decided.run(partial(read_question_state, question_id=question_id))
         assert alone == state_of(every, question_id), question_id
 
 
@@ -125,7 +126,7 @@ def test_one_question_read_alone_counts_the_plan_and_its_k(audit: AuditDB, store
         every = read_final_states(notes)
         for question_id, state in {"Q001": UNDER_REVIEW, "Q002": UNDER_REVIEW,
                                    "Q004": NOT_REVIEWED}.items():  # fmt: skip
-            alone = notes.run(lambda conn, q=question_id: read_question_state(conn, q))
+            alone = notes.run(partial(read_question_state, question_id=question_id))
             assert alone == state_of(every, question_id)
             assert alone.state == state, question_id
 
