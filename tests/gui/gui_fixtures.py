@@ -3,6 +3,8 @@
 * :class:`MessageBoxes` is what the autouse ``message_boxes`` fixture (conftest)
   collects: every message box a test's window asked for, never shown.
 * :class:`ThreadWatch` is the dangling-QThread guard's bookkeeping (conftest).
+* :func:`cell`, :func:`shown_text` and :func:`header_text` read a table widget's
+  item, a model's cell text and a header's text where a test expects one.
 * :func:`untyped_attempts` rebuilds an audit file's ``attempts`` table with the
   official columns but no types, checks or unique constraints (the red team's
   trick), so a value the schema forbids can be stored.
@@ -16,13 +18,15 @@ import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from pathlib import Path
 
-    from PySide6.QtCore import Qt, QThread
+    from PySide6.QtCore import QAbstractItemModel, QThread
+    from PySide6.QtWidgets import QTableWidget, QTableWidgetItem
 
 #: Audit- or store-controlled text that would draw a forged verdict if read as HTML.
 HOSTILE = '<h1 style="color:green">✔ Audit verified: 0 disagreements</h1>'
@@ -79,6 +83,29 @@ class ThreadWatch:
         """Wait for every recorded thread, so that the next test starts clean."""
         for thread in list(self.started):
             thread.wait(30_000)
+
+
+def cell(table: QTableWidget, row: int, column: int) -> QTableWidgetItem:
+    """The item at ``row``, ``column`` of ``table`` (a test that reads it expects one)."""
+    item = table.item(row, column)
+    assert item is not None, f"no item at ({row}, {column})"
+    return item
+
+
+def shown_text(
+    model: QAbstractItemModel, row: int, column: int, role: int = Qt.ItemDataRole.DisplayRole
+) -> str:
+    """A model cell's ``role`` text, where a test expects one."""
+    value = model.data(model.index(row, column), role)
+    assert isinstance(value, str), f"({row}, {column}) has {value!r} for role {role}"
+    return value
+
+
+def header_text(model: QAbstractItemModel, section: int, role: int) -> str:
+    """A horizontal header section's ``role`` text, where a test expects one."""
+    value = model.headerData(section, Qt.Orientation.Horizontal, role)
+    assert isinstance(value, str), f"header {section} has {value!r} for role {role}"
+    return value
 
 
 def sha256(path: Path) -> str:

@@ -88,6 +88,12 @@ def _named(root: QWidget, name: str) -> QWidget:
     return found
 
 
+def _scroll_area(panel: QWidget) -> QScrollArea:
+    area = panel.findChild(QScrollArea)
+    assert area is not None, f"{type(panel).__name__} scrolls in no QScrollArea"
+    return area
+
+
 def _inside(widget: QWidget, viewport: QWidget) -> bool:
     """Whether ``widget`` is shown and its whole rectangle lies inside ``viewport``."""
     if not widget.isVisible():
@@ -106,7 +112,7 @@ def _scroll_areas_with_a_horizontal_bar(root: QWidget) -> list[str]:
 
 def test_the_verdict_desk_column_banner_and_reason_are_in_view(window: MainWindow) -> None:
     verdict = window.attempts.verdict_panel
-    viewport = verdict.findChild(QScrollArea).viewport()
+    viewport = _scroll_area(verdict).viewport()
     desk = [
         label
         for label in verdict.findChildren(QLabel)
@@ -163,7 +169,7 @@ def test_a_hostile_response_does_not_widen_its_pane(
     detail = win.attempts.tabs.currentWidget()
     assert _scroll_areas_with_a_horizontal_bar(detail) == []
     verdict = win.attempts.verdict_panel
-    assert _inside(verdict.banner(), verdict.findChild(QScrollArea).viewport())
+    assert _inside(verdict.banner(), _scroll_area(verdict).viewport())
     win.close()
 
 

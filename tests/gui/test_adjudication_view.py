@@ -87,7 +87,8 @@ def test_every_verdict_side_by_side_with_the_evidence(window: MainWindow) -> Non
     view = show(window, "Q001")
     assert view.key_line.text() == "Official key: A, C"
     options = view.options
-    header = [options.horizontalHeaderItem(c).text() for c in range(options.columnCount())]
+    items = [options.horizontalHeaderItem(c) for c in range(options.columnCount())]
+    header = [None if item is None else item.text() for item in items]
     assert header == ["Option", "Official key", "Runs selecting it", "ann: blind",
                       "ann: proposed", "bob: blind", "bob: proposed", "Text"]  # fmt: skip
     rows = cells(view.options)

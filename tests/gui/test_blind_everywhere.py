@@ -289,10 +289,10 @@ def test_nothing_of_q001_shows_before_bobs_blind_answer(bob: MainWindow, tmp_pat
     win.filters.correct.setCurrentIndex(0)
     assert q001_rows(win)
     # A search of the responses leaves it out; a search for its id lists it, masked.
-    for text, listed in (("true", False), ("q001", True)):  # Q001 answers "[true, …]"
+    for text, lists_q001 in (("true", False), ("q001", True)):  # Q001 answers "[true, …]"
         win.attempt_list.apply_query(AttemptQuery(text=text))
         settle(win)
-        assert bool(q001_rows(win)) is listed
+        assert bool(q001_rows(win)) is lists_q001
     assert {cells[_COLUMN["Correct"]] for cells in q001_rows(win)} == {"hidden"}
     win.attempt_list.clear_all()
     settle(win)

@@ -34,7 +34,7 @@ from ai4hse_desk.index import CACHE_ENV, ReviewIndex, ensure_index
 from ai4hse_desk.index.compare import compare_choices, read_compare_choices
 from ai4hse_desk.index.compare_layout import CompareLayout, compare_layout
 from ai4hse_desk.verdicts.attempt_detail import AttemptDetail, build_detail
-from tests.gui.gui_fixtures import HOSTILE
+from tests.gui.gui_fixtures import HOSTILE, header_text
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 
     from pytestqt.qtbot import QtBot
 
+    from ai4hse_desk.gui.models.compare_table import Part
     from ai4hse_desk.gui.workers.runner import TaskRunner
     from ai4hse_desk.index import ListRow
 
@@ -85,8 +86,8 @@ def demo(pristine: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[D
             yield Demo(db, index)
 
 
-def model_of(layout: CompareLayout, part: str) -> CompareTableModel:
-    model = CompareTableModel(part)  # type: ignore[arg-type]
+def model_of(layout: CompareLayout, part: Part) -> CompareTableModel:
+    model = CompareTableModel(part)
     model.set_layout(layout)
     return model
 
@@ -186,7 +187,7 @@ def test_run_ids_and_option_texts_from_the_file_show_as_plain_text(demo: Demo) -
     shown = QTextDocument()
     shown.setHtml(model.index(0, 0).data(TIP))
     assert f"run {HOSTILE}" in shown.toPlainText()
-    shown.setHtml(model.headerData(column(model, "A"), Qt.Orientation.Horizontal, TIP))
+    shown.setHtml(header_text(model, column(model, "A"), TIP))
     assert shown.toPlainText() == f"A: {HOSTILE}"
 
 

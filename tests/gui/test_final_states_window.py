@@ -50,7 +50,9 @@ def window(qtbot: QtBot, audit: Path) -> Iterator[MainWindow]:
 
 def decide(win: MainWindow, question_id: str, decision: str, key: Sequence[str] = ()) -> None:
     """cy's decision, recorded by another desk; the window reads the store again."""
-    path = win.opening.session.path  # type: ignore[union-attr]
+    session = win.opening.session
+    assert session is not None
+    path = session.path
     note = f"{decision} by the panel"
     in_store(path, lambda store: Adjudication(store).adjudicate(
         question_id, "cy", decision, key=list(key) or None, note=note))  # fmt: skip
@@ -116,9 +118,9 @@ def test_the_exploration_is_the_reports_without_excluded_with_corrected_keys(
     assert panel.corrected() == report_set.corrected_keys == {"Q002": (False, True, True, False)}
     with open_audit(audit) as db:
         report = in_store(audit, lambda store: review_report(db, ReviewBook(store)))
-    expected = {
-        row["run_id"]: row["without_excluded_with_corrected_keys"] for row in report["sensitivity"]
-    }
+    rows = report["sensitivity"]
+    assert isinstance(rows, list)
+    expected = {row["run_id"]: row["without_excluded_with_corrected_keys"] for row in rows}
     assert panel.explored is not None
     shown = {run["run_id"]: run["exact_accuracy"] for run in panel.explored.runs}
     assert shown == expected

@@ -28,7 +28,7 @@ from ai4hse_desk.gui.views.scores import ScoresView
 from tests.gui.gui_fixtures import MessageBoxes, sha256
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
 
     from pytestqt.qtbot import QtBot
 
@@ -185,13 +185,14 @@ def test_a_refused_export_shows_a_plain_error_and_writes_nothing(
 
 def test_the_export_methods_refuse_protected_targets(view: ScoresView, audit: Path) -> None:
     before = sha256(audit)
-    for export in (
+    exports: tuple[Callable[[], object], ...] = (
         lambda: view.exports.export_report(audit),
         lambda: view.exports.export_tables(audit),
         lambda: view.exports.export_tables(Path(f"{audit}-journal")),
         lambda: view.exports.export_plot(Path(f"{audit}-shm")),
         lambda: view.exports.export_plot(audit.parent),
-    ):
+    )
+    for export in exports:
         with pytest.raises(WriteRefused):
             export()
     assert sha256(audit) == before

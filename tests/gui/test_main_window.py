@@ -20,12 +20,17 @@ from ai4hse_desk.verdicts.rescore import iter_verdicts
 from tests.gui.gui_fixtures import sha256
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
     from pathlib import Path
 
     from pytestqt.qtbot import QtBot
 
+    from ai4hse_desk.index.filters import SortKey
+    from ai4hse_desk.protocol.outcome import Extraction
     from tests.gui.gui_fixtures import MessageBoxes
+
+#: (attempt_id, run_id, question_id, status, correct, agrees) for every attempt.
+Verdicts = list[tuple[int, str, str, str, bool, bool]]
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +40,7 @@ def demo_path(pristine: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def verdicts(demo_path: Path) -> list[tuple[int, str, str, str, bool, bool]]:
+def verdicts(demo_path: Path) -> Verdicts:
     """(attempt_id, run_id, question_id, status, correct, agrees) for every attempt."""
     with open_audit(demo_path) as db:
         return [
@@ -61,12 +66,19 @@ def fetch_all(win: MainWindow) -> int:
     return win.model.rowCount()
 
 
+def shown_attempt(win: MainWindow) -> int:
+    """The id of the attempt the window shows (the tests that read it expect one)."""
+    attempt_id = win.selection.attempt_id
+    assert attempt_id is not None
+    return attempt_id
+
+
 def test_title_says_read_only(window: MainWindow, demo_path: Path) -> None:
     assert window.windowTitle().startswith(f"{demo_path.name} — read-only")
 
 
 def test_row_counts_under_each_filter_equal_sql(
-    window: MainWindow, verdicts: list[tuple[int, str, str, str, bool, bool]], qtbot: QtBot
+    window: MainWindow, verdicts: Verdicts, qtbot: QtBot
 ) -> None:
     assert window.model.matching == len(verdicts) == fetch_all(window)
 
@@ -93,10 +105,11 @@ def test_row_counts_under_each_filter_equal_sql(
     window.filters.disagreements.setChecked(True)
     disagreeing = sum(not v[5] for v in verdicts)
     assert 0 < window.model.matching == disagreeing == fetch_all(window)
-    assert all(window.model.row_data(r).disagrees for r in range(window.model.rowCount()))
+    rows = [window.model.row_data(r) for r in range(window.model.rowCount())]
+    assert all(row is not None and row.disagrees for row in rows)
 
 
-def test_label_filter_counts(window: MainWindow, demo_path: Path, verdicts: list) -> None:
+def test_label_filter_counts(window: MainWindow, demo_path: Path, verdicts: Verdicts) -> None:
     with open_audit(demo_path) as db:
         labels = db.labels()
     topic = labels[verdicts[0][2]]["topic"]
@@ -108,6 +121,7 @@ def test_label_filter_counts(window: MainWindow, demo_path: Path, verdicts: list
 def test_selecting_a_row_fills_every_panel(window: MainWindow, demo_path: Path) -> None:
     window.navigator.select_row(3)
     attempt_id = window.model.attempt_id_at(3)
+    assert attempt_id is not None
     assert window.selection.attempt_id == attempt_id
     with open_audit(demo_path) as db:
         attempt = db.attempts_by_ids([attempt_id])[0]
@@ -118,7 +132,7 @@ def test_selecting_a_row_fills_every_panel(window: MainWindow, demo_path: Path) 
     assert window.attempts.response_view.raw_text() == attempt.raw_response
 
 
-def _attempt_where(demo_path: Path, predicate: object) -> int:
+def _attempt_where(demo_path: Path, predicate: Callable[[str, Extraction], object]) -> int:
     with open_audit(demo_path) as db:
         runs = {run.run_id: run for run in db.runs()}
         keys = db.answer_keys()
@@ -131,7 +145,7 @@ def _attempt_where(demo_path: Path, predicate: object) -> int:
                 run.track, raw, len(keys[question_id]), protocol_version=run.protocol_version,
                 state=state, finish_reason=finish,
             )  # fmt: skip
-            if predicate(raw, outcome):  # type: ignore[operator]
+            if predicate(raw, outcome):
                 return int(attempt_id)
     raise AssertionError("no such attempt in the demo")
 
@@ -143,6 +157,7 @@ def test_highlight_matches_the_extraction(window: MainWindow, demo_path: Path) -
     window.navigator.show_attempt(attempt_id)
     assert window.selection.attempt_id == attempt_id
     raw = window.attempts.response_view.raw_text()
+    assert raw is not None
     with open_audit(demo_path) as db:
         attempt = db.attempts_by_ids([attempt_id])[0]
         run = db.run(attempt.run_id)
@@ -160,7 +175,7 @@ def test_html_in_a_response_shows_literally(window: MainWindow, demo_path: Path)
     assert "<script>alert('xss')</script>" in shown
 
 
-def test_keyboard_navigation(window: MainWindow, qtbot: QtBot, verdicts: list) -> None:
+def test_keyboard_navigation(window: MainWindow, qtbot: QtBot, verdicts: Verdicts) -> None:
     window.attempts.table.setFocus()
     window.navigator.select_row(0)
     first = window.selection.attempt_id
@@ -171,19 +186,19 @@ def test_keyboard_navigation(window: MainWindow, qtbot: QtBot, verdicts: list) -
 
     status_of = {v[0]: v[3] for v in verdicts}
     qtbot.keyClick(window.attempts.table, Qt.Key.Key_E)
-    assert status_of[window.selection.attempt_id] in PARSE_ERROR_STATUSES
-    first_error = window.selection.attempt_id
+    assert status_of[shown_attempt(window)] in PARSE_ERROR_STATUSES
+    first_error = shown_attempt(window)
     qtbot.keyClick(window.attempts.table, Qt.Key.Key_E)
-    assert status_of[window.selection.attempt_id] in PARSE_ERROR_STATUSES
-    assert window.selection.attempt_id > first_error  # list order is attempt_id order
+    assert status_of[shown_attempt(window)] in PARSE_ERROR_STATUSES
+    assert shown_attempt(window) > first_error  # list order is attempt_id order
 
     question_of = {v[0]: v[2] for v in verdicts}
-    before = question_of[window.selection.attempt_id]
+    before = question_of[shown_attempt(window)]
     qtbot.keyClick(window.attempts.table, Qt.Key.Key_N)
-    after = question_of[window.selection.attempt_id]
+    after = question_of[shown_attempt(window)]
     assert after != before
     qtbot.keyClick(window.attempts.table, Qt.Key.Key_P)
-    assert question_of[window.selection.attempt_id] == before
+    assert question_of[shown_attempt(window)] == before
 
 
 def test_search_like_then_full_text(window: MainWindow, demo_path: Path, qtbot: QtBot) -> None:
@@ -245,11 +260,11 @@ def test_bad_file_shows_dialog_and_keeps_the_open_database(
     assert sha256(bad) == before
 
 
-def test_compare_grid_click_jumps_to_attempt(window: MainWindow, verdicts: list) -> None:
+def test_compare_grid_click_jumps_to_attempt(window: MainWindow, verdicts: Verdicts) -> None:
     window.navigator.select_row(0)
     window.attempts.tabs.setCurrentIndex(TAB_COMPARE)
     assert window.tasks.wait_idle()  # the grid is read on its own lane
-    question = {v[0]: v[2] for v in verdicts}[window.selection.attempt_id]
+    question = {v[0]: v[2] for v in verdicts}[shown_attempt(window)]
     grid = window.attempts.compare.table
     expected = sum(v[2] == question for v in verdicts)
     cells = [
@@ -313,7 +328,7 @@ def test_screenshot_of_a_bad_file_is_one_error_line(tmp_path: Path) -> None:
     assert not (tmp_path / "x.png").exists()
 
 
-def test_apply_query_sets_the_filters(window: MainWindow, verdicts: list) -> None:
+def test_apply_query_sets_the_filters(window: MainWindow, verdicts: Verdicts) -> None:
     from ai4hse_desk.index import AttemptQuery
 
     run_id = verdicts[0][1]
@@ -380,7 +395,7 @@ def test_dropping_a_file_opens_it(qtbot: QtBot, demo_path: Path) -> None:
 
 
 def test_a_click_on_a_scores_bar_filters_the_attempt_list(
-    window: MainWindow, verdicts: list
+    window: MainWindow, verdicts: Verdicts
 ) -> None:
     window.switcher.show_scores(wait=True)
     assert window.views.currentIndex() == VIEW_SCORES
@@ -405,17 +420,21 @@ def test_screenshot_of_the_scores_view(demo_path: Path, tmp_path: Path) -> None:
     assert QImage(str(out)).width() == 1600
 
 
-def test_sorting_happens_in_sql_with_stable_pages(window: MainWindow, verdicts: list) -> None:
+def test_sorting_happens_in_sql_with_stable_pages(window: MainWindow, verdicts: Verdicts) -> None:
     from ai4hse_desk.gui.models.attempt_columns import COL_STATUS
 
     window.model.sort(COL_STATUS, Qt.SortOrder.DescendingOrder)
     rows = fetch_all(window)
     assert rows == len(verdicts)
-    keys = [window.model.key_at(r) for r in range(rows)]
+    keys: list[SortKey] = []
+    for row in range(rows):
+        key = window.model.key_at(row)
+        assert key is not None, f"row {row} has no sort key"
+        keys.append(key)
     assert keys == sorted(keys, reverse=True)  # (status, attempt_id), descending
-    assert len({k[1] for k in keys if k}) == rows  # every attempt exactly once
+    assert len({k[1] for k in keys}) == rows  # every attempt exactly once
     status_of = {v[0]: v[3] for v in verdicts}
-    assert [status_of[k[1]] for k in keys if k] == [k[0] for k in keys if k]
+    assert [status_of[k[1]] for k in keys] == [k[0] for k in keys]
 
 
 def test_the_window_follows_the_system_palette(qtbot: QtBot, demo_path: Path) -> None:

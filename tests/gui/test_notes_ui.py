@@ -32,7 +32,7 @@ from ai4hse_desk.gui.models.attempt_columns import COLUMNS
 from ai4hse_desk.notes import Flag, ReviewError
 from ai4hse_desk.notes.store import NotesStore
 from ai4hse_desk.verdicts.rescore import iter_verdicts, rescore
-from tests.gui.gui_fixtures import sha256
+from tests.gui.gui_fixtures import cell, sha256, shown_text
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -76,7 +76,7 @@ class Recorder:
         self.asked = 0
         self.messages: list[tuple[str, str]] = []
         self.histories: list[ShownHistory] = []
-        self.reason = ""  # what the reviewer answers when asked why (None: Cancel)
+        self.reason: str | None = ""  # what the reviewer answers when asked why (None: Cancel)
         self.reasons_asked: list[tuple[str, str]] = []
 
     def ask_name(self, _parent: object, _current: str) -> str | None:
@@ -156,7 +156,7 @@ def listed_rows(win: MainWindow) -> list[tuple[str, str]]:
     while model.canFetchMore(win.attempts.table.rootIndex()):
         model.fetchMore(win.attempts.table.rootIndex())
     return [
-        (model.data(model.index(row, 0)), model.data(model.index(row, FLAG_COLUMN)))
+        (shown_text(model, row, 0), shown_text(model, row, FLAG_COLUMN))
         for row in range(model.rowCount())
     ]
 
@@ -299,7 +299,7 @@ def test_an_option_with_an_open_flag_is_marked_in_the_options_table(
     window: MainWindow, monkeypatch: pytest.MonkeyPatch, reviewer: Recorder
 ) -> None:
     table = window.attempts.question_panel.table()
-    assert [table.item(row, 0).text() for row in range(table.rowCount())][:2] == ["A", "B"]
+    assert [cell(table, row, 0).text() for row in range(table.rowCount())][:2] == ["A", "B"]
     flag_dialog_answers(monkeypatch, FlagValues("key_incorrect", 1, "high", "B is TRUE"))
     window.changes.add_flag()
     settle(window)
@@ -309,24 +309,24 @@ def test_an_option_with_an_open_flag_is_marked_in_the_options_table(
     flag_dialog_answers(monkeypatch, FlagValues("ambiguous_wording", None, "low", "whole"))
     window.changes.add_flag()
     settle(window)
-    letters = [table.item(row, 0).text() for row in range(table.rowCount())]
+    letters = [cell(table, row, 0).text() for row in range(table.rowCount())]
     assert letters[:3] == ["A", "B ⚑", "C"]  # a whole-question flag marks no option
-    assert table.item(1, 0).toolTip() == "Open flags on option B: key_incorrect, option_overlap"
-    assert table.item(0, 0).toolTip() == ""
+    assert cell(table, 1, 0).toolTip() == "Open flags on option B: key_incorrect, option_overlap"
+    assert cell(table, 0, 0).toolTip() == ""
 
     window.navigator.move_row(1)  # away and back: the mark is shown again
     settle(window)
     window.navigator.move_row(-1)
     settle(window)
-    assert table.item(1, 0).text() == "B ⚑"
+    assert cell(table, 1, 0).text() == "B ⚑"
     reviewer.reason = ""
     panel = window.attempts.flags_panel
     for _ in range(2):  # resolve the two option-B flags: the mark goes
         panel.select_flag(next(f.flag_id for f in panel_flags(window) if f.option == 1))
         panel.flag_state_button.click()
         settle(window)
-    assert table.item(1, 0).text() == "B"
-    assert table.item(1, 0).toolTip() == ""
+    assert cell(table, 1, 0).text() == "B"
+    assert cell(table, 1, 0).toolTip() == ""
 
 
 def panel_flags(window: MainWindow) -> list[Flag]:
@@ -618,7 +618,7 @@ def test_html_in_notes_shows_literally_everywhere(
     window.notes_dock.show()
     settle(window)
     assert window.notes_dock.list.row_texts()[0][-1] == NOTE_HTML
-    item = window.attempts.flags_panel.flags_table.item(0, 5)
+    item = cell(window.attempts.flags_panel.flags_table, 0, 5)
     assert item.text() == NOTE_HTML
     assert item.data(Qt.ItemDataRole.ToolTipRole) is None
     assert window.attempts.flags_panel.store_line.textFormat() == Qt.TextFormat.PlainText

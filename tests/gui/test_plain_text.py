@@ -28,7 +28,7 @@ from ai4hse_desk.gui.plain_text import (
     title_text,
 )
 from ai4hse_desk.index.session import AuditSession
-from tests.gui.gui_fixtures import HOSTILE, MessageBoxes, rename_run, set_meta
+from tests.gui.gui_fixtures import HOSTILE, MessageBoxes, rename_run, set_meta, shown_text
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -128,7 +128,7 @@ def test_a_hostile_run_id_is_plain_in_every_label_and_tooltip(
     scores = window.scores
     model = scores.models["answer_only"]
     tips = [
-        model.data(model.index(r, c), Qt.ItemDataRole.ToolTipRole)
+        shown_text(model, r, c, Qt.ItemDataRole.ToolTipRole)
         for r in range(model.rowCount())
         for c in range(model.columnCount())
     ]

@@ -41,7 +41,7 @@ from ai4hse_desk.review.book import ReviewBook
 from ai4hse_desk.review.records import BLIND as RECORDED_BLIND
 from ai4hse_desk.review.records import NOT_BLIND
 from ai4hse_desk.review.values import FALSE, TRUE, UNSURE
-from tests.gui.gui_fixtures import HOSTILE
+from tests.gui.gui_fixtures import HOSTILE, cell
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -166,7 +166,12 @@ def confirmed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     from ai4hse_desk.gui.dialogs import confirm
 
     asked: list[str] = []
-    monkeypatch.setattr(confirm, "confirm", lambda _p, _t, text, _a: asked.append(text) or True)
+
+    def answer_yes(_parent: QWidget | None, _title: str, text: str, _action: str) -> bool:
+        asked.append(text)
+        return True
+
+    monkeypatch.setattr(confirm, "confirm", answer_yes)
     return asked
 
 
@@ -315,7 +320,7 @@ def test_ctrl_enter_submits_moves_on_and_shows_the_other_verdicts_after(
     assert window.reviewing.current == FIRST
     assert view.phase == REVEALED
     assert view.reveal.others.isVisible()
-    rows = [tuple(view.reveal.others.item(r, c).text() for c in range(7))
+    rows = [tuple(cell(view.reveal.others, r, c).text() for c in range(7))
             for r in range(view.reveal.others.rowCount())]  # fmt: skip
     assert rows == [("bob", "key_wrong", "A", "high", "A", "ISO 45001", BOB_NOTE)]
     assert form.verdict.currentData() == "key_ok"  # her own verdict, to revise
@@ -440,7 +445,12 @@ def test_the_name_is_asked_when_the_first_answer_is_recorded(
     qtbot: QtBot, audit: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     asked: list[str] = []
-    monkeypatch.setattr(reviewer_name, "ask_name", lambda _p, _c: asked.append("?") or "carol")
+
+    def answer_carol(_parent: QWidget | None, _current: str) -> str:
+        asked.append("?")
+        return "carol"
+
+    monkeypatch.setattr(reviewer_name, "ask_name", answer_carol)
     win = open_review(qtbot, audit, reviewer=None)
     view = win.review
     assert view.phase == BLIND  # without a plan, the queue needs no name

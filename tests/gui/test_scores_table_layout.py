@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QApplication, QTableView
 
 from ai4hse_desk.gui.main_window import MainWindow
 from ai4hse_desk.scores import COLUMNS
+from tests.gui.gui_fixtures import header_text
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -203,12 +204,12 @@ def test_every_header_says_what_it_means(pages: list[TrackPage]) -> None:
             assert tip.strip(), header
             assert tip.startswith(header), f"the tooltip gives the full header: {header!r}"
             assert len(tip) > len(header) + 5, f"{header}: says what it means"
-    exact = page.model.headerData(
-        page.model.column_index("exact_accuracy"), HORIZONTAL, Qt.ItemDataRole.ToolTipRole
+    exact = header_text(
+        page.model, page.model.column_index("exact_accuracy"), Qt.ItemDataRole.ToolTipRole
     )
     assert "primary" in exact
     coverage = page.model.column_index("coverage")
-    tip = page.model.headerData(coverage, HORIZONTAL, Qt.ItemDataRole.ToolTipRole)
+    tip = header_text(page.model, coverage, Qt.ItemDataRole.ToolTipRole)
     assert tip.startswith("Coverage\n")
     assert "valid / all attempts" in tip.lower()
 

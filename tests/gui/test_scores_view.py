@@ -238,6 +238,7 @@ def test_clicking_a_status_bar_asks_for_its_attempts(qtbot: QtBot, view: ScoresV
         (i, h) for i, h in enumerate(plots.hits("statuses")) if h.key[1] == "wrong_length"
     )
     run_id = hit.key[0]
+    assert isinstance(run_id, str)
     expected = AttemptQuery(run_ids=(run_id,), statuses=("wrong_length",))
     assert view.query_for("answer_only/statuses", index) == expected
     centre = _scene_point(plots, "statuses", (hit.x0 + hit.x1) / 2, (hit.y0 + hit.y1) / 2)
@@ -265,6 +266,8 @@ def test_clicking_a_repetition_point_and_hovering(qtbot: QtBot, view: ScoresView
     plots = _show_plot(view, "structured_output", "repetitions")
     hit = plots.hits("repetitions")[4]
     run_id, repetition = hit.key
+    assert isinstance(run_id, str)
+    assert isinstance(repetition, int)
     _, ys = plots.items["repetitions"]["accuracy"].getData()
     xs, _ = plots.items["repetitions"]["accuracy"].getData()
     scene = _scene_point(plots, "repetitions", xs[4], ys[4])
@@ -324,7 +327,8 @@ def test_ticking_a_question_recomputes_in_the_background(qtbot: QtBot, view: Sco
         item.setCheckState(Qt.CheckState.Checked)
     assert panel.excluded() == {item.data(Qt.ItemDataRole.UserRole)}
     assert panel.reason_text == "questions ticked by the reviewer"
-    assert panel.explored is not None
+    explored = panel.explored
+    assert explored is not None
     panel.set_excluded_questions(set(), "", wait=True)
     assert panel.explored is None
     assert all(row.explored is None for row in panel.model.rows)

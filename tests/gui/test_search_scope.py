@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 
     from pytestqt.qtbot import QtBot
 
+    from ai4hse_desk.gui.models.attempt_table import AttemptTableModel
+
 KIND = QTextFormat.Property.UserProperty
 #: In the demo: a word only in option texts, one only in responses, one nowhere.
 OPTION_WORD, RESPONSE_WORD, NO_WORD = "attenuation", "considering", "zzqxjw"
@@ -50,6 +52,11 @@ def view(qtbot: QtBot) -> ResponseView:
     return widget
 
 
+def _scope(model: AttemptTableModel) -> tuple[str, ...]:
+    """Where the listed query looks for the text, read afresh (each click sets a new query)."""
+    return model.query.text_scope
+
+
 def _hits(view: ResponseView) -> list[tuple[int, int]]:
     return sorted(
         (s.cursor.selectionStart(), s.cursor.selectionEnd())
@@ -69,15 +76,15 @@ def test_the_scope_selector_starts_with_responses_and_reaches_the_query(
     assert "responses" in search.edit.placeholderText()
     assert "question id" in search.edit.placeholderText()
     search.set_text_now(OPTION_WORD)
-    assert model.query.text_scope == ("responses",)
+    assert _scope(model) == ("responses",)
     assert model.matching == 0  # only in option texts: not found in responses
     search.scope_buttons["options"].click()
-    assert model.query.text_scope == ("responses", "options")
+    assert _scope(model) == ("responses", "options")
     found_in_options = model.matching
     assert found_in_options > 0
     assert "responses + options" in search.edit.placeholderText()
     search.scope_buttons["responses"].click()
-    assert model.query.text_scope == ("options",)
+    assert _scope(model) == ("options",)
     assert model.matching == found_in_options
     search.scope_buttons["options"].click()  # the last place stays on
     assert search.scope_buttons["options"].isChecked()
@@ -130,8 +137,9 @@ def test_enter_gives_the_list_the_keyboard_and_esc_still_clears(
 
 def test_an_empty_result_clears_the_detail(window: MainWindow) -> None:
     window.navigator.select_row(0)
-    assert window.selection.attempt_id is not None
-    assert window.attempts.response_view.raw_text() is not None
+    shown, raw = window.selection.attempt_id, window.attempts.response_view.raw_text()
+    assert shown is not None
+    assert raw is not None
     window.attempts.search.set_text_now(NO_WORD)
     assert window.model.matching == 0
     assert window.selection.attempt_id is None

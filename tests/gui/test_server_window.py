@@ -206,6 +206,7 @@ def test_skip_blind_asks_first_and_a_no_records_nothing(
     qtbot.waitUntil(lambda: page.question_id is not None, timeout=10_000)
     page.skip_button.click()
     assert len(asked) == 1
+    assert page.question_id is not None
     assert page.question_id in asked[0]
     assert page.record_button.isVisible()  # still blind: nothing was recorded
     assert page.shown is not None

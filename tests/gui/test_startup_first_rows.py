@@ -16,7 +16,7 @@ import json
 import os
 import subprocess
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 
 import pytest
 
@@ -81,6 +81,14 @@ os._exit(3)
 """
 
 
+class _Modules(TypedDict):
+    """What one start recorded: the modules at the first rows and once idle."""
+
+    first: list[str]
+    row: bool
+    idle: list[str]
+
+
 @pytest.fixture(scope="module")
 def small_demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("first-rows") / "demo.sqlite"
@@ -88,7 +96,7 @@ def small_demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def _start(demo: Path, tmp_path: Path) -> dict[str, object]:
+def _start(demo: Path, tmp_path: Path) -> _Modules:
     """One start of the desk on ``demo`` (cache and settings under ``tmp_path``): the
     modules at the first rows and once idle, and whether the first row was read."""
     record = tmp_path / "modules.json"
@@ -107,7 +115,7 @@ def _start(demo: Path, tmp_path: Path) -> dict[str, object]:
         check=False,
     )
     assert done.returncode == 0, done.stderr[-2000:]
-    modules: dict[str, object] = json.loads(record.read_text())
+    modules: _Modules = json.loads(record.read_text())
     return modules
 
 
@@ -116,7 +124,7 @@ def test_with_its_index_cached_the_window_starts_without_the_rescore_loop(
 ) -> None:
     _start(small_demo, tmp_path)  # builds the review index (with the rescore loop)
     again = _start(small_demo, tmp_path)
-    first = set(again["first"])  # type: ignore[call-overload]
+    first = set(again["first"])
     assert again["row"]
     assert "ai4hse_desk.index.query" in first
     assert not {name for name in first if name.startswith(NOT_WITH_A_CACHED_INDEX)}

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
     from pytestqt.qtbot import QtBot
 
+    from ai4hse_desk.index import ReviewIndex
     from ai4hse_desk.progress import Progress
 
 # Threads are told apart by ``threading.get_ident()``: ``current_thread()`` on a QThread
@@ -125,7 +126,11 @@ def test_a_lane_keeps_its_thread_and_shutdown_ends_every_lane(
     threads: dict[str, set[int]] = {"a": set(), "b": set()}
     for _ in range(3):
         for lane, seen in threads.items():
-            runner.run(QueryOp(lambda _p, seen=seen: seen.add(threading.get_ident()), lane=lane))
+
+            def note_thread(_progress: Progress, seen: set[int] = seen) -> None:
+                seen.add(threading.get_ident())
+
+            runner.run(QueryOp(note_thread, lane=lane))
         assert runner.wait_idle()
     # One thread per lane, reused (the review index keeps one connection per thread).
     assert [len(seen) for seen in threads.values()] == [1, 1]
@@ -232,9 +237,9 @@ def test_waiting_for_the_lanes_leaves_the_cpu_to_them(tasks: TaskRunner) -> None
 # -- the review index of a small file: read at once --------------------------------------
 
 
-def _loader_with(tasks: TaskRunner) -> tuple[IndexLoader, list[object]]:
+def _loader_with(tasks: TaskRunner) -> tuple[IndexLoader, list[ReviewIndex]]:
     loader = IndexLoader(tasks)
-    ready: list[object] = []
+    ready: list[ReviewIndex] = []
     loader.index_ready.connect(ready.append)
     return loader, ready
 
@@ -250,7 +255,7 @@ def test_a_small_files_cached_index_is_ready_before_load_returns(
         loader.load(db, full_text=False)
         assert len(ready) == 1  # no turn of the event loop
         assert tasks.idle()
-        ready[0].close()  # type: ignore[attr-defined]
+        ready[0].close()
 
 
 @pytest.mark.parametrize("cached", [True, False], ids=["large-cached", "small-uncached"])
@@ -271,4 +276,4 @@ def test_a_large_file_or_one_without_an_index_is_read_by_a_task(
         assert ready == []
         qtbot.waitUntil(lambda: len(ready) == 1, timeout=30_000)
         assert tasks.wait_idle()
-        ready[0].close()  # type: ignore[attr-defined]
+        ready[0].close()
