@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
 P = ParamSpec("P")
 T = TypeVar("T")
+D = TypeVar("D")
 
 #: What reading an audit file, its review index or the notes store raises on a file
 #: it cannot use: a problem it names (:class:`~ai4hse_desk.errors.InputProblem`,
@@ -99,14 +100,14 @@ def forget_problems() -> None:
     _seen.clear()
 
 
-def guarded(default: T, title: str = "The window could not show this") -> Callable[
-    [Callable[P, T]], Callable[P, T]
+def guarded(default: D, title: str = "The window could not show this") -> Callable[
+    [Callable[P, T]], Callable[P, T | D]
 ]:  # fmt: skip
     """Decorate a Qt override: an exception is reported and ``default`` returned."""
 
-    def decorate(method: Callable[P, T]) -> Callable[P, T]:
+    def decorate(method: Callable[P, T]) -> Callable[P, T | D]:
         @functools.wraps(method)
-        def wrapper(*args: P.args, **kwargs: P.kwargs) -> T:
+        def wrapper(*args: P.args, **kwargs: P.kwargs) -> T | D:
             try:
                 return method(*args, **kwargs)
             except Exception as exc:  # noqa: BLE001 - nothing may be raised back into Qt (C++)
