@@ -21,6 +21,7 @@ from ai4hse_desk.review.records import (
     load_list,
     opt_text,
     verdict_fields,
+    verdict_values,
 )
 
 if TYPE_CHECKING:
@@ -179,15 +180,7 @@ def verdict_revision_row(rev: VerdictRevision) -> dict[str, object]:
         "verdict_id": rev.verdict_id,
         "at": rev.at,
         "action": rev.action,
-        "blind": rev.blind,
-        "blind_answer": dump_list(rev.blind_answer),
-        "blind_at": rev.blind_at,
-        "verdict": rev.verdict,
-        "proposed_key": dump_list(rev.proposed_key),
-        "confidence": rev.confidence,
-        "source": rev.source,
-        "note": rev.note,
-        "state": rev.state,
+        **verdict_values(rev),
         "changes": encode_changes(rev.changes),
         "writer_clock": rev.writer_clock,
     }

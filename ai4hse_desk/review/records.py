@@ -16,6 +16,7 @@ from ai4hse_desk.notes.errors import ReviewError
 from ai4hse_desk.review.values import Answer, is_concern
 
 if TYPE_CHECKING:
+    from ai4hse_desk.review.history import VerdictRevision
     from ai4hse_desk.review.plan import Plan
 
 #: How the blind answer was recorded: given before the reveal, or skipped.
@@ -225,8 +226,8 @@ def decision_from_row(row: Any) -> Decision:
     )
 
 
-def verdict_values(verdict: ReviewVerdict) -> dict[str, object]:
-    """A verdict's revision fields (:data:`VERDICT_FIELDS`) as column values."""
+def verdict_values(verdict: ReviewVerdict | VerdictRevision) -> dict[str, object]:
+    """A verdict's (or a verdict revision's) :data:`VERDICT_FIELDS` as column values."""
     return {
         "blind": verdict.blind,
         "blind_answer": dump_list(verdict.blind_answer),
