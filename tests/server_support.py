@@ -16,6 +16,7 @@ import json
 import os
 import time
 import uuid
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -27,7 +28,7 @@ from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from ai4hse_desk.launcher import main
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterator, Sequence
 
 ROLES = ("coord", "ann", "bo", "cy")
 ENV = "AI4HSE_TEST_SERVER_{}"
@@ -125,6 +126,18 @@ def create_database(urls: dict[str, str]) -> ReviewDatabase:
     with connect(urls["coord"]) as conn:
         conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
     return ReviewDatabase(name, {role: in_database(url, name) for role, url in urls.items()})
+
+
+@contextmanager
+def fresh_database() -> Iterator[ReviewDatabase]:
+    """A new database owned by ``coord`` for the ``with`` block, dropped after it (with the
+    review's group roles made for it)."""
+    urls = server_urls()
+    database = create_database(urls)
+    try:
+        yield database
+    finally:
+        drop_database(urls, database)
 
 
 def drop_database(urls: dict[str, str], database: ReviewDatabase) -> None:

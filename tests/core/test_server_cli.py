@@ -19,11 +19,9 @@ from ai4hse_desk.review.server.connection import ServerSession, ServerUnavailabl
 from tests.server_support import (
     ReviewDatabase,
     connect,
-    create_database,
-    drop_database,
+    fresh_database,
     password_of,
     server_root_cert,
-    server_urls,
     without_password,
 )
 
@@ -138,9 +136,7 @@ def test_urls_are_shown_without_their_password() -> None:
 
 @pytest.fixture
 def review_db(demo_db: Path, capsys: pytest.CaptureFixture[str]) -> Iterator[ReviewDatabase]:
-    urls = server_urls()
-    database = create_database(urls)
-    try:
+    with fresh_database() as database:
         database.publish(
             demo_db,
             capsys,
@@ -154,8 +150,6 @@ def review_db(demo_db: Path, capsys: pytest.CaptureFixture[str]) -> Iterator[Rev
             "cy",
         )
         yield database
-    finally:
-        drop_database(urls, database)
 
 
 @pytest.mark.postgres

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.server_support import ReviewDatabase, create_database, drop_database, server_urls
+from tests.server_support import ReviewDatabase, fresh_database
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -36,12 +36,8 @@ server.close()
 
 @pytest.fixture
 def review_db() -> Iterator[ReviewDatabase]:
-    urls = server_urls()
-    database = create_database(urls)
-    try:
+    with fresh_database() as database:
         yield database
-    finally:
-        drop_database(urls, database)
 
 
 def test_three_reviewers_submit_300_verdicts_each_at_once(

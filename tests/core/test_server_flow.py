@@ -15,7 +15,7 @@ import pytest
 
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.launcher import main
-from tests.server_support import ReviewDatabase, create_database, drop_database, server_urls
+from tests.server_support import ReviewDatabase, fresh_database, server_urls
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -63,12 +63,8 @@ DECISIONS = {
 
 @pytest.fixture
 def review_db() -> Iterator[ReviewDatabase]:
-    urls = server_urls()
-    database = create_database(urls)
-    try:
+    with fresh_database() as database:
         yield database
-    finally:
-        drop_database(urls, database)
 
 
 def _listed(values: tuple[bool, ...], flip: int | None) -> str:

@@ -18,9 +18,7 @@ from ai4hse_desk.verdicts.rescore import iter_verdicts
 from tests.server_support import (
     ReviewDatabase,
     connect,
-    create_database,
-    drop_database,
-    server_urls,
+    fresh_database,
 )
 
 if TYPE_CHECKING:
@@ -51,12 +49,8 @@ COLUMNS = {
 
 @pytest.fixture
 def review_db() -> Iterator[ReviewDatabase]:
-    urls = server_urls()
-    database = create_database(urls)
-    try:
+    with fresh_database() as database:
         yield database
-    finally:
-        drop_database(urls, database)
 
 
 def test_the_migrations_are_numbered_and_packaged() -> None:

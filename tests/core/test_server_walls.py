@@ -24,9 +24,7 @@ from ai4hse_desk.review.server.roles import (
 from tests.server_support import (
     ReviewDatabase,
     connect,
-    create_database,
-    drop_database,
-    server_urls,
+    fresh_database,
 )
 
 if TYPE_CHECKING:
@@ -47,9 +45,7 @@ VERDICT = f"SELECT {S}.save_verdict(%s, %s::text[], %s, %s, %s::text[], NULL, ''
 
 @pytest.fixture
 def review(demo_db: Path, capsys: pytest.CaptureFixture[str]) -> Iterator[ReviewDatabase]:
-    urls = server_urls()
-    db = create_database(urls)
-    try:
+    with fresh_database() as db:
         db.publish(
             demo_db,
             capsys,
@@ -70,8 +66,6 @@ def review(demo_db: Path, capsys: pytest.CaptureFixture[str]) -> Iterator[Review
         db.sql("coord", f"SELECT {S}.review_export()")
         db.sql("ann", f"SELECT {S}.show_question('Q002')")
         yield db
-    finally:
-        drop_database(urls, db)
 
 
 def _relations(conn: psycopg.Connection[Any]) -> list[str]:

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QInputDialog
 from ai4hse_desk.gui.app import run_window
 from ai4hse_desk.gui.review.server_window import ServerReviewWindow, open_server_window
 from ai4hse_desk.review.server.client import ReviewServer
-from tests.server_support import ReviewDatabase, create_database, drop_database, server_urls
+from tests.server_support import ReviewDatabase, fresh_database
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -35,9 +35,7 @@ S = "ai4hse_review"
 
 @pytest.fixture
 def review_db(pristine: Path, capsys: pytest.CaptureFixture[str]) -> Iterator[ReviewDatabase]:
-    urls = server_urls()
-    database = create_database(urls)
-    try:
+    with fresh_database() as database:
         database.publish(
             pristine,
             capsys,
@@ -51,8 +49,6 @@ def review_db(pristine: Path, capsys: pytest.CaptureFixture[str]) -> Iterator[Re
             "cy",
         )
         yield database
-    finally:
-        drop_database(urls, database)
 
 
 def _open(url: str, qtbot: QtBot) -> ServerReviewWindow:
