@@ -43,7 +43,7 @@ from ai4hse_desk.review.values import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping, Sequence
+    from collections.abc import Iterable, Mapping
 
     from sqlalchemy.engine import Connection
 
@@ -196,22 +196,28 @@ def state_of(states: Mapping[str, FinalState], question_id: str) -> FinalState:
     return states.get(question_id) or FinalState(question_id, NOT_REVIEWED)
 
 
-def read_states(
-    conn: Connection, verdicts: Sequence[ReviewVerdict] | None = None
-) -> dict[str, FinalState]:
-    """Every final state, read on ``conn`` (one transaction: the plan's header and
-    questions, every verdict and every decision); ``verdicts``: every verdict, when the
-    caller has read them on ``conn`` already."""
+def read_verdicts_and_states(
+    conn: Connection,
+) -> tuple[list[ReviewVerdict], dict[str, FinalState]]:
+    """Every verdict and every final state, read on ``conn`` (one transaction: the plan's
+    header and questions, every verdict — read once — and every decision)."""
     from ai4hse_desk.review import writes as review_writes  # SQLAlchemy: only to read
 
     header = review_writes.read_plan_header(conn)
     planned = () if header is None else review_writes.plan_questions(conn, header.plan_id)
-    return final_states(
-        review_writes.read_verdicts(conn) if verdicts is None else verdicts,
+    verdicts = review_writes.read_verdicts(conn)
+    states = final_states(
+        verdicts,
         review_writes.read_decisions(conn),
         per_question=None if header is None else header.per_question,
         planned=planned,
     )
+    return verdicts, states
+
+
+def read_states(conn: Connection) -> dict[str, FinalState]:
+    """Every final state, read on ``conn`` (:func:`read_verdicts_and_states`)."""
+    return read_verdicts_and_states(conn)[1]
 
 
 def read_question_state(conn: Connection, question_id: str) -> FinalState:
@@ -284,5 +290,6 @@ __all__ = [
     "read_final_states",
     "read_question_state",
     "read_states",
+    "read_verdicts_and_states",
     "state_of",
 ]

@@ -14,8 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ai4hse_desk.review.book import ReviewBook
-from ai4hse_desk.review.final_state import read_final_states
+from ai4hse_desk.review.final_state import read_verdicts_and_states
 from ai4hse_desk.review.values import CONCERN_CATEGORY
 
 if TYPE_CHECKING:
@@ -38,11 +37,12 @@ def marked_questions(
 ) -> set[str]:
     """The questions marked ⚑ for the viewer of ``sight``: an open flag or a standing
     concern (of ``category``, when given) that ``sight`` shows."""
-    keep = standing(read_final_states(store))
+    verdicts, states = store.run(read_verdicts_and_states)
+    keep = standing(states)
     codes = {code for code, flag in CONCERN_CATEGORY.items() if category in (None, flag)}
     concerns = [
         verdict
-        for verdict in ReviewBook(store).all_verdicts()
+        for verdict in verdicts
         if verdict.concern and verdict.question_id in keep and verdict.verdict in codes
     ]
     items: list[Flag | ReviewVerdict] = [*store.flags(states=("open",), category=category)]

@@ -19,8 +19,6 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import TypeVar
 
-    from sqlalchemy.engine import Connection
-
     from ai4hse_desk.audit import AuditDB
     from ai4hse_desk.notes import AttemptNote, Flag
     from ai4hse_desk.notes.store import NotesStore
@@ -144,20 +142,13 @@ def read_snapshot(
         return NotesSnapshot(
             frozenset(), [], [], [] if with_list else None, [] if with_list else None
         )
-    from ai4hse_desk.review import writes as review_writes
     from ai4hse_desk.review.book import ReviewBook  # SQLAlchemy, as the store has
-    from ai4hse_desk.review.final_state import read_states
+    from ai4hse_desk.review.final_state import read_verdicts_and_states
     from ai4hse_desk.review.marks import standing
-
-    def verdicts_and_states(
-        conn: Connection,
-    ) -> tuple[list[ReviewVerdict], dict[str, FinalState]]:
-        verdicts = review_writes.read_verdicts(conn)  # once: the states count them too
-        return verdicts, read_states(conn, verdicts)
 
     book = ReviewBook(store)
     sight = book.visibility(viewer)
-    verdicts, states = store.run(verdicts_and_states)
+    verdicts, states = store.run(read_verdicts_and_states)  # the verdicts read once
     hidden: Counter[str] = Counter()
 
     def seen(items: Iterable[_Item]) -> list[_Item]:
