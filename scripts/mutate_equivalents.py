@@ -94,6 +94,11 @@ _BLIND_AT = (
     "the first revision's `blind_at` is set by `writes.change_verdict` to the time of the "
     "new verdict whatever this dict holds (a parameter naming no column is left out)"
 )
+_ONE_OF_ALL = (
+    "every question's verdicts (or decisions) read instead of this one's: `final_states` "
+    "groups them by question and `state_of` takes this one's, the same state (only the cost "
+    "the per-question read saves is lost; the bench's Review view step measures it)"
+)
 _JOIN = (
     "the ON clause is inferred from the one foreign key between the two tables "
     "(review_decision_revisions.decision_id -> review_decisions.decision_id): the same join"
@@ -467,6 +472,11 @@ EQUIVALENTS: dict[str, tuple[str, str]] = {
         "corrected = {qid: key_of(s.key) for qid, s in states.items() "
         "if s.state == CORRECTED or s.key}",
         _STATE_KEY,
+    ),
+    _FS + "x_read_question_state__mutmut_25": ("review_writes.read_verdicts(conn, ),", _ONE_OF_ALL),
+    _FS + "x_read_question_state__mutmut_30": (
+        "review_writes.read_decisions(conn, ),",
+        _ONE_OF_ALL,
     ),
     # --- review/values.py
     _VA + "x_clean_source__mutmut_3": ("source = clean_note(text, required=None)", _FALSY),

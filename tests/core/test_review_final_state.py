@@ -118,6 +118,8 @@ def test_one_question_read_alone_has_the_state_the_whole_review_gives_it(
 
 def test_one_question_read_alone_counts_the_plan_and_its_k(audit: AuditDB, store_url: str) -> None:
     with NotesStore.open(audit, store_url) as notes:
+        alone = notes.run(partial(read_question_state, question_id="Q001"))
+        assert alone.state == NOT_REVIEWED  # no plan yet: nothing to read K from
         book = ReviewBook(notes)
         book.make_plan(reviewers=["ann", "bob", "cy"], per_question=3,
                        questions=["Q001", "Q002", "Q003"])  # fmt: skip
