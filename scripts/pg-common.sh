@@ -53,3 +53,24 @@ free_port() {
   python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' \
     2>/dev/null || echo $((20000 + RANDOM % 20000))
 }
+
+# Start the cluster of $dir/data with `pg_ctl` on a free loopback port (five tries: a port
+# taken meanwhile is tried again), unsafe-but-fast durability settings and the extra server
+# options "$1"; sets `port`. Exits with the end of the server log when it cannot start.
+start_cluster() {
+  local extra=${1:-} started=""
+  for _ in 1 2 3 4 5; do
+    port=$(free_port)
+    if as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
+      -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c full_page_writes=off $extra" \
+      start >/dev/null 2>&1; then
+      started=yes
+      break
+    fi
+  done
+  if [ -z "$started" ]; then
+    echo "error: PostgreSQL did not start; the end of $dir/server.log:" >&2
+    tail -n 20 "$dir/server.log" >&2 || true
+    exit 1
+  fi
+}

@@ -35,7 +35,7 @@ write_hba() {
 }
 
 start() {
-  local bindir port="" started=""
+  local bindir port=""
   bindir=$(find_bindir)
   mkdir -p "$dir"
   dir=$(cd "$dir" && pwd)
@@ -49,20 +49,7 @@ start() {
     exit 1
   fi
   write_hba
-  for _ in 1 2 3 4 5; do
-    port=$(free_port)
-    if as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-      -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c full_page_writes=off" \
-      start >/dev/null 2>&1; then
-      started=yes
-      break
-    fi
-  done
-  if [ -z "$started" ]; then
-    echo "error: PostgreSQL did not start; the end of $dir/server.log:" >&2
-    tail -n 20 "$dir/server.log" >&2 || true
-    exit 1
-  fi
+  start_cluster
   as_owner "$bindir/createdb" -h 127.0.0.1 -p "$port" -U postgres "$db"
   echo "$port" >"$dir/port"
   echo "postgresql+psycopg://postgres@127.0.0.1:$port/$db"

@@ -83,7 +83,6 @@ psql_super() {
 }
 
 start() {
-  local started=""
   bindir=$(find_bindir)
   mkdir -p "$dir"
   dir=$(cd "$dir" && pwd)
@@ -102,20 +101,7 @@ start() {
     make_tls
     tls_options="-c ssl=on -c ssl_cert_file=$dir/tls/server.crt -c ssl_key_file=$dir/tls/server.key"
   fi
-  for _ in 1 2 3 4 5; do
-    port=$(free_port)
-    if as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-      -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c full_page_writes=off -c password_encryption=scram-sha-256 $tls_options" \
-      start >/dev/null 2>&1; then
-      started=yes
-      break
-    fi
-  done
-  if [ -z "$started" ]; then
-    echo "error: PostgreSQL did not start; the end of $dir/server.log:" >&2
-    tail -n 20 "$dir/server.log" >&2 || true
-    exit 1
-  fi
+  start_cluster "-c password_encryption=scram-sha-256 $tls_options"
   echo "$port" >"$dir/port"
   local role password sql="" pgpass="$dir/pgpass"
   : >"$pgpass"
