@@ -59,10 +59,24 @@ def window_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     parser.add_argument("--view", choices=VIEWS, default="attempts", help="view to render")
     parser.add_argument(
+        "--workers", type=_workers, metavar="N",
+        help="processes that build a file's review index (default: 2 for a file of 300,000 "
+        "attempts or more on a machine with 2 CPUs or more, else 1)",
+    )  # fmt: skip
+    parser.add_argument(
         "--size", type=_size, default=SCREENSHOT_SIZE, metavar="WxH",
         help="the screenshot's window size (default 1600x1000), e.g. 1366x768",
     )  # fmt: skip
     return parser
+
+
+def _workers(text: str) -> int:
+    """Argparse type: a whole number of processes from 1 to 64."""
+    import argparse
+
+    if not text.isdigit() or not 1 <= int(text) <= 64:
+        raise argparse.ArgumentTypeError(f"not a number of processes from 1 to 64: {text[:20]!r}")
+    return int(text)
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -175,7 +189,7 @@ def _run_window(argv: Sequence[str], starting: ExitStack) -> int:
 
         application(qt_arguments)  # made here, so that Qt reads its own arguments
         return screenshot(path, args.screenshot, args.view, args.size, new_window)
-    return _interactive(path, qt_arguments, starting)
+    return _interactive(path, qt_arguments, starting, args.workers)
 
 
 def _refused(out: Path) -> str | None:
@@ -203,22 +217,24 @@ def fit_to_screen(window: MainWindow) -> None:
         window.move(free.topLeft())
 
 
-def new_window(*, rest_after_first_rows: bool = False) -> MainWindow:
+def new_window(
+    *, rest_after_first_rows: bool = False, index_workers: int | None = None
+) -> MainWindow:
     """A new main window, not shown (the window modules are imported here, once a
     QApplication exists); see :class:`~ai4hse_desk.gui.main_window.MainWindow`."""
     from ai4hse_desk.gui.main_window import MainWindow
 
-    return MainWindow(rest_after_first_rows=rest_after_first_rows)
+    return MainWindow(rest_after_first_rows=rest_after_first_rows, index_workers=index_workers)
 
 
-def start_window(path: Path | None) -> MainWindow:
+def start_window(path: Path | None, index_workers: int | None = None) -> MainWindow:
     """The shown main window, opening ``path`` (else the last file). A file that fails
     shows its reason, plain, and is not remembered.
 
     The window draws the file's first rows before it builds the rest of itself (the
     selected attempt's panels, the other pages, the menus' entries).
     """
-    window = new_window(rest_after_first_rows=True)
+    window = new_window(rest_after_first_rows=True, index_workers=index_workers)
     fit_to_screen(window)
     window.show()
     if path is None:
@@ -234,13 +250,15 @@ def start_window(path: Path | None) -> MainWindow:
     return window
 
 
-def _interactive(path: Path | None, qt_arguments: Sequence[str], starting: ExitStack) -> int:
+def _interactive(
+    path: Path | None, qt_arguments: Sequence[str], starting: ExitStack, workers: int | None
+) -> int:
     from ai4hse_desk.gui.application import application, give_icon
     from ai4hse_desk.gui.qt_guard import install_excepthook
 
     app = application(qt_arguments, icon=False)
     install_excepthook()
-    window = start_window(path)
+    window = start_window(path, workers)
     window.rest_built.connect(give_icon)
     window.rest_built.connect(starting.close)  # the start is over
     status = app.exec()

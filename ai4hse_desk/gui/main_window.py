@@ -4,12 +4,11 @@ Nothing here computes or reads a file: the controllers do, and talk through sign
 (:mod:`ai4hse_desk.gui.controllers`); the actions are in :mod:`ai4hse_desk.gui.window_actions`;
 what the reviewer may see is the :class:`~.controllers.sight.Sight`'s to say.
 
-The window is built in two parts: what the attempt list needs (the list, its search bar
-and counts, the filters dock, the status bar, the menus, and the controllers that open a
-file and keep the list on its query), then the rest (:meth:`MainWindow.build_rest`). A
-window made for a start (``rest_after_first_rows=True``) draws its first rows before it
-builds the rest (:mod:`.controllers.first_rows`), and hands the rest what the first part
-already holds: the open file, its review index, the list's first row selected."""
+The window is built in two parts: what the attempt list needs (the list, its search bar and
+counts, the filters dock, the status bar, the menus, and the controllers that open a file and
+keep the list on its query), then the rest (:meth:`MainWindow.build_rest`). A window made for
+a start (``rest_after_first_rows=True``) draws its first rows before it builds the rest
+(:mod:`.controllers.first_rows`), and hands the rest what the first part already holds."""
 
 from __future__ import annotations
 
@@ -62,15 +61,17 @@ class MainWindow(QMainWindow):
 
     rest_built = Signal()
 
-    def __init__(self, parent: QWidget | None = None, *, rest_after_first_rows: bool = False):
+    def __init__(self, parent: QWidget | None = None, *, rest_after_first_rows: bool = False,
+                 index_workers: int | None = None) -> None:  # fmt: skip
         """Build the window, the list's part first (``rest_after_first_rows``: the rest
-        once the first rows of the file opened next are drawn — a start; else at once)."""
+        once the first rows of the file opened next are drawn — a start; else at once);
+        ``index_workers``: processes that build a review index (None: by the file's size)."""
         super().__init__(parent)
         self.settings = app_settings()
         self.tasks = TaskRunner(self)
         self.setWindowTitle(APP_TITLE)
         self.is_built = False
-        self._build_list_part()
+        self._build_list_part(index_workers)
         self._first_rows: FirstRows | None = None
         if rest_after_first_rows:
             self._first_rows = FirstRows(self, self.opening, self.tasks, self.build_rest)
@@ -79,7 +80,7 @@ class MainWindow(QMainWindow):
 
     # -- the list's part ----------------------------------------------------------------
 
-    def _build_list_part(self) -> None:
+    def _build_list_part(self, index_workers: int | None) -> None:
         self.sight = Sight(self)  # what the person at the desk may see: every view asks it
         self.model = AttemptTableModel(self, self.sight)
         self.attempts = AttemptsView(self.model)
@@ -97,7 +98,7 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(EMPTY_MESSAGE)
         self.menu_actions = ActionRegistry(self, menus.MENUS)  # their entries come later
         a, tasks = self.attempts, self.tasks
-        self.opening = o = OpeningController(self.settings, tasks, self)
+        self.opening = o = OpeningController(self.settings, tasks, self, index_workers)
         self.attempt_list = lst = AttemptList(None, a.search, self.model, tasks, self)
         status = self.statusBar().showMessage
         connections = (
@@ -135,8 +136,7 @@ class MainWindow(QMainWindow):
             fill_recent_menu(self.menu_actions.menu(menus.RECENT), files, self.opening.open_path)
 
     def list_settled(self) -> None:
-        """No rows are coming (no file to open, or it failed): build the rest once the
-        next frame is drawn, if it is still to be built."""
+        """No rows are coming (no file, or it failed): build the rest after the next frame."""
         if self._first_rows is not None:
             self._first_rows.settle()
 

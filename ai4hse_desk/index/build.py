@@ -4,8 +4,9 @@
 :func:`~ai4hse_desk.verdicts.stream.verdict_stream`, the one derivation) into a new SQLite file
 in the cache directory (see :mod:`.location`): one row per attempt with
 everything the review table filters and sorts on, so the window's queries never
-touch the audit file (except for raw text). Rows are inserted one
-``executemany`` per batch of verdicts inside one transaction, the indexes
+touch the audit file (except for raw text). Rows are inserted by one
+``executemany`` over the verdicts (a large file's ranges by worker processes
+too, appended: :mod:`.build_rows`), the indexes
 are created afterwards (cheaper than maintaining them while inserting), then
 ``ANALYZE`` gives the query planner real selectivities. The file is renamed into
 place only when complete; a cancelled or failed build leaves nothing behind.
@@ -175,7 +176,9 @@ class _BuildProgress:
         self._report(self._steps)
 
 
-def build_index(db: AuditDB, *, progress: Progress | None = None) -> Path:
+def build_index(
+    db: AuditDB, *, progress: Progress | None = None, workers: int | None = None
+) -> Path:
     """Build (or rebuild) the stage-1 review index of ``db`` and return its path.
 
     Args:
@@ -183,6 +186,8 @@ def build_index(db: AuditDB, *, progress: Progress | None = None) -> Path:
         progress: called with (done, total) every few thousand attempts and between
             index creations (the attempts are the first two thirds of ``total``,
             see :class:`_BuildProgress`); returning False cancels.
+        workers: processes that derive the verdicts (None: two for a large file on a
+            machine with two CPUs or more, see :mod:`.build_rows`; 1: this one only).
 
     Raises:
         BuildCancelled: ``progress`` returned False (nothing is left on disk).
@@ -206,7 +211,7 @@ def build_index(db: AuditDB, *, progress: Progress | None = None) -> Path:
         phases = _BuildProgress(progress, steps=len(INDEXES) + 1)  # each index, then ANALYZE
         try:
             ordinals = _copy_questions(conn, db)
-            count = insert_rows(conn, db, ordinals, phases.scan)
+            count = insert_rows(conn, db, ordinals, phases.scan, target=target, workers=workers)
             phases.scanned(count)
             for made, (name, columns) in enumerate(INDEXES.items()):
                 phases.step(made)
@@ -244,11 +249,14 @@ def open_index(db: AuditDB) -> ReviewIndex | None:
     return ReviewIndex(path, db)
 
 
-def ensure_index(db: AuditDB, *, progress: Progress | None = None) -> ReviewIndex:
-    """:func:`open_index`, building the index first when there is no valid one."""
+def ensure_index(
+    db: AuditDB, *, progress: Progress | None = None, workers: int | None = None
+) -> ReviewIndex:
+    """:func:`open_index`, building the index first when there is no valid one
+    (``workers``: see :func:`build_index`)."""
     index = open_index(db)
     if index is None:
-        build_index(db, progress=progress)
+        build_index(db, progress=progress, workers=workers)
         index = open_index(db)
         if index is None:
             raise RuntimeError(f"the review index of {db.path} could not be read back")

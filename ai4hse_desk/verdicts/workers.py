@@ -66,6 +66,12 @@ def default_workers(span: int) -> int:
     return 2 if span >= PARALLEL_MIN_ATTEMPTS and usable_cpus() >= 2 else 1
 
 
+def id_ranges(low: int, high: int, count: int) -> list[tuple[int, int]]:
+    """``low``..``high`` (inclusive) cut into at most ``count`` ranges of equal span, in order."""
+    step = (high - low + count) // count
+    return [(start, min(high, start + step - 1)) for start in range(low, high + 1, step)]
+
+
 def _drop_connections() -> None:
     """In a new worker: never touch the parent's connections (new ones are opened)."""
     _shared[0].pool.dispose(close=False)
@@ -113,8 +119,7 @@ def rescore_in_processes(
 
     if "fork" not in multiprocessing.get_all_start_methods():
         return None
-    step = (high - low + count) // count
-    ranges = [(start, min(high, start + step - 1)) for start in range(low, high + 1, step)]
+    ranges = id_ranges(low, high, count)
     scorers = official(db, selected_runs(db, run_ids)).scorers  # (its keys: the workers')
     db.labels()  # read once, inherited by the workers
     with file_problems_as_audit_errors(db.path), db.raw_connection() as conn:
@@ -169,4 +174,10 @@ def _attempts(run: dict[str, object]) -> int:
     return attempts
 
 
-__all__ = ["PARALLEL_MIN_ATTEMPTS", "default_workers", "rescore_in_processes", "usable_cpus"]
+__all__ = [
+    "PARALLEL_MIN_ATTEMPTS",
+    "default_workers",
+    "id_ranges",
+    "rescore_in_processes",
+    "usable_cpus",
+]

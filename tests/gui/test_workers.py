@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import threading
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from PySide6.QtCore import QThread
@@ -277,3 +277,47 @@ def test_a_large_file_or_one_without_an_index_is_read_by_a_task(
         qtbot.waitUntil(lambda: len(ready) == 1, timeout=30_000)
         assert tasks.wait_idle()
         ready[0].close()
+
+
+def test_asked_for_two_processes_the_window_spawns_a_worker_from_its_task_thread(
+    qtbot: QtBot, tasks: TaskRunner, pristine: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``ai4hse-desk --workers 2``: the index task (a thread of this Qt process) spawns a
+    fresh worker process, and the index holds every attempt."""
+    import concurrent.futures
+
+    pools: list[object] = []
+    real_pool = concurrent.futures.ProcessPoolExecutor
+
+    def counted_pool(*args: Any, **kwargs: Any) -> concurrent.futures.ProcessPoolExecutor:
+        pool = real_pool(*args, **kwargs)
+        pools.append(pool)
+        return pool
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", counted_pool)
+    loader = IndexLoader(tasks, workers=2)
+    ready: list[ReviewIndex] = []
+    loader.index_ready.connect(ready.append)
+    with open_audit(pristine) as db:
+        loader.load(db, full_text=False)
+        qtbot.waitUntil(lambda: len(ready) == 1, timeout=60_000)
+        assert tasks.wait_idle()
+        assert len(pools) == 1
+        assert ready[0].count(None) == db.count_attempts() > 0
+        ready[0].close()
+
+
+@pytest.mark.parametrize("given", ["0", "x", "65"])
+def test_the_windows_workers_flag_takes_1_to_64(
+    given: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ai4hse_desk.gui.app import window_parser
+
+    assert window_parser().parse_args(["--workers", "2"]).workers == 2
+    assert window_parser().parse_args([]).workers is None
+    with pytest.raises(SystemExit) as exit_info:
+        window_parser().parse_args(["--workers", given])
+    assert exit_info.value.code == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith("error: argument --workers: not a number of processes")

@@ -92,13 +92,20 @@ class OpeningController(QObject):
     recent_changed = Signal(list)
     message = Signal(str)
 
-    def __init__(self, settings: QSettings, tasks: TaskRunner, dialogs: QWidget) -> None:
+    def __init__(
+        self,
+        settings: QSettings,
+        tasks: TaskRunner,
+        dialogs: QWidget,
+        index_workers: int | None = None,
+    ) -> None:
         """Own the session of a window.
 
         Args:
             settings: where recent files and the last file are kept.
             tasks: the window's task runner (the index builds run on it).
             dialogs: the parent of the file dialog and the message boxes.
+            index_workers: processes that build a review index (None: by the file's size).
         """
         super().__init__(dialogs)
         self._settings = settings
@@ -106,7 +113,7 @@ class OpeningController(QObject):
         self._dialogs = dialogs
         self._session: AuditSession | None = None
         self._unreadable: str | None = None  # why the open file cannot be read, if it cannot
-        self.loader = IndexLoader(tasks, self)
+        self.loader = IndexLoader(tasks, self, workers=index_workers)
         self.loader.index_ready.connect(self._index_ready)
         self.loader.reading_progress.connect(self.reading_progress)
         self.loader.index_progress.connect(self.index_progress)

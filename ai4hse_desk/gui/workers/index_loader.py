@@ -55,9 +55,13 @@ class IndexLoader(QObject):
     failed = Signal(str)
     fts_failed = Signal(str)
 
-    def __init__(self, tasks: TaskRunner, parent: QObject | None = None) -> None:
+    def __init__(
+        self, tasks: TaskRunner, parent: QObject | None = None, *, workers: int | None = None
+    ) -> None:
+        """``workers``: processes that build a review index (None: by the file's size)."""
         super().__init__(parent)
         self._tasks = tasks
+        self._workers = workers
         self._generation = 0
         #: The database whose index is ready (a full-text build can then restart).
         self._db: AuditDB | None = None
@@ -86,7 +90,7 @@ class IndexLoader(QObject):
                 return not task.is_cancelled
 
             db.fingerprint(progress=reading)  # (at once when it is known)
-            return ensure_index(db, progress=progress)
+            return ensure_index(db, progress=progress, workers=self._workers)
 
         # One task, so nothing waits for a turn of the event loop between the two steps.
         task: QueryOp[ReviewIndex] = QueryOp(build, lane=LANE, name=REVIEW_INDEX)
