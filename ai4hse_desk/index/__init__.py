@@ -17,7 +17,7 @@ keyset-paged keys (:class:`AttemptQuery`, :data:`SORT_COLUMNS`), light
 :class:`ListRow` objects and the per-question compare grid.
 """
 
-from ai4hse_desk.index.build import INDEX_FORMAT, INDEXES, build_index, ensure_index, open_index
+from ai4hse_desk.index.build import build_index, ensure_index, open_index
 from ai4hse_desk.index.filters import (
     PARSE_ERROR_STATUSES,
     SORT_COLUMNS,
@@ -28,6 +28,7 @@ from ai4hse_desk.index.filters import (
     TextMode,
 )
 from ai4hse_desk.index.fts import FTS_FORMAT, build_fts, fts_ready
+from ai4hse_desk.index.layout import INDEX_FORMAT, INDEXES
 from ai4hse_desk.index.location import (
     CACHE_ENV,
     BuildCancelled,

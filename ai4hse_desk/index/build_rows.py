@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Literal, cast
 
 from ai4hse_desk.audit.errors import AuditError
 from ai4hse_desk.filewrite import StagedFile
+from ai4hse_desk.index.layout import BUILD_PRAGMAS, INDEX_SCHEMA
 from ai4hse_desk.index.location import audit_file
 from ai4hse_desk.index.stored import encode_selection
 from ai4hse_desk.protocol.outcome import STATE_ANSWERED, Status
@@ -175,7 +176,6 @@ def _write_part(
     order met) written into ``out``, a new index file; ``fingerprint`` (None for a
     private snapshot, which cannot change) must be the file's."""
     from ai4hse_desk.audit.opening import open_audit
-    from ai4hse_desk.index.build import BUILD_PRAGMAS, INDEX_SCHEMA
 
     done = cast("SynchronizedArray[int]", _shared[0])
     stop = cast("Event", _shared[1])

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from ai4hse_desk.notes.errors import ReviewError
 from ai4hse_desk.review.values import Answer, is_concern
 
 if TYPE_CHECKING:
-    from ai4hse_desk.review.history import VerdictRevision
     from ai4hse_desk.review.plan import Plan
 
 #: How the blind answer was recorded: given before the reveal, or skipped.
@@ -226,7 +225,31 @@ def decision_from_row(row: Any) -> Decision:
     )
 
 
-def verdict_values(verdict: ReviewVerdict | VerdictRevision) -> dict[str, object]:
+class VerdictFields(Protocol):
+    """What carries a verdict's :data:`VERDICT_FIELDS`: a :class:`ReviewVerdict`, or one of
+    its revisions (:class:`~.history.VerdictRevision`)."""
+
+    @property
+    def blind(self) -> str: ...
+    @property
+    def blind_answer(self) -> Answer | None: ...
+    @property
+    def blind_at(self) -> str | None: ...
+    @property
+    def verdict(self) -> str | None: ...
+    @property
+    def proposed_key(self) -> Answer | None: ...
+    @property
+    def confidence(self) -> str | None: ...
+    @property
+    def source(self) -> str: ...
+    @property
+    def note(self) -> str: ...
+    @property
+    def state(self) -> str: ...
+
+
+def verdict_values(verdict: VerdictFields) -> dict[str, object]:
     """A verdict's (or a verdict revision's) :data:`VERDICT_FIELDS` as column values."""
     return {
         "blind": verdict.blind,

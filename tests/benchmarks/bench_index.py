@@ -102,7 +102,7 @@ def _child_floor(db_path: Path, out: Path) -> dict[str, float]:
     """The SQL-only build of the same index file (see the module docstring)."""
     import sqlite3
 
-    from ai4hse_desk.index.build import BUILD_PRAGMAS, INDEX_SCHEMA, INDEXES
+    from ai4hse_desk.index.layout import BUILD_PRAGMAS, INDEX_SCHEMA, INDEXES
 
     start, cpu = time.perf_counter(), _cpu()
     conn = sqlite3.connect(out, isolation_level=None)

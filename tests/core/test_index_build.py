@@ -16,6 +16,7 @@ from ai4hse_desk.audit import open_audit
 from ai4hse_desk.index import (
     CACHE_ENV,
     INDEX_FORMAT,
+    INDEXES,
     AttemptQuery,
     BuildCancelled,
     build_fts,
@@ -178,7 +179,7 @@ def test_the_progress_runs_on_through_the_index_creations(tmp_path: Path) -> Non
     assert [call for call in calls if call[0] == whole] == [(whole, whole)]
     assert calls[-1] == (whole, whole)
     index_steps = sorted({done for done in dones if done > attempts})
-    assert len(index_steps) == len(build_module.INDEXES) + 1  # each index, ANALYZE, the end
+    assert len(index_steps) == len(INDEXES) + 1  # each index, ANALYZE, the end
 
 
 @pytest.mark.parametrize("stage", ["verdicts", "indexes"])

@@ -186,11 +186,11 @@ def test_a_file_whose_index_is_built_gets_the_rest_before_its_rows(
     gate = threading.Event()
     real = ensure_index  # the one index_loader calls (imported there)
 
-    def held(db: object, *, progress: object) -> object:
+    def held(db: object, *, progress: object, workers: int | None = None) -> object:
         assert progress is not None
         progress(0, 100)  # type: ignore[operator]
         gate.wait(10)
-        return real(db, progress=progress)  # type: ignore[arg-type]
+        return real(db, progress=progress, workers=workers)  # type: ignore[arg-type]
 
     monkeypatch.setattr(index_loader, "ensure_index", held)
     window = start_window(pristine)

@@ -144,7 +144,7 @@ from ai4hse_desk.gui import app
 class NoWindow(QObject):  # what the start is given back instead of a window
     rest_built = Signal()
 
-def start(path):
+def start(path, index_workers=None):
     style = QApplication.style().name()
     print(style, QApplication.isRightToLeft(), path.name, flush=True)
     QTimer.singleShot(0, QApplication.quit)
@@ -194,14 +194,14 @@ def test_qt_arguments_are_split_from_the_desks(
 def slow_build(real: Callable[..., object], gate: threading.Event) -> Callable[..., object]:
     """``real``, after reporting progress until cancelled or until ``gate`` opens."""
 
-    def build(db: object, *, progress: Callable[[int, int], bool]) -> object:
+    def build(db: object, *, progress: Callable[[int, int], bool], **options: object) -> object:
         done = 0
         while not gate.is_set():
             if not progress(done, 1000):
                 raise BuildCancelled
             done = min(done + 1, 999)
             time.sleep(0.005)
-        return real(db, progress=progress)
+        return real(db, progress=progress, **options)
 
     return build
 

@@ -60,8 +60,8 @@ def index_ready(self):
     looked_for(self)
 NotesController.index_ready = index_ready
 WINDOW = []
-def start_window(path):
-    window = opened(path)
+def start_window(path, index_workers=None):
+    window = opened(path, index_workers)
     WINDOW.append(window)
     from PySide6.QtCore import QTimer
     def watch():
@@ -148,8 +148,8 @@ import ai4hse_desk.gui.app as gui_app
 target = sys.argv.pop(1)
 seen = {}
 opened = gui_app.start_window
-def start_window(path):
-    window = opened(path)
+def start_window(path, index_workers=None):
+    window = opened(path, index_workers)
     from PySide6.QtCore import QEvent, QObject
     from PySide6.QtGui import QGuiApplication
     def phase():
