@@ -54,7 +54,8 @@ def build_parser() -> OneLineErrorParser:
     parser = OneLineErrorParser(
         prog="ai4hse-desk",
         description="Independent reviewer's desk for AI4HSE-Bench audit databases.",
-        epilog="Without a command, ai4hse-desk opens the window (ai4hse-desk [AUDIT_DB | --demo]).",
+        epilog="Without a command, ai4hse-desk opens the window (ai4hse-desk [AUDIT_DB | --demo]; "
+        "its options: ai4hse-desk --demo --help).",
     )
     parser.add_argument(
         "--version",

@@ -321,3 +321,13 @@ def test_the_windows_workers_flag_takes_1_to_64(
     lines = capsys.readouterr().err.splitlines()
     assert len(lines) == 1
     assert lines[0].startswith("error: argument --workers: not a number of processes")
+
+
+def test_the_headless_help_says_where_the_windows_options_are() -> None:
+    from ai4hse_desk.cli.main import build_parser
+    from ai4hse_desk.gui.app import window_parser
+
+    headless_help = " ".join(build_parser().format_help().split())
+    assert "its options: ai4hse-desk --demo --help" in headless_help
+    window_help = " ".join(window_parser().format_help().split())
+    assert "--workers N processes that build a file's review index" in window_help
