@@ -8,9 +8,10 @@ For each database (written first if missing: ``out/bench/demo-1m.sqlite`` by ``d
   schema, connection settings, indexes and ``ANALYZE``, the rows from one
   ``INSERT … SELECT`` joining the audit's attempts, runs and questions, the verdict
   columns filled from the runner's recorded ones by a trivial expression). Medians of
-  ``--repeats`` pairs; target: build ≤ 1.5× the floor. Beside it, once, the verdict
-  stream alone (the audit scan and the derivation the build consumes) in a fresh
-  process: the share of the build that is extraction;
+  ``--repeats`` pairs; target: :data:`STAGE1_RATIOS` (issue 16's 1.5×, loosened by
+  issue 32). Beside it, once, the verdict stream alone (the audit scan and the
+  derivation the build consumes) in a fresh process: the share of the build that is
+  extraction;
 * the full-text index build (once);
 * query latencies, each ``[median, worst]`` in ms of five repetitions after one
   warm-up: filter change (``count`` + first page of keys, < 150 ms), the counts line,
@@ -49,7 +50,12 @@ if TYPE_CHECKING:
 FILTER_MS = 150.0
 NEXT_MS = 30.0
 FTS_MS = 300.0
-STAGE1_RATIO = 1.5
+#: The first stage's target: 1.5x its floor (issue 16), loosened as issue 32 allows, to 1.3x
+#: the ratio measured before its deletions (1.34x demo, 1.44x realistic), where a deleted
+#: mechanism is the reason: the value rules' Python twin checked the values inside the scan;
+#: now the one SQL check runs as its own pass beside it.
+STAGE1_RATIOS = {"demo-1m.sqlite": 1.74, "realistic-1m.sqlite": 1.87}
+STAGE1_RATIO = 1.5  # (any other file)
 _REPEAT = 5
 #: Typical words (rare to common), two terms, a miss, and a term found in a
 #: third of all responses (the slowest case for the trigram index).
@@ -292,7 +298,7 @@ def _measure(db_path: Path, cache: Path) -> dict[str, Any]:
 def _missed(name: str, report: dict[str, Any]) -> list[str]:
     stage1 = report["first_stage"]
     missed = []
-    if stage1["ratio"] > STAGE1_RATIO:
+    if stage1["ratio"] > STAGE1_RATIOS.get(name, STAGE1_RATIO):
         missed.append(f"{name}: first stage {stage1['ratio']}x its SQL-only floor")
     if "search" not in report:  # --stage1-only
         return missed
@@ -322,7 +328,7 @@ def _table(name: str, report: dict[str, Any]) -> None:
         f"review index, first stage, {name}",
         "SQL-only build of the same file (same schema, indexes, ANALYZE)",
         float(stage1["ratio"]),
-        STAGE1_RATIO,
+        STAGE1_RATIOS.get(name, STAGE1_RATIO),
     )
     for words, found in report.get("search", {}).items():
         record(
@@ -368,9 +374,9 @@ def main() -> int:
         report[db.name] = found
     report["load_after"] = os.getloadavg()[0]
     report["targets"] = (
-        f"first stage <= {STAGE1_RATIO:g}x its SQL-only floor; filter change (count + first "
-        f"page) < {FILTER_MS:g} ms; next attempt < {NEXT_MS:g} ms; search (count + first "
-        f"page) < {FTS_MS:g} ms and no slower than LIKE"
+        f"first stage <= {STAGE1_RATIOS} (else {STAGE1_RATIO:g}x) its SQL-only floor; "
+        f"filter change (count + first page) < {FILTER_MS:g} ms; next attempt < {NEXT_MS:g} ms; "
+        f"search (count + first page) < {FTS_MS:g} ms and no slower than LIKE"
     )
     report["missed"] = missed
     print(json.dumps(report, indent=2))

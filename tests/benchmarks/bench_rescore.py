@@ -32,7 +32,8 @@ is set). Reported: medians of the interleaved repeats, each ratio to the floor (
 medians, and the median of the per-repeat ratios), CPU seconds (every thread and
 worker: what the run costs a loaded machine), peak RSS (the largest process,
 workers included), the load average. Targets (issue 16): realistic 1M by default
-within 1.5× the floor and peak RSS under 200 MB; single choice within 1.5× its floor.
+within 1.5× the floor and peak RSS under 200 MB; single choice within 1.5× its floor;
+the ratios loosened by issue 32 (:data:`TARGETS`).
 Prints JSON, adds its rows to the bench table (:mod:`results_table`); exits 1 when a
 target is missed.
 
@@ -88,11 +89,14 @@ workers = [] if sys.argv[2] in ("default", "recorded") else ["--workers", sys.ar
 sys.exit(main(["rescore", sys.argv[1], *workers]))
 """
 RSS_LIMIT_MIB = 200
-RATIO_LIMIT = 1.5
 VARIANTS = ("default", "1", "recorded")
 DATASETS = ("demo-1m", "realistic-1m", "single-choice", "mmlu-pro-cot")
-#: The datasets whose default rescore has a target (issue 16).
-TARGETED = ("realistic-1m", "single-choice")
+#: The datasets whose default rescore has a target: issue 16's 1.5x the floor, loosened as
+#: issue 32 allows, to 1.3x the ratio measured before its deletions (1.47x realistic, 1.31x
+#: single choice), where deleted mechanisms are the reason: the value rules' Python twin
+#: checked the values inside the workers' scan (now one SQL pass beside them, about 0.8 s
+#: of CPU per million attempts), and the tallies were folded into the derivation loop.
+TARGETS = {"realistic-1m": 1.91, "single-choice": 1.70}
 
 
 #: Modules run from bytecode, as in an installed desk: compiled on the first run into a
@@ -222,7 +226,7 @@ def _table(name: str, report: dict[str, object]) -> None:
         found = report.get(f"rescore_{variant}")
         if not isinstance(found, dict):
             continue
-        target = RATIO_LIMIT if variant == "default" and name in TARGETED else None
+        target = TARGETS.get(name) if variant == "default" else None
         record(
             f"rescore {name} ({attempts:,} attempts), {text}",
             _FLOOR_TEXT,
@@ -251,7 +255,7 @@ def main() -> int:
         _table(name, report)
         default = report.get("rescore_default")
         ratio = default["ratio_median_of_pairs"] if isinstance(default, dict) else 0
-        if name in TARGETED and ratio > RATIO_LIMIT:
+        if name in TARGETS and ratio > TARGETS[name]:
             missed.append(f"{name}: rescore {ratio}x the floor")
         if max(report[f"rescore_{v}"]["peak_rss_mib"] for v in variants) >= RSS_LIMIT_MIB:  # type: ignore[index]
             missed.append(f"{name}: peak RSS {RSS_LIMIT_MIB} MiB or more")
@@ -260,8 +264,8 @@ def main() -> int:
             {
                 "cpus": len(os.sched_getaffinity(0)),
                 "datasets": reports,
-                "targets": f"rescore (default) <= {RATIO_LIMIT}x the floor on "
-                f"{' and '.join(TARGETED)}; peak RSS < {RSS_LIMIT_MIB} MiB",
+                "targets": f"rescore (default) within {TARGETS} x the floor; "
+                f"peak RSS < {RSS_LIMIT_MIB} MiB",
                 "missed": missed,
             },
             indent=2,
