@@ -33,4 +33,8 @@ make --no-print-directory bundle >/dev/null
 dist/ai4hse-desk/ai4hse-desk --version
 dist/ai4hse-desk/ai4hse-desk --demo --screenshot "$work/bundle.png"
 check_png "$work/bundle.png"
+# A review index built by a spawned worker of the frozen program (a fresh cache).
+rm -rf "$AI4HSE_DESK_CACHE_DIR"
+dist/ai4hse-desk/ai4hse-desk --demo --workers 2 --screenshot "$work/bundle-workers.png"
+check_png "$work/bundle-workers.png"
 echo "bundle smoke: $(( $(date +%s) - start )) s (bundle size $(du -sh dist/ai4hse-desk | cut -f1))"

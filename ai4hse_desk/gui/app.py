@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import sys
 from contextlib import ExitStack
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -188,7 +189,8 @@ def _run_window(argv: Sequence[str], starting: ExitStack) -> int:
         from ai4hse_desk.gui.screenshot import screenshot
 
         application(qt_arguments)  # made here, so that Qt reads its own arguments
-        return screenshot(path, args.screenshot, args.view, args.size, new_window)
+        made = partial(new_window, index_workers=args.workers)
+        return screenshot(path, args.screenshot, args.view, args.size, made)
     return _interactive(path, qt_arguments, starting, args.workers)
 
 

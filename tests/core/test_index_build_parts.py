@@ -118,6 +118,26 @@ def test_a_file_changed_before_a_worker_reads_it_is_refused(
     assert list(cache.iterdir()) == []
 
 
+def test_a_file_read_from_a_private_snapshot_is_built_from_the_snapshot(
+    make_audit_db: MakeDb, cache: Path
+) -> None:
+    """A commit waiting in the ``-wal`` makes the desk read a private folded copy; the
+    workers read that copy too (it cannot change), so the index holds the commit."""
+    audit = make_audit_db(journal_mode="wal")
+    with closing(sqlite3.connect(audit)) as writer:
+        writer.execute("PRAGMA wal_autocheckpoint = 0")
+        writer.execute("UPDATE attempts SET raw_response = 'no list' WHERE attempt_id = 1")
+        writer.commit()
+        with open_audit(audit) as db:
+            assert db.snapshot
+            alone = _content(build_index(db, workers=1))
+            for file in cache.iterdir():
+                file.unlink()
+            assert _content(build_index(db, workers=2)) == alone
+    first = next(row for row in alone["rows"] if row[0] == 1)
+    assert first[8] == "missing"  # the committed reply, not the file's valid one
+
+
 def test_a_worker_told_to_stop_stops(make_audit_db: MakeDb, tmp_path: Path) -> None:
     """A cancel (or a failure here) sets the stop signal: a worker then gives up at its
     next batch instead of deriving its whole range."""
