@@ -15,10 +15,12 @@ the parts are then appended in order, their reason sentences numbered on after t
 process's, so the index is the one a single process builds, row for row. The workers
 are *spawned* (fresh interpreters, safe from the window's worker thread: nothing is
 inherited, so a program that builds an index must guard its main code with
-``if __name__ == "__main__":``, as every spawning library requires). A worker opens
+``if __name__ == "__main__":``, and a frozen one call ``multiprocessing.freeze_support()``
+first, as every spawning library requires: ``packaging/bundle_entry.py`` does). A worker opens
 the very file this process reads and refuses it if its fingerprint differs; this
-process checks the whole file's values meanwhile. Progress counts every process's
-attempts; a cancel or a failure stops the workers within one batch.
+process checks the whole file's values meanwhile, and a failure anywhere that a bad
+value explains is reported as that value. Progress counts every process's attempts; a
+cancel or a failure stops the workers within one batch.
 """
 
 from __future__ import annotations
@@ -233,27 +235,33 @@ def _derive_in_parts(
         return progress is None or progress(own + sum(done), total)
 
     db.start_attempts_check()
-    with ProcessPoolExecutor(
-        len(parts), mp_context=context, initializer=_worker_started, initargs=(done, stop)
-    ) as pool:
-        futures: list[Future[PartResult]] = [
-            pool.submit(_write_part, audit, fingerprint, slot, span, str(part.temp))
-            for slot, (span, part) in enumerate(zip(ranges[1:], parts, strict=True))
-        ]
-        try:
-            stream = verdict_stream(db, progress=counted, id_range=ranges[0])
-            count = int(conn.executemany(INSERT_ROW, _rows(stream, *columns)).rowcount)
-            pending = set(futures)
-            while pending:  # progress and Cancel go on while the workers finish
-                finished, pending = wait(pending, timeout=0.1, return_when=FIRST_EXCEPTION)
-                for future in finished:
-                    future.result()  # a worker that died raises here at once
-                if pending and not counted(*seen):
-                    raise RescoreCancelled
-            results = [future.result() for future in futures]
-        except BaseException:
-            stop.set()  # the workers stop within one batch; the pool waits for them
-            raise
+    try:
+        with ProcessPoolExecutor(
+            len(parts), mp_context=context, initializer=_worker_started, initargs=(done, stop)
+        ) as pool:
+            futures: list[Future[PartResult]] = [
+                pool.submit(_write_part, audit, fingerprint, slot, span, str(part.temp))
+                for slot, (span, part) in enumerate(zip(ranges[1:], parts, strict=True))
+            ]
+            try:
+                stream = verdict_stream(db, progress=counted, id_range=ranges[0])
+                count = int(conn.executemany(INSERT_ROW, _rows(stream, *columns)).rowcount)
+                pending = set(futures)
+                while pending:  # progress and Cancel go on while the workers finish
+                    finished, pending = wait(pending, timeout=0.1, return_when=FIRST_EXCEPTION)
+                    for future in finished:
+                        future.result()  # a worker that failed raises here at once
+                    if pending and not counted(*seen):
+                        raise RescoreCancelled
+                results = [future.result() for future in futures]
+            except BaseException:
+                stop.set()  # the workers stop within one batch; the pool waits for them
+                raise
+    except (AuditError, RescoreCancelled):
+        raise
+    except Exception:
+        db.check_attempts()  # a value that breaks the schema explains the failure
+        raise
     db.check_attempts()  # the whole file's values (a bad one explains a worker's error)
     for status, value in results:
         if status != "ok":

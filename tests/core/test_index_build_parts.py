@@ -169,6 +169,22 @@ def test_a_data_problem_met_by_a_worker_is_the_builds_error(
     assert list(cache.iterdir()) == []
 
 
+@pytest.mark.parametrize("attempt", [5, 25], ids=["this process's range", "a worker's range"])
+def test_a_value_that_breaks_the_schema_is_named_whoever_meets_it(
+    make_audit_db: MakeDb, cache: Path, attempt: int
+) -> None:
+    """A reply stored as bytes makes the rule fail, in this process or in a worker: the
+    build says which value breaks which rule, as a one-process build does."""
+    audit = make_audit_db()
+    with closing(sqlite3.connect(audit)) as conn:
+        conn.execute("UPDATE attempts SET raw_response = X'00ff' WHERE attempt_id = ?", (attempt,))
+        conn.commit()
+    expected = f"attempt {attempt}: raw_response is X'00FF' \\(must be text or NULL\\)"
+    with open_audit(audit) as db, pytest.raises(AuditError, match=expected):
+        build_index(db, workers=2)
+    assert list(cache.iterdir()) == []
+
+
 def test_a_small_file_is_built_by_this_process_alone(
     make_audit_db: MakeDb, monkeypatch: pytest.MonkeyPatch
 ) -> None:
