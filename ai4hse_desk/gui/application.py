@@ -16,6 +16,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 
 from ai4hse_desk.gui.settings import APPLICATION, ORGANISATION
+from ai4hse_desk.gui.workers.gui_collector import GuiThreadCollector
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -55,6 +56,7 @@ def application(qt_arguments: Sequence[str] = (), *, icon: bool = True) -> QCore
     app.setApplicationName(APPLICATION)
     app.setApplicationDisplayName(APPLICATION)
     app.setDesktopFileName(DESKTOP_FILE)
+    GuiThreadCollector(app)  # the cyclic collector runs on this thread only
     if icon:
         give_icon()
     return app

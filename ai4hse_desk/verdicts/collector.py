@@ -43,4 +43,14 @@ def collector_paused() -> Iterator[None]:
                 gc.enable()
 
 
-__all__ = ["collector_paused"]
+def collect_only_when_asked() -> None:
+    """Turn automatic collection off for good: the collector runs only when ``gc.collect``
+    is called (the window calls it on its GUI thread:
+    :mod:`ai4hse_desk.gui.workers.gui_collector`). A pause open now ends with the
+    collector still off, as every later pause does."""
+    with _lock:
+        _pauses[1] = False
+        gc.disable()
+
+
+__all__ = ["collect_only_when_asked", "collector_paused"]

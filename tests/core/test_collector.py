@@ -10,7 +10,7 @@ import pytest
 
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.verdicts import stream as stream_module
-from ai4hse_desk.verdicts.collector import collector_paused
+from ai4hse_desk.verdicts.collector import collect_only_when_asked, collector_paused
 from ai4hse_desk.verdicts.rescore import rescore
 
 if TYPE_CHECKING:
@@ -114,3 +114,15 @@ def test_a_rescore_worker_scores_its_share_with_the_collector_paused(
         gc.enable() if was else gc.disable()
     assert split == serial
     assert log.read_text(encoding="utf-8").split() == ["False", "False"]
+
+
+@pytest.mark.usefixtures("collector")
+def test_once_collection_is_only_when_asked_no_pause_turns_it_back_on() -> None:
+    """The window owns the collector from its start (its GUI thread collects on a timer):
+    a pause open then, and every later one, ends with automatic collection still off."""
+    with collector_paused():
+        collect_only_when_asked()
+    assert not gc.isenabled()
+    with collector_paused():
+        assert not gc.isenabled()
+    assert not gc.isenabled()

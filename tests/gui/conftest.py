@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 
 import pytest
@@ -12,9 +13,10 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QThread
-from PySide6.QtWidgets import QDialog, QFileDialog, QInputDialog, QMessageBox
+from PySide6.QtWidgets import QApplication, QDialog, QFileDialog, QInputDialog, QMessageBox
 
 from ai4hse_desk.gui.main_window import MainWindow
+from ai4hse_desk.gui.workers.gui_collector import GuiThreadCollector
 from ai4hse_desk.gui.workers.runner import TaskRunner
 from ai4hse_desk.writer.demo import write_demo
 from tests.gui.gui_fixtures import MessageBoxes, ShownMessage, ThreadWatch
@@ -31,6 +33,21 @@ def pytest_configure(config: pytest.Config) -> None:
     # constraints change (any top-level widget with a layout); with
     # qt_log_level_fail = WARNING that would fail every such test.
     config.addinivalue_line("qt_log_ignore", "This plugin does not support propagateSizeHints")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def gui_thread_collector(qapp: QApplication) -> GuiThreadCollector:
+    """As in the window (:mod:`ai4hse_desk.gui.workers.gui_collector`): the cyclic
+    collector runs on this thread only, never on a task's worker thread."""
+    return GuiThreadCollector(qapp)
+
+
+@pytest.fixture(autouse=True)
+def collected_here() -> Iterator[None]:
+    """What a test leaves in reference cycles is collected here, on the GUI thread (the
+    session's :func:`gui_thread_collector`, autouse, is made before the first test)."""
+    yield
+    gc.collect()
 
 
 @pytest.fixture(autouse=True)

@@ -153,7 +153,10 @@ def start_window(path, index_workers=None):
     from PySide6.QtCore import QEvent, QObject
     from PySide6.QtGui import QGuiApplication
     def phase():
-        return {"collecting": gc.isenabled(), "icon": not QGuiApplication.windowIcon().isNull(),
+        app = QGuiApplication.instance()
+        owned = any(type(c).__name__ == "GuiThreadCollector" for c in app.children())
+        return {"collecting": gc.isenabled(), "gui_collector": owned,
+                "icon": not QGuiApplication.windowIcon().isNull(),
                 "whole": window.is_built, "rows": window.model.rowCount()}
     class Rows(QObject):
         def eventFilter(self, _watched, event):
@@ -183,7 +186,9 @@ def test_a_start_pauses_the_collector_and_gives_the_icon_until_the_window_is_who
     small_demo: Path, tmp_path: Path
 ) -> None:
     """The first rows are drawn with the cyclic collector paused and before the icon is
-    read; once the rest is built, the collector runs again and the window has its icon."""
+    read; once the rest is built the window has its icon, and the collector is the GUI
+    thread's (its timer collects; automatic collection, which would run on any thread,
+    stays off)."""
     record = tmp_path / "phases.json"
     with open_audit(small_demo) as db:  # in the cache the start reads (this test's own)
         ensure_index(db).close()
@@ -201,5 +206,15 @@ def test_a_start_pauses_the_collector_and_gives_the_icon_until_the_window_is_who
     rows = phases["rows"].pop("rows")
     assert rows > 0
     assert phases["whole"].pop("rows") == rows
-    assert phases["rows"] == {"collecting": False, "icon": False, "whole": False}
-    assert phases["whole"] == {"collecting": True, "icon": True, "whole": True}
+    assert phases["rows"] == {
+        "collecting": False,
+        "gui_collector": True,
+        "icon": False,
+        "whole": False,
+    }
+    assert phases["whole"] == {
+        "collecting": False,
+        "gui_collector": True,
+        "icon": True,
+        "whole": True,
+    }
