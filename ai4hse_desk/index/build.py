@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from ai4hse_desk import __version__
-from ai4hse_desk.index.layout import BUILD_PRAGMAS, INDEX_FORMAT, INDEX_SCHEMA, INDEXES
+from ai4hse_desk.index.layout import INDEX_FORMAT, INDEXES, start_index_file
 from ai4hse_desk.index.location import BuildCancelled, index_path, read_meta, staged_file
 from ai4hse_desk.index.query import ReviewIndex
 
@@ -135,10 +135,7 @@ def build_index(
         staged_file(target) as temp,
         closing(sqlite3.connect(temp, isolation_level=None)) as conn,
     ):
-        for pragma in BUILD_PRAGMAS:
-            conn.execute(f"PRAGMA {pragma}")
-        conn.executescript(INDEX_SCHEMA)  # (executescript would commit an open transaction)
-        conn.execute("BEGIN")
+        start_index_file(conn)
         phases = _BuildProgress(progress, steps=len(INDEXES) + 1)  # each index, then ANALYZE
         try:
             ordinals = _copy_questions(conn, db)

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Literal, cast
 
 from ai4hse_desk.audit.errors import AuditError
 from ai4hse_desk.filewrite import StagedFile
-from ai4hse_desk.index.layout import BUILD_PRAGMAS, INDEX_SCHEMA
+from ai4hse_desk.index.layout import start_index_file
 from ai4hse_desk.index.location import audit_file
 from ai4hse_desk.index.stored import encode_selection
 from ai4hse_desk.protocol.outcome import STATE_ANSWERED, Status
@@ -129,7 +129,7 @@ def insert_rows(
         AuditError: the data's problem, met by any process.
         RescoreCancelled: ``progress`` returned False.
     """
-    runs = _run_columns(db)
+    runs = {run.run_id: (run.run_id, run.model, run.track.value) for run in db.runs()}
     reasons: dict[str, int] = {}
     bounds = db.attempt_id_bounds()
     ranges: list[tuple[int, int]] = []
@@ -138,8 +138,7 @@ def insert_rows(
         ranges = id_ranges(*bounds, count)
     with collector_paused():  # (see ai4hse_desk.verdicts.collector)
         if len(ranges) < 2:
-            stream = _rows(verdict_stream(db, progress=progress), runs, ordinals, reasons)
-            rows = int(conn.executemany(INSERT_ROW, stream).rowcount)
+            rows = _insert_range(conn, db, (runs, ordinals, reasons), progress)
             insert_reasons(conn, reasons)
             return rows
         parts = [
@@ -154,9 +153,21 @@ def insert_rows(
                 part.discard()
 
 
-def _run_columns(db: AuditDB) -> dict[str, tuple[str, str, str]]:
-    """Run id -> the row's (run_id, model, track)."""
-    return {run.run_id: (run.run_id, run.model, run.track.value) for run in db.runs()}
+#: What a row takes from its run and question: run id -> (run_id, model, track), question
+#: id -> ordinal; and the reason sentences numbered so far (sentence -> id).
+Columns = tuple[dict[str, tuple[str, str, str]], dict[str, int], dict[str, int]]
+
+
+def _insert_range(
+    conn: sqlite3.Connection,
+    db: AuditDB,
+    columns: Columns,
+    progress: Progress | None,
+    id_range: tuple[int, int] | None = None,
+) -> int:
+    """Insert the rows of ``id_range`` (None: of every attempt); return how many."""
+    stream = verdict_stream(db, progress=progress, id_range=id_range)
+    return int(conn.executemany(INSERT_ROW, _rows(stream, *columns)).rowcount)
 
 
 #: What a worker hands back: ("ok", rows written), ("error", the data's problem) or
@@ -172,11 +183,17 @@ def _worker_started(done: SynchronizedArray[int], stop: Event) -> None:
 
 
 def _write_part(
-    audit: str, fingerprint: str | None, slot: int, id_range: tuple[int, int], out: str
+    audit: str,
+    fingerprint: str | None,
+    slot: int,
+    id_range: tuple[int, int],
+    given: tuple[dict[str, tuple[str, str, str]], dict[str, int]],
+    out: str,
 ) -> PartResult:
     """In a worker: the rows of ``id_range`` and their reasons (numbered from 1 in the
     order met) written into ``out``, a new index file; ``fingerprint`` (None for a
-    private snapshot, which cannot change) must be the file's."""
+    private snapshot, which cannot change) must be the file's; ``given``: the runs' and
+    questions' columns, as this process read them."""
     from ai4hse_desk.audit.opening import open_audit
 
     done = cast("SynchronizedArray[int]", _shared[0])
@@ -190,17 +207,11 @@ def _write_part(
         with open_audit(audit) as db:
             if fingerprint is not None and db.fingerprint() != fingerprint:
                 return "error", f"{audit} changed while being read; nothing is reported from it"
-            ordinals = {question.question_id: question.ordinal for question in db.questions()}
             with closing(sqlite3.connect(out, isolation_level=None)) as conn:
-                for pragma in BUILD_PRAGMAS:
-                    conn.execute(f"PRAGMA {pragma}")
-                conn.executescript(INDEX_SCHEMA)  # only rows and reasons are filled
-                conn.execute("BEGIN")
+                start_index_file(conn)  # only rows and reasons are filled
                 reasons: dict[str, int] = {}
                 with collector_paused():
-                    stream = verdict_stream(db, progress=report, id_range=id_range)
-                    rows = _rows(stream, _run_columns(db), ordinals, reasons)
-                    count = int(conn.executemany(INSERT_ROW, rows).rowcount)
+                    count = _insert_range(conn, db, (*given, reasons), report, id_range)
                 insert_reasons(conn, reasons)
                 conn.execute("COMMIT")
     except RescoreCancelled:
@@ -213,7 +224,7 @@ def _write_part(
 def _derive_in_parts(
     conn: sqlite3.Connection,
     db: AuditDB,
-    columns: tuple[dict[str, tuple[str, str, str]], dict[str, int], dict[str, int]],
+    columns: Columns,
     progress: Progress | None,
     ranges: list[tuple[int, int]],
     parts: list[StagedFile],
@@ -228,6 +239,7 @@ def _derive_in_parts(
     stop = context.Event()
     fingerprint = None if db.snapshot else db.fingerprint()
     audit = str(audit_file(db))
+    given = columns[:2]  # (the reasons each part numbers itself)
     seen = [0, 0]  # this process's attempts so far, the total
 
     def counted(own: int, total: int) -> bool:
@@ -240,12 +252,11 @@ def _derive_in_parts(
             len(parts), mp_context=context, initializer=_worker_started, initargs=(done, stop)
         ) as pool:
             futures: list[Future[PartResult]] = [
-                pool.submit(_write_part, audit, fingerprint, slot, span, str(part.temp))
+                pool.submit(_write_part, audit, fingerprint, slot, span, given, str(part.temp))
                 for slot, (span, part) in enumerate(zip(ranges[1:], parts, strict=True))
             ]
             try:
-                stream = verdict_stream(db, progress=counted, id_range=ranges[0])
-                count = int(conn.executemany(INSERT_ROW, _rows(stream, *columns)).rowcount)
+                count = _insert_range(conn, db, columns, counted, ranges[0])
                 pending = set(futures)
                 while pending:  # progress and Cancel go on while the workers finish
                     finished, pending = wait(pending, timeout=0.1, return_when=FIRST_EXCEPTION)

@@ -22,6 +22,11 @@ from those states, every other status from ``answered``).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import sqlite3
+
 #: Version of this layout; an index of another format is rebuilt. (4: only
 #: files whose attempts passed the value check are indexed; 5: the whole verdict,
 #: selection and reason included, is stored.)
@@ -76,4 +81,14 @@ INDEXES: dict[str, str] = {
 BUILD_PRAGMAS = ("journal_mode = OFF", "synchronous = OFF")
 
 
-__all__ = ["BUILD_PRAGMAS", "INDEXES", "INDEX_FORMAT", "INDEX_SCHEMA"]
+def start_index_file(conn: sqlite3.Connection) -> None:
+    """Make the empty file of ``conn`` a new index (:data:`BUILD_PRAGMAS`, then the tables
+    of :data:`INDEX_SCHEMA`) and begin its one transaction. ``conn`` is in autocommit mode
+    (``isolation_level=None``): ``executescript`` would commit an open transaction."""
+    for pragma in BUILD_PRAGMAS:
+        conn.execute(f"PRAGMA {pragma}")
+    conn.executescript(INDEX_SCHEMA)
+    conn.execute("BEGIN")
+
+
+__all__ = ["BUILD_PRAGMAS", "INDEXES", "INDEX_FORMAT", "INDEX_SCHEMA", "start_index_file"]

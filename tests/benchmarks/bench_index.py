@@ -108,16 +108,13 @@ def _child_floor(db_path: Path, out: Path) -> dict[str, float]:
     """The SQL-only build of the same index file (see the module docstring)."""
     import sqlite3
 
-    from ai4hse_desk.index.layout import BUILD_PRAGMAS, INDEX_SCHEMA, INDEXES
+    from ai4hse_desk.index.layout import INDEXES, start_index_file
 
     start, cpu = time.perf_counter(), _cpu()
     conn = sqlite3.connect(out, isolation_level=None)
-    for pragma in BUILD_PRAGMAS:
-        conn.execute(f"PRAGMA {pragma}")
-    conn.executescript(INDEX_SCHEMA)
     uri = f"{db_path.resolve().as_uri()}?mode=ro&immutable=1"
     conn.execute("ATTACH DATABASE ? AS audit", (uri,))
-    conn.execute("BEGIN")
+    start_index_file(conn)
     conn.execute("INSERT INTO questions SELECT ordinal, question_id, text FROM audit.questions")
     conn.execute(_FLOOR_ROWS)
     conn.execute("INSERT INTO reasons VALUES (1, 'floor')")

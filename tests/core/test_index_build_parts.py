@@ -147,12 +147,16 @@ def test_a_worker_told_to_stop_stops(make_audit_db: MakeDb, tmp_path: Path) -> N
     done, stop = context.Array("q", 1, lock=False), context.Event()
     build_rows._worker_started(done, stop)
     audit = make_audit_db()
+    with open_audit(audit) as db:
+        runs = {run.run_id: (run.run_id, run.model, run.track.value) for run in db.runs()}
+        given = (runs, {question.question_id: question.ordinal for question in db.questions()})
     out = tmp_path / "part.sqlite"
-    assert build_rows._write_part(str(audit), None, 0, (16, 30), str(out)) == ("ok", 15)
+    assert build_rows._write_part(str(audit), None, 0, (16, 30), given, str(out)) == ("ok", 15)
     assert done[0] == 15
     stop.set()
     again = tmp_path / "again.sqlite"
-    assert build_rows._write_part(str(audit), None, 0, (16, 30), str(again)) == ("cancelled", 0)
+    stopped = build_rows._write_part(str(audit), None, 0, (16, 30), given, str(again))
+    assert stopped == ("cancelled", 0)
 
 
 def test_a_data_problem_met_by_a_worker_is_the_builds_error(
