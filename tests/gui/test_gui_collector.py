@@ -44,7 +44,15 @@ def test_garbage_made_anywhere_is_collected_on_the_gui_thread(qtbot: QtBot) -> N
     worker.start()
     worker.join()
     assert freed == []  # not on the worker thread
-    qtbot.waitUntil(lambda: bool(freed), timeout=10_000)  # the GUI thread's timer
+
+    def collected() -> bool:
+        # Keep allocating while waiting: a collection is due only while allocations
+        # outnumber deallocations by the threshold, and another test's thread freeing
+        # its objects meanwhile must not leave the timer nothing to do.
+        kept.extend([] for _ in range(gc.get_threshold()[0]))
+        return bool(freed)
+
+    qtbot.waitUntil(collected, timeout=10_000)  # the GUI thread's timer
     assert freed == [threading.get_ident()]
 
 
