@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import os
 
 import pytest
@@ -43,11 +42,12 @@ def gui_thread_collector(qapp: QApplication) -> GuiThreadCollector:
 
 
 @pytest.fixture(autouse=True)
-def collected_here() -> Iterator[None]:
-    """What a test leaves in reference cycles is collected here, on the GUI thread (the
-    session's :func:`gui_thread_collector`, autouse, is made before the first test)."""
+def collected_here(gui_thread_collector: GuiThreadCollector) -> Iterator[None]:
+    """What a test leaves in reference cycles is collected here, on the GUI thread, when
+    a collection is due, as the window's timer does (a full collection after every test
+    cost minutes and found nothing the due one does not)."""
     yield
-    gc.collect()
+    gui_thread_collector.collect_due()
 
 
 @pytest.fixture(autouse=True)
