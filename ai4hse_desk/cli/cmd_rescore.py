@@ -10,6 +10,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from ai4hse_desk.cli.errors import InputError
 from ai4hse_desk.cli.json_out import dumps_indented
+from ai4hse_desk.cli.parser import process_count
 
 if TYPE_CHECKING:
     import argparse
@@ -36,9 +37,9 @@ def register(commands: Any) -> None:
     )
     p.add_argument(
         "--workers",
-        type=int,
+        type=process_count,
         metavar="N",
-        help="processes that score the attempts (default: 2 for a file of 300,000 "
+        help="processes that score the attempts, 1 to 64 (default: 2 for a file of 300,000 "
         "attempts or more on a machine with 2 CPUs or more, else 1)",
     )
     p.add_argument(
@@ -67,8 +68,6 @@ def _write_json(
 
 def run(args: argparse.Namespace) -> int:
     """Run ``rescore``."""
-    if args.workers is not None and args.workers < 1:
-        raise InputError(f"--workers must be at least 1, not {args.workers}")
     from ai4hse_desk.audit import AuditError, open_audit
     from ai4hse_desk.verdicts.rescore import AttemptVerdict, rescore
 

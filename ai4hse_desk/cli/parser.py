@@ -30,3 +30,17 @@ def positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1: {value}")
     return value
+
+
+#: Most worker processes a ``--workers`` may ask for.
+MAX_PROCESSES = 64
+
+
+def process_count(text: str) -> int:
+    """Argparse type of every ``--workers``: a whole number of processes from 1 to
+    :data:`MAX_PROCESSES`."""
+    if not text.isdigit() or not 1 <= int(text) <= MAX_PROCESSES:
+        raise argparse.ArgumentTypeError(
+            f"not a number of processes from 1 to {MAX_PROCESSES}: {text[:20]!r}"
+        )
+    return int(text)

@@ -41,7 +41,7 @@ VIEWS = ("attempts", "scores", "compare", "keyaudit", "review")
 
 def window_parser() -> argparse.ArgumentParser:
     """The window's own arguments (Qt's are split off first); imports no Qt."""
-    from ai4hse_desk.cli.parser import OneLineErrorParser
+    from ai4hse_desk.cli.parser import OneLineErrorParser, process_count
 
     parser = OneLineErrorParser(
         prog="ai4hse-desk",
@@ -60,24 +60,15 @@ def window_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     parser.add_argument("--view", choices=VIEWS, default="attempts", help="view to render")
     parser.add_argument(
-        "--workers", type=_workers, metavar="N",
-        help="processes that build a file's review index (default: 2 for a file of 300,000 "
-        "attempts or more on a machine with 2 CPUs or more, else 1)",
+        "--workers", type=process_count, metavar="N",
+        help="processes that build a file's review index, 1 to 64 (default: 2 for a file of "
+        "300,000 attempts or more on a machine with 2 CPUs or more, else 1)",
     )  # fmt: skip
     parser.add_argument(
         "--size", type=_size, default=SCREENSHOT_SIZE, metavar="WxH",
         help="the screenshot's window size (default 1600x1000), e.g. 1366x768",
     )  # fmt: skip
     return parser
-
-
-def _workers(text: str) -> int:
-    """Argparse type: a whole number of processes from 1 to 64."""
-    import argparse
-
-    if not text.isdigit() or not 1 <= int(text) <= 64:
-        raise argparse.ArgumentTypeError(f"not a number of processes from 1 to 64: {text[:20]!r}")
-    return int(text)
 
 
 def _size(text: str) -> tuple[int, int]:

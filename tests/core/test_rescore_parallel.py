@@ -136,3 +136,22 @@ def test_runs_written_interleaved_are_added_up_from_both_workers(
         assert rescore(db, workers=2) == serial
     with open_audit(demo_db) as db:
         assert serial == rescore(db, workers=1)  # the same attempts, in another order
+
+
+@pytest.mark.parametrize("given", ["0", "-1", "x", "65"])
+def test_rescore_refuses_a_workers_count_outside_1_to_64(
+    demo_db: Path, given: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ai4hse_desk.cli.main import build_parser, main
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(["rescore", str(demo_db), "--workers", given])
+    assert exit_info.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.splitlines() == [
+        f"error: argument --workers: not a number of processes from 1 to 64: {given!r} "
+        "(see 'ai4hse-desk rescore --help')"
+    ]
+    largest = build_parser().parse_args(["rescore", str(demo_db), "--workers", "64"])
+    assert largest.workers == 64
