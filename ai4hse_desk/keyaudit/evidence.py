@@ -168,7 +168,8 @@ def vote_sentences(
             f"{plural(answers, 'other answer')}"
         )
     if votes.tied:
-        out.append(f"{plural(votes.tied, 'run')} answer differently in equal numbers of "
+        answer = _verb(votes.tied, "answer")
+        out.append(f"{plural(votes.tied, 'run')} {answer} differently in equal numbers of "
                    "repetitions (no majority: not counted)")  # fmt: skip
     if votes.declined:
         out.append(f"{plural(votes.declined, 'run')} gave no usable answer")

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from ai4hse_desk.display.format import option_letter
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
 
     from ai4hse_desk.audit.records import Question
 
@@ -141,4 +141,27 @@ def position_skew(questions: Sequence[Question]) -> dict[str, object]:
     }
 
 
-__all__ = ["chi_square_sf", "position_skew"]
+def skew_words(report: Mapping[str, object]) -> tuple[str, str]:
+    """The :func:`position_skew` report for a reader: a plain phrase, and the detail
+    (the test, its p-value and effect size, each with its meaning) for a tooltip."""
+    if not report:
+        return "", ""
+    one_hot = report.get("method") == "one_hot"
+    if report.get("skewed"):
+        leaning = report.get("leaning")
+        letters = ", ".join(str(x) for x in leaning) if isinstance(leaning, list) else ""
+        subject = "answer keys" if one_hot else "TRUE keys"
+        phrase = f"{subject} lean to {letters or 'some positions'} more than chance explains"
+    else:
+        phrase = "answer keys spread about evenly over the option positions"
+    detail = (
+        f"Pearson's χ² test of the keys' positions against an even spread: p = "
+        f"{report.get('p_value')} (how often keys placed evenly at random would look at "
+        f"least this uneven), effect size w = {report.get('effect_w')} (0.1 is small, 0.3 "
+        f"medium). Called a lean when p < {ALPHA} and w ≥ {MIN_EFFECT}. A property of the "
+        "corpus, never evidence that any one key is wrong: it does not enter any rank."
+    )
+    return phrase, detail
+
+
+__all__ = ["chi_square_sf", "position_skew", "skew_words"]

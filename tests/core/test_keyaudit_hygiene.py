@@ -21,6 +21,7 @@ from ai4hse_desk.keyaudit import (
     position_skew,
 )
 from ai4hse_desk.keyaudit.hygiene import corpus_hygiene
+from ai4hse_desk.keyaudit.skew import skew_words
 from tests.core.desk_helpers import question as q
 
 if TYPE_CHECKING:
@@ -153,6 +154,29 @@ def test_position_skew_of_multi_select_keys() -> None:
     assert skew["positions"][0]["share"] == 1.0
     assert skew["skewed"] is True
     assert skew["leaning"][0] == "A"
+
+
+def test_the_skew_is_said_in_words_and_its_statistic_explained_apart() -> None:
+    letters = [0] * 100 + [1] * 60 + [2] * 20 + [3] * 20
+    lean = position_skew(
+        [q(f"S{i}", f"t{i}", OPTS, [p == k for p in range(4)]) for i, k in enumerate(letters)]
+    )
+    phrase, detail = skew_words(lean)
+    assert phrase == "answer keys lean to A, B more than chance explains"
+    assert "χ²" not in phrase
+    assert f"p = {lean['p_value']} (how often keys placed evenly" in detail
+    assert f"w = {lean['effect_w']} (0.1 is small, 0.3 medium)" in detail
+    assert "Called a lean when p < 0.01 and w ≥ 0.1" in detail
+
+    keys = [(True, i % 2 == 0, i % 3 == 0, i % 2 == 1) for i in range(120)]
+    multi = position_skew([q(f"M{i}", f"t{i}", OPTS, k) for i, k in enumerate(keys)])
+    assert skew_words(multi)[0].startswith("TRUE keys lean to A")
+
+    even = position_skew(
+        [q(f"U{i}", f"t{i}", OPTS, [p == i % 4 for p in range(4)]) for i in range(200)]
+    )
+    assert skew_words(even)[0] == "answer keys spread about evenly over the option positions"
+    assert skew_words({}) == ("", "")
 
 
 def test_chi_square_survival_function() -> None:

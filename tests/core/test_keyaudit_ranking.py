@@ -303,3 +303,27 @@ def test_no_row_without_a_reason_ranks_above_one_with_a_reason() -> None:
     explained = QuestionSuspicion(question_id="Q2", ordinal=2, option=None, score=0.4,
                                   signals={}, reasons=("6 of 8 runs agree on B",))  # fmt: skip
     assert [q.question_id for q in sorted([silent, explained], key=rank_key)] == ["Q2", "Q1"]
+
+
+@pytest.mark.parametrize(("tied", "said"), [(1, "1 run answers"), (2, "2 runs answer")])
+def test_runs_without_a_majority_are_named_in_plain_grammar(tied: int, said: str) -> None:
+    from ai4hse_desk.audit.records import Option, Question
+    from ai4hse_desk.keyaudit.evidence import vote_sentences
+    from ai4hse_desk.keyaudit.suspicion import VoteSummary
+    from ai4hse_desk.keyaudit.tally import RunTally
+    from ai4hse_desk.protocol.outcome import Track
+
+    question = Question("Q1", 1, "Which?", (Option(0, "a", True), Option(1, "b", False)))
+    runs = {
+        name: RunTally(name, name, Track.ANSWER_ONLY, attempts=10, correct=correct)
+        for name, correct in (("r1", 9), ("r2", 8), ("r3", 7), ("r4", 6))
+    }
+    key, other = (True, False), (False, True)
+    votes = VoteSummary(
+        voters=4 - tied, agree=1, contest=3 - tied, alternative=other, declined=0,
+        votes={"r1": key, **{f"r{i}": other for i in range(2, 5 - tied)}}, tied=tied,
+    )  # fmt: skip
+    sentences = vote_sentences(question, votes, runs, letters=False)
+    assert sentences[-1] == (
+        f"{said} differently in equal numbers of repetitions (no majority: not counted)"
+    )

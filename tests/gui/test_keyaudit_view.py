@@ -46,6 +46,9 @@ def test_ranked_list_matches_the_command_and_shows_reasons(
     assert expected[0]["question_id"] in text
     assert expected[0]["reasons"][0] in text
     assert "questions ranked" in view.corpus.text()
+    assert "answer keys spread about evenly over the option positions" in view.corpus.text()
+    assert "χ²" not in view.corpus.text()  # the statistic only in the tooltip, explained
+    assert "how often keys placed evenly at random" in view.corpus.toolTip()
 
 
 def test_the_ranking_from_the_stored_verdicts_is_the_commands(

@@ -179,6 +179,7 @@ class KeyAuditView(QWidget):
         self.model.set_items([])
         self.reasons.clear()
         self.corpus.clear()
+        self.corpus.setToolTip("")
 
     def _finished(self, generation: int) -> None:
         if generation == self._generation:
@@ -195,14 +196,12 @@ class KeyAuditView(QWidget):
         parts = [f"{len(result.questions):,} questions ranked"]
         if left_out := len(result.questions) - len(shown):
             parts.append(f"{left_out:,} left out: hidden until your blind answer (Review view)")
-        if isinstance(skew, dict) and skew.get("skewed"):
-            leaning = ", ".join(str(x) for x in skew.get("leaning", []) or [])
-            parts.append(
-                f"answer-key positions are skewed (χ² p = {skew.get('p_value')}; "
-                f"TRUE keys lean to {leaning or 'some positions'})"
-            )
-        elif isinstance(skew, dict) and skew:
-            parts.append(f"no answer-key position skew (χ² p = {skew.get('p_value')})")
+        from ai4hse_desk.keyaudit.skew import skew_words  # (loaded with the first result)
+
+        phrase, detail = skew_words(skew if isinstance(skew, dict) else {})
+        if phrase:
+            parts.append(phrase)
+        self.corpus.setToolTip(detail)
         calibration = result.corpus.get("calibration") or {}
         if isinstance(calibration, dict) and calibration:
             honest = calibration.get("questions_with_probability", 0)
