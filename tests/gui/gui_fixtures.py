@@ -52,8 +52,10 @@ class MessageBoxes(list[ShownMessage]):
         return [m for m in self if m.icon == QMessageBox.Icon.Critical]
 
 
-#: How long a QThread that has done its work may take to end before it counts as left running.
-GRACE_MS = 250
+#: How long a QThread that has done its work may take to end before it counts as left
+#: running: generous, as a busy machine may not schedule it for a while (a thread that
+#: ends at once costs nothing; one left running still fails, after the grace).
+GRACE_MS = 5000
 
 
 @dataclass

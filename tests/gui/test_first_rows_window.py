@@ -214,7 +214,7 @@ def test_the_rest_never_waits_longer_than_its_limit(
     window = new_window(rest_after_first_rows=True)
     qtbot.addWidget(window)
     window.show()
-    qtbot.waitUntil(lambda: window.is_built, timeout=2000)
+    qtbot.waitUntil(lambda: window.is_built, timeout=10_000)
 
 
 def test_a_window_closed_before_the_rest_is_built_closes_cleanly(

@@ -52,7 +52,7 @@ def test_held_work_starts_once_the_frame_with_the_new_text_is_drawn(qtbot: QtBot
     label.setText("the first rows")  # what the window just received, not drawn yet
     gate.after_next_frame(lambda: order.append("work"))
     assert gate.waiting == 1
-    qtbot.waitUntil(lambda: "work" in order, timeout=2000)
+    qtbot.waitUntil(lambda: "work" in order, timeout=10_000)
     # A zero timer would have run the work first: Qt draws on an update request that
     # comes a few milliseconds later.
     assert order[:2] == ["painted", "work"]
@@ -66,10 +66,10 @@ def test_a_window_not_shown_draws_nothing_so_the_work_starts_at_once(qtbot: QtBo
     gate = FrameGate(hidden, hidden)
     gate.after_next_frame(lambda: done.append("work"))
     assert gate.waiting == 0  # not held
-    qtbot.waitUntil(lambda: done == ["work"], timeout=1000)
+    qtbot.waitUntil(lambda: done == ["work"], timeout=10_000)
     unowned = FrameGate(None)
     unowned.after_next_frame(lambda: done.append("no window"))
-    qtbot.waitUntil(lambda: done == ["work", "no window"], timeout=1000)
+    qtbot.waitUntil(lambda: done == ["work", "no window"], timeout=10_000)
 
 
 def test_with_nothing_to_draw_the_work_still_starts(
@@ -80,7 +80,7 @@ def test_with_nothing_to_draw_the_work_still_starts(
     done: list[str] = []
     gate = FrameGate(window, window)
     gate.after_next_frame(lambda: done.append("work"))  # nothing changed: no frame comes
-    qtbot.waitUntil(lambda: done == ["work"], timeout=2000)
+    qtbot.waitUntil(lambda: done == ["work"], timeout=10_000)
 
 
 def test_the_runners_after_paint_task_runs_after_the_frame_it_waited_for(
@@ -111,7 +111,7 @@ def test_the_runners_after_paint_task_runs_after_the_frame_it_waited_for(
     # same frame: the runner's own after_paint.
     label.setText("more rows")
     tasks.after_paint(lambda: order.append("said"))
-    qtbot.waitUntil(lambda: "said" in order, timeout=2000)
+    qtbot.waitUntil(lambda: "said" in order, timeout=10_000)
     assert order[2:] == ["painted", "said"]
     tasks.shutdown()
 
@@ -136,7 +136,7 @@ def test_work_held_after_a_frame_began_waits_for_the_next_frame(qtbot: QtBot) ->
     gate.after_next_frame(lambda: order.append("first work"))
     gate.after_next_frame(second)
     with qtbot.captureExceptions() as raised:
-        qtbot.waitUntil(lambda: "second work" in order, timeout=2000)
+        qtbot.waitUntil(lambda: "second work" in order, timeout=10_000)
     assert [str(exc) for _type, exc, _tb in raised] == ["one callback raising"]
     assert order[:2] == ["painted", "first work"]  # the raising callback stopped no other
     assert order[order.index("second held") :][:3] == ["second held", "painted", "second work"]

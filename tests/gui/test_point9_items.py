@@ -51,7 +51,7 @@ def test_ctrl_enter_in_the_flag_note_saves_the_flag(qtbot: QtBot) -> None:
     dialog = FlagDialog(QUESTION)
     shown(qtbot, dialog)
     qtbot.keyClicks(dialog.note, "the key")
-    with qtbot.waitSignal(dialog.accepted, timeout=1000):
+    with qtbot.waitSignal(dialog.accepted, timeout=10_000):
         qtbot.keyClick(dialog.note, Qt.Key.Key_Return, CTRL)
     assert dialog.values().note == "the key"  # no newline typed
 
@@ -60,7 +60,7 @@ def test_ctrl_enter_saves_the_attempt_note(qtbot: QtBot) -> None:
     dialog = NoteDialog("A note on attempt 7")
     shown(qtbot, dialog)
     qtbot.keyClicks(dialog.note, "looks wrong")
-    with qtbot.waitSignal(dialog.accepted, timeout=1000):
+    with qtbot.waitSignal(dialog.accepted, timeout=10_000):
         qtbot.keyClick(dialog.note, Qt.Key.Key_Return, CTRL)
     assert dialog.note.toPlainText() == "looks wrong"
 
@@ -209,7 +209,7 @@ def slow_build(real: Callable[..., object], gate: threading.Event) -> Callable[.
 def _cancel_opening(window: MainWindow, qtbot: QtBot) -> None:
     """Click the status bar's Cancel: the window goes back to empty, and says so."""
     window.index_bar.cancel.click()
-    qtbot.waitUntil(lambda: window.opening.session is None, timeout=5000)
+    qtbot.waitUntil(lambda: window.opening.session is None, timeout=10_000)
     assert window.tasks.wait_idle()
     assert not window.index_bar.isVisible()
     assert window.windowTitle() == APP_TITLE
@@ -223,7 +223,7 @@ def test_the_first_index_build_can_be_cancelled(
     monkeypatch.setattr(index_loader, "ensure_index", slow_build(ensure_index, gate))
     bar = window.index_bar
     assert window.open_path(pristine)
-    qtbot.waitUntil(lambda: bar.cancel.isVisible(), timeout=5000)
+    qtbot.waitUntil(lambda: bar.cancel.isVisible(), timeout=10_000)
     assert bar.progress.isVisible()
     _cancel_opening(window, qtbot)
     gate.set()
@@ -254,7 +254,7 @@ def test_a_large_files_fingerprint_shows_its_reading_and_can_be_cancelled(
     monkeypatch.setattr(index_loader, "QUICK_BYTES", 0)  # a file too large to read at once
     bar = window.index_bar
     assert window.open_path(pristine)
-    qtbot.waitUntil(lambda: bar.cancel.isVisible(), timeout=5000)
+    qtbot.waitUntil(lambda: bar.cancel.isVisible(), timeout=10_000)
     assert bar.progress.format() == READING[0]
     assert 0 < bar.progress.value() < bar.progress.maximum()
     _cancel_opening(window, qtbot)
@@ -301,7 +301,7 @@ def test_a_cancelled_full_text_build_can_be_restarted(
     qtbot.waitUntil(lambda: search.cancel.isVisible(), timeout=10000)
     assert not bar.restart_fts.isVisible()
     search.cancel.click()
-    qtbot.waitUntil(lambda: bar.restart_fts.isVisible(), timeout=5000)
+    qtbot.waitUntil(lambda: bar.restart_fts.isVisible(), timeout=10_000)
     assert search.mode.text() == "plain search (slower): full-text index not built"
     gate.set()
     bar.restart_fts.click()

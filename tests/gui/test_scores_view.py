@@ -243,7 +243,7 @@ def test_clicking_a_status_bar_asks_for_its_attempts(qtbot: QtBot, view: ScoresV
     assert view.query_for("answer_only/statuses", index) == expected
     centre = _scene_point(plots, "statuses", (hit.x0 + hit.x1) / 2, (hit.y0 + hit.y1) / 2)
     click = _Click(centre)
-    with qtbot.waitSignal(view.filter_requested, timeout=2000) as signal:
+    with qtbot.waitSignal(view.filter_requested, timeout=10_000) as signal:
         plots.scene_clicked("statuses", click)
     assert signal.args == [expected]
     assert click.accepted
@@ -257,7 +257,7 @@ def test_a_real_mouse_click_on_a_slice_bar(qtbot: QtBot, view: ScoresView) -> No
     scene = _scene_point(plots, "slices", (hit.x0 + hit.x1) / 2, (hit.y0 + hit.y1) / 2)
     pos = widget.mapFromScene(scene)
     expected = AttemptQuery(run_ids=(run_id,), labels=(("topic", "PPE"),), correct=False)
-    with qtbot.waitSignal(view.filter_requested, timeout=2000) as signal:
+    with qtbot.waitSignal(view.filter_requested, timeout=10_000) as signal:
         QTest.mouseClick(widget.viewport(), Qt.MouseButton.LeftButton, pos=pos)
     assert signal.args == [expected]
 
@@ -272,7 +272,7 @@ def test_clicking_a_repetition_point_and_hovering(qtbot: QtBot, view: ScoresView
     xs, _ = plots.items["repetitions"]["accuracy"].getData()
     scene = _scene_point(plots, "repetitions", xs[4], ys[4])
     expected = AttemptQuery(run_ids=(run_id,), repetitions=(repetition,))
-    with qtbot.waitSignal(view.filter_requested, timeout=2000) as signal:
+    with qtbot.waitSignal(view.filter_requested, timeout=10_000) as signal:
         plots.scene_clicked("repetitions", _Click(scene))
     assert signal.args == [expected]
     plots.scene_moved("repetitions", scene)
@@ -367,7 +367,7 @@ def test_cancelling_the_background_load(
     assert widget.cancel_button.isVisible()  # a long computation can be stopped
     task = widget.task
     assert task is not None
-    with qtbot.waitSignal(task.finished, timeout=5000):
+    with qtbot.waitSignal(task.finished, timeout=10_000):
         widget.cancel_button.click()
     assert "Stopped" in widget.status.text()
     assert not widget.cancel_button.isVisible()
@@ -562,10 +562,10 @@ def test_the_exploration_can_be_cancelled_and_keeps_the_ticks(
     assert panel.busy()
     assert panel.state.text() == "Recomputing without 1 question…"
     assert panel.cancel_button.isVisibleTo(panel)
-    qtbot.waitUntil(lambda: panel.progress.isVisibleTo(panel), timeout=5000)
+    qtbot.waitUntil(lambda: panel.progress.isVisibleTo(panel), timeout=10_000)
     task = panel.task
     assert task is not None
-    with qtbot.waitSignal(task.finished, timeout=5000):
+    with qtbot.waitSignal(task.finished, timeout=10_000):
         panel.cancel_button.click()
     assert not panel.busy()
     assert "stopped" in panel.state.text()
