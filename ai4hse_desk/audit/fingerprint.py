@@ -18,13 +18,15 @@ if TYPE_CHECKING:
 CHUNK_SIZE = 1 << 20
 
 
-class _Digest(Protocol):
+class Digest(Protocol):
+    """What a ``hashlib`` hash object is to the code that feeds it bytes."""
+
     def update(self, data: bytes, /) -> None: ...
 
     def hexdigest(self) -> str: ...
 
 
-def hash_into(digest: _Digest, path: str | os.PathLike[str]) -> int:
+def hash_into(digest: Digest, path: str | os.PathLike[str]) -> int:
     """Feed the bytes of ``path`` into ``digest`` chunk by chunk.
 
     Returns:
@@ -46,7 +48,7 @@ def sha256_file(path: str | os.PathLike[str]) -> str:
 
 
 def copy_hashing(
-    source: str | os.PathLike[str], target: str | os.PathLike[str], digest: _Digest
+    source: str | os.PathLike[str], target: str | os.PathLike[str], digest: Digest
 ) -> int:
     """Copy ``source`` to the new file ``target``, feeding the copied bytes into ``digest``.
 

@@ -31,9 +31,10 @@ import os
 import sqlite3
 import stat
 import threading
-from typing import TYPE_CHECKING, Final, Protocol
+from typing import TYPE_CHECKING, Final
 
 from ai4hse_desk.audit.errors import AuditError
+from ai4hse_desk.audit.fingerprint import CHUNK_SIZE, Digest
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -42,8 +43,8 @@ if TYPE_CHECKING:
 
 #: How long to wait for a writer's lock before giving up (exit 2, "being written").
 LOCK_TIMEOUT_SECONDS: float = 5.0
-#: Bytes per ``pread`` when hashing or copying.
-CHUNK: Final = 1 << 20
+#: Bytes per ``pread`` when hashing or copying (the fingerprint module's chunk).
+CHUNK: Final = CHUNK_SIZE
 #: SQLite's extended code for "a hot journal needs a rollback this read-only connection
 #: cannot do" (a writer crashed mid-transaction).
 SQLITE_READONLY_ROLLBACK: Final = 776
@@ -64,10 +65,6 @@ class FingerprintCancelled(Exception):
 def _report(progress: Progress, done: int, total: int) -> None:
     if not progress(done, total):
         raise FingerprintCancelled
-
-
-class _Digest(Protocol):
-    def update(self, data: bytes, /) -> None: ...
 
 
 #: (device, inode, size, mtime, ctime) of a file: what :meth:`Pin.unchanged` compares.
@@ -142,7 +139,7 @@ class Pin:
             self._lock_conn.close()
             self._lock_conn = None
 
-    def hash_into(self, digest: _Digest, progress: Progress | None = None) -> int:
+    def hash_into(self, digest: Digest, progress: Progress | None = None) -> int:
         """Feed every byte of the pinned file into ``digest``; the number of bytes.
 
         Args:
@@ -168,7 +165,7 @@ class Pin:
         self.hash_into(digest, progress)
         return digest.hexdigest()
 
-    def copy_into(self, target: Path, digest: _Digest) -> int:
+    def copy_into(self, target: Path, digest: Digest) -> int:
         """Copy the pinned file to the new file ``target``, hashing what was copied."""
         offset = 0
         with open(target, "xb") as out:

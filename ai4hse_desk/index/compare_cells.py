@@ -1,6 +1,6 @@
 """The compare grid's cells as people read them: texts, tooltips, marks (no Qt).
 
-Each :class:`Cell` carries its text, its tooltip and a :class:`Tone`; the
+Each :class:`CompareCell` carries its text, its tooltip and a :class:`Tone`; the
 window's Qt model only maps tones to colours. Colour is never the only cue: a
 value that differs from the key starts with ``≠`` and is bold; "Valid ✓"
 (correct) and "Valid ✗" (valid but wrong) differ in their text as well as their
@@ -25,8 +25,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DIFFERS_MARK",
-    "Cell",
-    "Column",
+    "CompareCell",
+    "CompareColumn",
     "Tone",
     "key_cells",
     "row_cells",
@@ -51,7 +51,7 @@ class Tone(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class Cell:
+class CompareCell:
     """One cell: what it reads, its tooltip, its tone and the attempt it shows alone."""
 
     text: str
@@ -69,7 +69,7 @@ class Cell:
 
 
 @dataclass(frozen=True, slots=True)
-class Column:
+class CompareColumn:
     """A column: its header, the header's tooltip, and the option position it shows."""
 
     title: str
@@ -84,7 +84,7 @@ def verdict_text(attempt: ListRow) -> str:
     return status_label(attempt.status)
 
 
-def _verdict_cell(attempt: ListRow) -> Cell:
+def _verdict_cell(attempt: ListRow) -> CompareCell:
     runner = "  · runner ≠" if attempt.disagrees else ""
     tip = (
         f"attempt {attempt.attempt_id}, repetition {attempt.repetition}: "
@@ -92,7 +92,7 @@ def _verdict_cell(attempt: ListRow) -> Cell:
     )
     if attempt.disagrees:
         tip += "; the runner's recorded verdict differs from the desk's"
-    return Cell(
+    return CompareCell(
         verdict_text(attempt) + runner, tip, Tone.VERDICT,
         status=attempt.status, correct=attempt.correct, attempt_id=attempt.attempt_id,
     )  # fmt: skip
@@ -102,35 +102,43 @@ def _word(value: bool) -> str:
     return "TRUE" if value else "FALSE"
 
 
-def key_cells(choices: CompareChoices, columns: tuple[Column, ...]) -> tuple[Cell, ...]:
+def key_cells(
+    choices: CompareChoices, columns: tuple[CompareColumn, ...]
+) -> tuple[CompareCell, ...]:
     """The answer key's row."""
     key = choices.key
     cells = []
     for column in columns:
         if column.title == "Run":
             text = "Answer key" if key is not None else "Answer key (not known)"
-            cells.append(Cell(text, "the answer key stored in the audit file", Tone.HEADING, True))
+            cells.append(
+                CompareCell(text, "the answer key stored in the audit file", Tone.HEADING, True)
+            )
         elif column.title == "Chose":
-            cells.append(Cell(chosen_letters(key) if key is not None else "?", "keyed TRUE"))
+            cells.append(CompareCell(chosen_letters(key) if key is not None else "?", "keyed TRUE"))
         elif column.option is not None and key is not None:
             value = key[column.option]
             letter = option_letter(column.option)
             tone = Tone.TRUE if value else Tone.FALSE
             cells.append(
-                Cell("T" if value else "F", f"{letter}: the key says {_word(value)}", tone, True)
+                CompareCell(
+                    "T" if value else "F", f"{letter}: the key says {_word(value)}", tone, True
+                )
             )
         else:
-            cells.append(Cell("?" if column.option is not None else ""))
+            cells.append(CompareCell("?" if column.option is not None else ""))
     return tuple(cells)
 
 
-def _option_cell(row: ChoiceRow, position: int, key: Selection | None, attempt: int | None) -> Cell:
+def _option_cell(
+    row: ChoiceRow, position: int, key: Selection | None, attempt: int | None
+) -> CompareCell:
     count = row.options[position]
     letter = option_letter(position)
     keyed = "" if key is None else f"; the key says {_word(key[position])}"
     if not count.answered:
         statuses = ", ".join(status_label(a.status) for a in row.attempts)
-        return Cell(_NONE, f"{letter}: no valid answer ({statuses})", attempt_id=attempt)
+        return CompareCell(_NONE, f"{letter}: no valid answer ({statuses})", attempt_id=attempt)
     differs = row.differs(position, key)
     mark = f"{DIFFERS_MARK} " if differs else ""
     value = count.majority
@@ -151,47 +159,47 @@ def _option_cell(row: ChoiceRow, position: int, key: Selection | None, attempt: 
             text = f"{mark}{'T' if value else 'F'} {chosen}/{count.answered}"
     if differs:
         tip += " — differs from the key"
-        return Cell(text, tip, Tone.DIFFERS, True, attempt_id=attempt)
+        return CompareCell(text, tip, Tone.DIFFERS, True, attempt_id=attempt)
     tone = Tone.PLAIN if value is None else (Tone.TRUE if value else Tone.FALSE)
-    return Cell(text, tip, tone, attempt_id=attempt)
+    return CompareCell(text, tip, tone, attempt_id=attempt)
 
 
-def _chose_cell(row: ChoiceRow, attempt: int | None) -> Cell:
+def _chose_cell(row: ChoiceRow, attempt: int | None) -> CompareCell:
     single = row.track is Track.SINGLE_CHOICE
     what = "the letter chosen" if single else "the options answered TRUE"
     if not row.choices:
-        return Cell(_NONE, f"{what}: no valid answer", attempt_id=attempt)
+        return CompareCell(_NONE, f"{what}: no valid answer", attempt_id=attempt)
     lines = [f"{chosen_letters(s)}: {n} of {row.valid} valid" for s, n in row.choices]
     tip = f"{what}\n" + "\n".join(lines)
     if row.repetition is not None:
-        return Cell(chosen_letters(row.choices[0][0]), tip, attempt_id=attempt)
+        return CompareCell(chosen_letters(row.choices[0][0]), tip, attempt_id=attempt)
     majority = row.majority_choice
     if majority is None:
-        return Cell("mixed", tip + "\n(no answer has a majority)", attempt_id=attempt)
-    return Cell(
+        return CompareCell("mixed", tip + "\n(no answer has a majority)", attempt_id=attempt)
+    return CompareCell(
         f"{chosen_letters(majority)} {row.choices[0][1]}/{row.valid}", tip, attempt_id=attempt
     )
 
 
-def _run_cell(row: ChoiceRow, attempt: int | None) -> Cell:
+def _run_cell(row: ChoiceRow, attempt: int | None) -> CompareCell:
     tip = f"run {row.run_id}\nmodel {row.model}\ntrack {row.track.value}"
-    return Cell(f"{row.run_id}  ({row.model}, {row.track.value})", tip, attempt_id=attempt)
+    return CompareCell(f"{row.run_id}  ({row.model}, {row.track.value})", tip, attempt_id=attempt)
 
 
 def row_cells(
-    choices: CompareChoices, row: ChoiceRow, columns: tuple[Column, ...]
-) -> tuple[Cell, ...]:
+    choices: CompareChoices, row: ChoiceRow, columns: tuple[CompareColumn, ...]
+) -> tuple[CompareCell, ...]:
     """One run's (or one attempt's) row."""
     alone = row.attempts[0].attempt_id if row.repetition is not None else None
     by_rep = {a.repetition: a for a in row.attempts}
-    cells: list[Cell] = []
+    cells: list[CompareCell] = []
     for column in columns:
         if column.option is not None:
             cells.append(_option_cell(row, column.option, choices.key, alone))
         elif column.title == "Run":
             cells.append(_run_cell(row, alone))
         elif column.title == "Rep":
-            cells.append(Cell(str(row.repetition), attempt_id=alone))
+            cells.append(CompareCell(str(row.repetition), attempt_id=alone))
         elif column.title == "Status":
             cells.append(_verdict_cell(row.attempts[0]))
         elif column.title == "Correct":
@@ -199,16 +207,18 @@ def row_cells(
                 f"{row.correct} of {len(row.attempts)} repetitions correct; "
                 f"{row.valid} with a valid answer"
             )
-            cells.append(Cell(f"✓ {row.correct}/{len(row.attempts)}", tip))
+            cells.append(CompareCell(f"✓ {row.correct}/{len(row.attempts)}", tip))
         elif column.title == "Chose":
             cells.append(_chose_cell(row, alone))
         else:  # a repetition's column (one row per run)
             attempt = by_rep.get(int(column.title.removeprefix("rep ")))
-            cells.append(Cell("") if attempt is None else _verdict_cell(attempt))
+            cells.append(CompareCell("") if attempt is None else _verdict_cell(attempt))
     return tuple(cells)
 
 
-def _share_option(choices: CompareChoices, share: OptionShare, position: int, unit: str) -> Cell:
+def _share_option(
+    choices: CompareChoices, share: OptionShare, position: int, unit: str
+) -> CompareCell:
     letter, n = option_letter(position), share.rows
     majority = share.majority
     key = choices.key
@@ -227,15 +237,17 @@ def _share_option(choices: CompareChoices, share: OptionShare, position: int, un
     mark = f"{DIFFERS_MARK} " if differs else ""
     text = f"{mark}T {share.true}/{n}\nF {share.false}/{n}"
     if differs:
-        return Cell(text, tip + " — most differ from the key", Tone.DIFFERS, True)
-    return Cell(text, tip, bold=True)
+        return CompareCell(text, tip + " — most differ from the key", Tone.DIFFERS, True)
+    return CompareCell(text, tip, bold=True)
 
 
-def share_cells(choices: CompareChoices, columns: tuple[Column, ...]) -> tuple[Cell, ...]:
+def share_cells(
+    choices: CompareChoices, columns: tuple[CompareColumn, ...]
+) -> tuple[CompareCell, ...]:
     """The bottom row: per option, the rows choosing TRUE and FALSE."""
     unit = "attempts" if choices.per_repetition else "runs"
     attempts = choices.attempts
-    cells: list[Cell] = []
+    cells: list[CompareCell] = []
     for column in columns:
         if column.option is not None:
             cells.append(_share_option(choices, choices.shares[column.option], column.option, unit))
@@ -243,20 +255,24 @@ def share_cells(choices: CompareChoices, columns: tuple[Column, ...]) -> tuple[C
             tip = f"per option: how many {unit} chose TRUE and FALSE"
             if not choices.per_repetition:
                 tip += " (a run's value is the majority of its valid repetitions)"
-            cells.append(Cell(f"{unit.capitalize()} choosing T / F", tip, Tone.HEADING, True))
+            cells.append(
+                CompareCell(f"{unit.capitalize()} choosing T / F", tip, Tone.HEADING, True)
+            )
         elif column.title in ("Status", "Correct"):
             tip = f"{choices.correct} of {len(attempts)} attempts correct"
-            cells.append(Cell(f"✓ {choices.correct}/{len(attempts)}", tip, bold=True))
+            cells.append(CompareCell(f"✓ {choices.correct}/{len(attempts)}", tip, bold=True))
         elif column.title == "Chose" and choices.choice_counts:
             (top, count), rows = choices.choice_counts[0], len(choices.rows)
             lines = [f"{chosen_letters(s)}: {k} of {rows} {unit}" for s, k in choices.choice_counts]
-            cells.append(Cell(f"{chosen_letters(top)} {count}/{rows}", "\n".join(lines), bold=True))
+            cells.append(
+                CompareCell(f"{chosen_letters(top)} {count}/{rows}", "\n".join(lines), bold=True)
+            )
         elif column.title.startswith("rep "):
             rep = int(column.title.removeprefix("rep "))
             of_rep = [a for a in attempts if a.repetition == rep]
             right = sum(a.correct for a in of_rep)
             tip = f"repetition {rep}: {right} of {len(of_rep)} attempts correct"
-            cells.append(Cell(f"✓ {right}/{len(of_rep)}", tip))
+            cells.append(CompareCell(f"✓ {right}/{len(of_rep)}", tip))
         else:
-            cells.append(Cell(""))
+            cells.append(CompareCell(""))
     return tuple(cells)

@@ -1,7 +1,7 @@
 """The compare grid's layout: its columns, the key row, the rows and the share row (no Qt).
 
 :func:`compare_layout` turns :class:`~.compare.CompareChoices` into columns and
-rows of :class:`~.compare_cells.Cell` objects. Columns: ``Run``, then ``Rep``
+rows of :class:`~.compare_cells.CompareCell` objects. Columns: ``Run``, then ``Rep``
 and ``Status`` (one row per attempt) or ``Correct`` (one row per run),
 ``Chose``, one column per option headed by its letter (its text in the
 tooltip), and (one row per run) one column per repetition with that attempt's
@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 from ai4hse_desk.display.format import option_letter
 from ai4hse_desk.index.compare_cells import (
     DIFFERS_MARK,
-    Cell,
-    Column,
+    CompareCell,
+    CompareColumn,
     key_cells,
     row_cells,
     share_cells,
@@ -42,10 +42,10 @@ class CompareLayout:
             own opens (the first repetition).
     """
 
-    columns: tuple[Column, ...]
-    key: tuple[Cell, ...]
-    rows: tuple[tuple[Cell, ...], ...]
-    share: tuple[Cell, ...]
+    columns: tuple[CompareColumn, ...]
+    key: tuple[CompareCell, ...]
+    rows: tuple[tuple[CompareCell, ...], ...]
+    share: tuple[CompareCell, ...]
     row_attempts: tuple[int, ...]
     title: str
     legend: str
@@ -56,24 +56,26 @@ class CompareLayout:
         return tuple(i for i, column in enumerate(self.columns) if column.option is not None)
 
 
-def _columns(choices: CompareChoices) -> tuple[Column, ...]:
-    head = [Column("Run", "run id (model, track); tracks are never merged into one row")]
+def _columns(choices: CompareChoices) -> tuple[CompareColumn, ...]:
+    head = [CompareColumn("Run", "run id (model, track); tracks are never merged into one row")]
     if choices.per_repetition:
-        head.append(Column("Rep", "repetition"))
-        head.append(Column("Status", "the desk's status; ✓ correct, ✗ valid but wrong"))
+        head.append(CompareColumn("Rep", "repetition"))
+        head.append(CompareColumn("Status", "the desk's status; ✓ correct, ✗ valid but wrong"))
     else:
-        head.append(Column("Correct", "repetitions the desk scores correct"))
+        head.append(CompareColumn("Correct", "repetitions the desk scores correct"))
     head.append(
-        Column("Chose", "single-choice runs: the letter chosen; others: the options answered TRUE")
+        CompareColumn(
+            "Chose", "single-choice runs: the letter chosen; others: the options answered TRUE"
+        )
     )
     for i in range(choices.n_options):
         text = choices.option_texts[i] if i < len(choices.option_texts) else ""
         if len(text) > OPTION_TIP_CHARS:
             text = text[: OPTION_TIP_CHARS - 1] + "…"
-        head.append(Column(option_letter(i), f"{option_letter(i)}: {text}".rstrip(": "), i))
+        head.append(CompareColumn(option_letter(i), f"{option_letter(i)}: {text}".rstrip(": "), i))
     if not choices.per_repetition:
         for rep in choices.repetitions:
-            head.append(Column(f"rep {rep}", f"repetition {rep}: status and correctness"))
+            head.append(CompareColumn(f"rep {rep}", f"repetition {rep}: status and correctness"))
     return tuple(head)
 
 

@@ -40,7 +40,7 @@ class DuplicatePair:
 
 
 @dataclass(slots=True)
-class _Group:
+class _DuplicateGroup:
     members: list[int]  # question indices, ascending
     keys: Counter[Selection]
     other_key: int | None  # first member whose key differs from the first member's
@@ -83,7 +83,8 @@ class DuplicateReport:
         for i, group in enumerate(self._group_of):
             members[group].append(i)
         self._groups = [
-            _Group(m, Counter(keys[i] for i in m), _first_other_key(keys, m)) for m in members
+            _DuplicateGroup(m, Counter(keys[i] for i in m), _first_other_key(keys, m))
+            for m in members
         ]
         found = near_duplicates(list(index), threshold)
         self._links = found.links
@@ -99,7 +100,7 @@ class DuplicateReport:
             cached = self._near[number] = self._summarise(self._groups[number])
         return cached
 
-    def _summarise(self, group: _Group) -> _Near:
+    def _summarise(self, group: _DuplicateGroup) -> _Near:
         groups = self._groups
         linked = [(groups[g], ratio) for g, ratio in group.links]
         head = sorted((i, ratio) for g, ratio in linked for i in g.members[:LISTED])

@@ -95,11 +95,11 @@ class _Data:
     voted: Bools  # (n, R)
     votes: Ints
     others: Floats  # distinct wrong-category counts (K - 1)
-    groups: list[_Group]  # the items with each count
+    groups: list[_ItemGroup]  # the items with each count
 
 
 @dataclass(frozen=True, slots=True)
-class _Group:
+class _ItemGroup:
     """The items with one number of categories, their votes laid out for matrix products."""
 
     rows: Ints
@@ -312,7 +312,7 @@ def _fit(votes: Ints, key: Ints, cats: Ints, prior_right: Floats) -> ItemFit:
         rows = np.nonzero(group == g)[0]
         flat = onehot[rows].reshape(len(rows) * width, runs)
         keyed = is_key_cat[rows].reshape(-1)
-        groups.append(_Group(rows, flat, keyed, flat[~keyed].T.copy(), flat[keyed].T.copy()))
+        groups.append(_ItemGroup(rows, flat, keyed, flat[~keyed].T.copy(), flat[keyed].T.copy()))
     data = _Data(key, cats, width, is_key_cat, votes >= 0, votes, others, groups)
     start = Parameters(
         np.full(runs, ABILITY_PRIOR[0]),

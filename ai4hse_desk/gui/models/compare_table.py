@@ -23,7 +23,7 @@ from ai4hse_desk.display.status_style import (
 from ai4hse_desk.gui.palette_mode import status_colours_now
 from ai4hse_desk.gui.plain_text import plain_tooltip
 from ai4hse_desk.gui.qt_guard import guarded
-from ai4hse_desk.index.compare_cells import Cell, Tone
+from ai4hse_desk.index.compare_cells import CompareCell, Tone
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -41,7 +41,7 @@ DIFFERS_ROLE = int(Qt.ItemDataRole.UserRole) + 1
 __all__ = ["ATTEMPT_ROLE", "DIFFERS_ROLE", "CompareTableModel", "Part", "cell_colours"]
 
 
-def cell_colours(cell: Cell) -> tuple[str, str] | None:
+def cell_colours(cell: CompareCell) -> tuple[str, str] | None:
     """(background, text) of a cell from the status palette; ``None``: the window's own.
 
     "Valid ✓" and "Valid ✗" take their own status colours, so a valid but wrong
@@ -87,7 +87,7 @@ class CompareTableModel(QAbstractTableModel):
         """The layout shown (``None`` when empty)."""
         return self._layout
 
-    def _rows(self) -> Sequence[tuple[Cell, ...]]:
+    def _rows(self) -> Sequence[tuple[CompareCell, ...]]:
         layout = self._layout
         if layout is None:
             return ()
@@ -97,7 +97,7 @@ class CompareTableModel(QAbstractTableModel):
             return (layout.share,)
         return layout.rows
 
-    def cell(self, row: int, column: int) -> Cell | None:
+    def cell(self, row: int, column: int) -> CompareCell | None:
         """The cell at (``row``, ``column``), ``None`` outside the part."""
         rows = self._rows()
         if not (0 <= row < len(rows) and 0 <= column < len(rows[row])):

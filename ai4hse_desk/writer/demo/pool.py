@@ -40,7 +40,7 @@ class Verdict(NamedTuple):
         return int(self.status == "valid" and self.bits == key_bits)
 
 
-class Entry(NamedTuple):
+class PoolEntry(NamedTuple):
     """One cached response with the finish reason it came with and its verdict."""
 
     text: str
@@ -130,7 +130,7 @@ class ResponsePool:
     """
 
     def __init__(self) -> None:
-        self._entries: dict[tuple[object, ...], Entry] = {}
+        self._entries: dict[tuple[object, ...], PoolEntry] = {}
         self._rendered: dict[tuple[object, ...], Rendered] = {}
         self._verdicts: dict[tuple[object, ...], Verdict] = {}
 
@@ -144,7 +144,7 @@ class ResponsePool:
 
     def get(
         self, run: RunSpec, question: DemoQuestion, bits: int, behaviour: int, variant: int
-    ) -> Entry:
+    ) -> PoolEntry:
         """The response of ``behaviour``/``variant`` for a selection, with its verdict."""
         b = BEHAVIOURS[run.track][behaviour]
         scope = question.ordinal if b.per_question else -question.n
@@ -159,10 +159,10 @@ class ResponsePool:
             entry = self._entries[key] = self._entry(run, question, rendered)
         return entry
 
-    def _entry(self, run: RunSpec, question: DemoQuestion, rendered: Rendered) -> Entry:
+    def _entry(self, run: RunSpec, question: DemoQuestion, rendered: Rendered) -> PoolEntry:
         reason = finish_reason(run, rendered)
         verdict_key = (run.track, question.n, run.protocol_version, reason, rendered.text)
         verdict = self._verdicts.get(verdict_key)
         if verdict is None:
             verdict = self._verdicts[verdict_key] = judge(run, question, rendered)
-        return Entry(rendered.text, reason, verdict, token_count(rendered.text))
+        return PoolEntry(rendered.text, reason, verdict, token_count(rendered.text))

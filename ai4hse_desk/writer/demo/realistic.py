@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from ai4hse_desk.protocol import Track
 from ai4hse_desk.writer.demo.attempts import AttemptWriter
-from ai4hse_desk.writer.demo.pool import BEHAVIOURS, Entry, ResponsePool, judge, selection_of
+from ai4hse_desk.writer.demo.pool import BEHAVIOURS, PoolEntry, ResponsePool, judge, selection_of
 from ai4hse_desk.writer.demo.realistic_text import long_explanation, short_prose
 from ai4hse_desk.writer.demo.replies import (
     Rendered,
@@ -92,7 +92,7 @@ class RealisticPool(ResponsePool):
 
     def get(
         self, run: RunSpec, question: DemoQuestion, bits: int, behaviour: int, variant: int
-    ) -> Entry:
+    ) -> PoolEntry:
         """The behaviour's response with realistic text, and the desk's verdict on it."""
         b = BEHAVIOURS[run.track][behaviour]
         sel = selection_of(bits, question.n)
@@ -110,10 +110,10 @@ class RealisticPool(ResponsePool):
             return self._entry(run, question, self._structured(b.name, sel, variant))
         return super().get(run, question, bits, behaviour, variant)
 
-    def _judged(self, run: RunSpec, question: DemoQuestion, rendered: Rendered) -> Entry:
+    def _judged(self, run: RunSpec, question: DemoQuestion, rendered: Rendered) -> PoolEntry:
         verdict = judge(run, question, rendered)
         reason = run.provider.cut_reason if rendered.cut_off else run.provider.stop_reason
-        return Entry(rendered.text, reason, verdict, len(rendered.text) // 4 + 1)
+        return PoolEntry(rendered.text, reason, verdict, len(rendered.text) // 4 + 1)
 
     def _reasoning(
         self, name: str, plain: Rendered, sel: Selection, options: tuple[str, ...], v: int
