@@ -147,6 +147,12 @@ def skew_words(report: Mapping[str, object]) -> tuple[str, str]:
     if not report:
         return "", ""
     one_hot = report.get("method") == "one_hot"
+    if report.get("p_value") is None:
+        return (
+            "",
+            "No test of the keys' positions: fewer than two positions where a key could "
+            "fall either way.",
+        )
     if report.get("skewed"):
         leaning = report.get("leaning")
         letters = ", ".join(str(x) for x in leaning) if isinstance(leaning, list) else ""

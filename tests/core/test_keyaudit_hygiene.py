@@ -177,6 +177,13 @@ def test_the_skew_is_said_in_words_and_its_statistic_explained_apart() -> None:
     )
     assert skew_words(even)[0] == "answer keys spread about evenly over the option positions"
     assert skew_words({}) == ("", "")
+    single = position_skew([q(f"O{i}", f"t{i}", ["only"], [True]) for i in range(20)])
+    assert single["p_value"] is None
+    assert skew_words(single) == (
+        "",
+        "No test of the keys' positions: fewer than two positions where a key could "
+        "fall either way.",
+    )
 
 
 def test_chi_square_survival_function() -> None:
