@@ -14,8 +14,7 @@ that no writer commits in the middle of a read (:mod:`.pin`).
 
 from ai4hse_desk.audit.errors import AuditError
 from ai4hse_desk.audit.fingerprint import sha256_file
-from ai4hse_desk.audit.opening import open_audit
-from ai4hse_desk.audit.queries import AuditDB
+from ai4hse_desk.audit.queries import AuditDB, open_audit
 from ai4hse_desk.audit.records import Attempt, Option, Question, Run
 from ai4hse_desk.audit.rescore_scan import RESCORE_COLUMNS, RescoreRow
 from ai4hse_desk.audit.schema_check import (

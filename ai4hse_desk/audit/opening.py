@@ -32,7 +32,8 @@ database because something was pending.
 Every connection has ``PRAGMA query_only = ON`` and an authorizer that refuses
 ``ATTACH`` (which could otherwise create files, e.g. via ``VACUUM INTO``). A path
 is never opened unless it is an existing regular file with an SQLite header, so
-a missing path is never created.
+a missing path is never created. The checked opening (schema and small tables) that
+makes an :class:`~.queries.AuditDB` of it is :func:`~.queries.open_audit`.
 """
 
 from __future__ import annotations
@@ -52,9 +53,6 @@ from ai4hse_desk.audit.errors import AuditError, file_problems_as_audit_errors
 from ai4hse_desk.audit.fingerprint import copy_hashing
 from ai4hse_desk.audit.pin import FileState, HotJournal, Pin, acquire, release
 from ai4hse_desk.audit.pool import ConnectionPool
-from ai4hse_desk.audit.queries import AuditDB
-from ai4hse_desk.audit.schema_check import check_schema, quick_check
-from ai4hse_desk.audit.value_check import check_tables, lenient_text
 from ai4hse_desk.filewrite import protect
 
 if TYPE_CHECKING:
@@ -355,33 +353,3 @@ def open_readonly(path: str | os.PathLike[str]) -> ReadOnlyFile:
         AuditError: missing, a directory, empty, not SQLite, truncated.
     """
     return ReadOnlyFile(Path(os.path.abspath(os.fspath(path))))
-
-
-def open_audit(path: str | os.PathLike[str], *, verify: bool = False) -> AuditDB:
-    """Open an audit database read-only and check that the desk can read it.
-
-    Checks the schema and every value of the small tables; the attempts' values are
-    checked by :meth:`AuditDB.check_attempts` (beside the first full read of them).
-
-    Args:
-        path: the audit database file; it is never created or changed.
-        verify: also run ``PRAGMA quick_check``, which reads the whole file.
-
-    Raises:
-        AuditError: one line naming the file, for every problem with the input.
-    """
-    source = open_readonly(path)
-    try:
-        with (
-            file_problems_as_audit_errors(source.path, broad=True),
-            closing(source.connect()) as conn,
-        ):
-            conn.text_factory = lenient_text
-            meta, version = check_schema(conn, source.path)
-            check_tables(conn, source.path)
-            if verify:
-                quick_check(conn, source.path)
-        return AuditDB(source, meta, version)
-    except BaseException:
-        source.close()
-        raise

@@ -1,4 +1,5 @@
-"""The query API the window and the headless commands use: :class:`AuditDB`.
+"""The query API the window and the headless commands use: :class:`AuditDB`, made by
+:func:`open_audit`.
 
 Queries are fixed SQL text with bound parameters, run on the sqlite3 driver's
 pooled read-only connections (:mod:`.pool`; no SQLAlchemy on this path). The
@@ -20,11 +21,13 @@ of its own; the analysis frames write nothing at all).
 from __future__ import annotations
 
 import json
+from contextlib import closing
 from types import MappingProxyType, TracebackType
 from typing import TYPE_CHECKING, Any
 
 from ai4hse_desk.audit.cache import check_recorded, record_check
 from ai4hse_desk.audit.errors import AuditError, file_problems_as_audit_errors
+from ai4hse_desk.audit.opening import open_readonly
 from ai4hse_desk.audit.records import (
     ATTEMPT_COLUMNS,
     KEY_ROWS_SQL,
@@ -38,10 +41,12 @@ from ai4hse_desk.audit.records import (
     build_questions,
 )
 from ai4hse_desk.audit.rescore_scan import ATTEMPT_ID_BOUNDS, RescoreRow, rescore_batches
-from ai4hse_desk.audit.value_check import OnceCheck, check_attempts, lenient_text
+from ai4hse_desk.audit.schema_check import check_schema, quick_check
+from ai4hse_desk.audit.value_check import OnceCheck, check_attempts, check_tables, lenient_text
 from ai4hse_desk.protocol.outcome import TRACK_ORDER, Selection, Track
 
 if TYPE_CHECKING:
+    import os
     import sqlite3
     from collections.abc import Iterable, Iterator, Mapping, Sequence
     from contextlib import AbstractContextManager
@@ -367,3 +372,33 @@ class AuditDB:
             AuditError: a value breaks the schema, or the file changed while read.
         """
         return rescore_batches(self, run_ids, batch, id_range, record=record)
+
+
+def open_audit(path: str | os.PathLike[str], *, verify: bool = False) -> AuditDB:
+    """Open an audit database read-only and check that the desk can read it.
+
+    Checks the schema and every value of the small tables; the attempts' values are
+    checked by :meth:`AuditDB.check_attempts` (beside the first full read of them).
+
+    Args:
+        path: the audit database file; it is never created or changed.
+        verify: also run ``PRAGMA quick_check``, which reads the whole file.
+
+    Raises:
+        AuditError: one line naming the file, for every problem with the input.
+    """
+    source = open_readonly(path)
+    try:
+        with (
+            file_problems_as_audit_errors(source.path, broad=True),
+            closing(source.connect()) as conn,
+        ):
+            conn.text_factory = lenient_text
+            meta, version = check_schema(conn, source.path)
+            check_tables(conn, source.path)
+            if verify:
+                quick_check(conn, source.path)
+        return AuditDB(source, meta, version)
+    except BaseException:
+        source.close()
+        raise

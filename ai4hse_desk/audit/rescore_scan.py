@@ -8,14 +8,33 @@ with the value check beside it.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Protocol, cast
 
 from ai4hse_desk.audit.errors import AuditError, file_problems_as_audit_errors
 
 if TYPE_CHECKING:
+    import sqlite3
     from collections.abc import Iterator, Sequence
+    from contextlib import AbstractContextManager
+    from pathlib import Path
 
-    from ai4hse_desk.audit.queries import AuditDB
+
+class ScannedFile(Protocol):
+    """What the scan needs of the audit file it reads (an
+    :class:`~.queries.AuditDB`): its connections and its value check."""
+
+    @property
+    def path(self) -> Path: ...
+
+    def raw_connection(self) -> AbstractContextManager[sqlite3.Connection]: ...
+
+    def start_attempts_check(self) -> None: ...
+
+    def check_attempts(self) -> None: ...
+
+    def record_attempts_check(self) -> None: ...
+
+    def verify_unchanged(self) -> None: ...
 
 
 #: Layout of the tuples yielded by :meth:`AuditDB.iter_rescore_rows`.
@@ -38,7 +57,7 @@ ATTEMPT_ID_BOUNDS = (
 
 
 def rescore_batches(
-    db: AuditDB,
+    db: ScannedFile,
     run_ids: Sequence[str] | None,
     batch: int,
     id_range: tuple[int, int] | None,
@@ -86,7 +105,7 @@ def rescore_batches(
             cursor.close()
 
 
-def _checked(db: AuditDB, *, record: bool) -> None:
+def _checked(db: ScannedFile, *, record: bool) -> None:
     """The whole file was read: its values checked and its bytes unchanged (and, with
     ``record``, the check recorded)."""
     db.check_attempts()
@@ -96,7 +115,7 @@ def _checked(db: AuditDB, *, record: bool) -> None:
 
 
 def _scan(
-    db: AuditDB, sql: str, params: tuple[str | int, ...], batch: int
+    db: ScannedFile, sql: str, params: tuple[str | int, ...], batch: int
 ) -> Iterator[list[RescoreRow]]:
     """The rows of ``sql``, ``batch`` at a time, unchecked."""
     with file_problems_as_audit_errors(db.path), db.raw_connection() as conn:

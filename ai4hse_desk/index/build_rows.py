@@ -194,7 +194,7 @@ def _write_part(
     order met) written into ``out``, a new index file; ``fingerprint`` (None for a
     private snapshot, which cannot change) must be the file's; ``given``: the runs' and
     questions' columns, as this process read them."""
-    from ai4hse_desk.audit.opening import open_audit
+    from ai4hse_desk.audit.queries import open_audit
 
     done = cast("SynchronizedArray[int]", _shared[0])
     stop = cast("Event", _shared[1])
