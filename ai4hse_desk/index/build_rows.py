@@ -37,7 +37,11 @@ from ai4hse_desk.index.location import audit_file
 from ai4hse_desk.index.stored import encode_selection
 from ai4hse_desk.protocol.outcome import STATE_ANSWERED, Status
 from ai4hse_desk.verdicts.collector import collector_paused
-from ai4hse_desk.verdicts.stream import RescoreCancelled, verdict_stream
+from ai4hse_desk.verdicts.stream import (
+    RescoreCancelled,
+    values_explain_failures,
+    verdict_stream,
+)
 from ai4hse_desk.verdicts.workers import default_workers, id_ranges
 
 if TYPE_CHECKING:
@@ -247,32 +251,29 @@ def _derive_in_parts(
         return progress is None or progress(own + sum(done), total)
 
     db.start_attempts_check()
-    try:
-        with ProcessPoolExecutor(
+    with (
+        values_explain_failures(db),  # a worker's failure too
+        ProcessPoolExecutor(
             len(parts), mp_context=context, initializer=_worker_started, initargs=(done, stop)
-        ) as pool:
-            futures: list[Future[PartResult]] = [
-                pool.submit(_write_part, audit, fingerprint, slot, span, given, str(part.temp))
-                for slot, (span, part) in enumerate(zip(ranges[1:], parts, strict=True))
-            ]
-            try:
-                count = _insert_range(conn, db, columns, counted, ranges[0])
-                pending = set(futures)
-                while pending:  # progress and Cancel go on while the workers finish
-                    finished, pending = wait(pending, timeout=0.1, return_when=FIRST_EXCEPTION)
-                    for future in finished:
-                        future.result()  # a worker that failed raises here at once
-                    if pending and not counted(*seen):
-                        raise RescoreCancelled
-                results = [future.result() for future in futures]
-            except BaseException:
-                stop.set()  # the workers stop within one batch; the pool waits for them
-                raise
-    except (AuditError, RescoreCancelled):
-        raise
-    except Exception:
-        db.check_attempts()  # a value that breaks the schema explains the failure
-        raise
+        ) as pool,
+    ):
+        futures: list[Future[PartResult]] = [
+            pool.submit(_write_part, audit, fingerprint, slot, span, given, str(part.temp))
+            for slot, (span, part) in enumerate(zip(ranges[1:], parts, strict=True))
+        ]
+        try:
+            count = _insert_range(conn, db, columns, counted, ranges[0])
+            pending = set(futures)
+            while pending:  # progress and Cancel go on while the workers finish
+                finished, pending = wait(pending, timeout=0.1, return_when=FIRST_EXCEPTION)
+                for future in finished:
+                    future.result()  # a worker that failed raises here at once
+                if pending and not counted(*seen):
+                    raise RescoreCancelled
+            results = [future.result() for future in futures]
+        except BaseException:
+            stop.set()  # the workers stop within one batch; the pool waits for them
+            raise
     db.check_attempts()  # the whole file's values (a bad one explains a worker's error)
     for status, value in results:
         if status != "ok":

@@ -23,6 +23,7 @@ at most :data:`MEMO_MAX_ENTRIES` verdicts and is emptied when full.
 
 from __future__ import annotations
 
+from contextlib import contextmanager, nullcontext
 from typing import TYPE_CHECKING, cast
 
 from ai4hse_desk.audit.errors import AuditError
@@ -102,7 +103,8 @@ def verdict_stream(  # noqa: C901 - the per-attempt hot loop stays inline
     track, version, memo_limit = "", 0, 0
     by_n: dict[int, _Memo] = {}
     rule: Rule  # set with the first attempt's run
-    try:
+    # (a slice's parent checks the whole file: see .workers)
+    with values_explain_failures(db) if id_range is None else nullcontext():
         for rows in db.iter_rescore_batches(wanted, BATCH, id_range, record=record):
             out: list[VerdictTuple] = []
             append = out.append
@@ -164,11 +166,19 @@ def verdict_stream(  # noqa: C901 - the per-attempt hot loop stays inline
             if progress is not None and not progress(done, total):
                 raise RescoreCancelled
             yield out
+
+
+@contextmanager
+def values_explain_failures(db: AuditDB) -> Iterator[None]:
+    """A failure in the block that a value breaking the schema explains is reported as
+    that value (:meth:`~ai4hse_desk.audit.queries.AuditDB.check_attempts` raises its
+    :class:`AuditError`); the data's own errors and a cancel pass as they are."""
+    try:
+        yield
     except (AuditError, RescoreCancelled):
         raise
     except Exception:
-        if id_range is None:
-            db.check_attempts()  # a value that breaks the schema explains the failure
+        db.check_attempts()
         raise
 
 
@@ -182,4 +192,11 @@ def _context(runs: dict[str, Run], run_id: str, attempt_id: int) -> _Context:
     return track, run.protocol_version, {}, verdict_rule(track), memo_limit
 
 
-__all__ = ["BATCH", "MEMO_MAX_ENTRIES", "MEMO_MAX_TEXT", "RescoreCancelled", "verdict_stream"]
+__all__ = [
+    "BATCH",
+    "MEMO_MAX_ENTRIES",
+    "MEMO_MAX_TEXT",
+    "RescoreCancelled",
+    "values_explain_failures",
+    "verdict_stream",
+]

@@ -139,17 +139,14 @@ def rescore_in_processes(
                 for id_range, runs in zip(ranges, inside, strict=True)
             ]
             try:
-                db.check_attempts()  # the whole file, while the workers score
+                # The whole file, while the workers score; waited for before any result,
+                # so a bad value is named rather than a worker's failure it caused.
+                db.check_attempts()
                 results = [share.result() for share in shares]
             except BaseException:
                 for pending in shares:
                     pending.cancel()
                 raise
-    except AuditError:
-        raise
-    except Exception:
-        db.check_attempts()  # a value that breaks the schema explains a worker's failure
-        raise
     finally:
         _shared.clear()
     finished: list[dict[str, object]] = []

@@ -138,6 +138,29 @@ def test_runs_written_interleaved_are_added_up_from_both_workers(
         assert serial == rescore(db, workers=1)  # the same attempts, in another order
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("attempt", [5, 25])
+def test_a_value_that_breaks_the_schema_is_named_however_it_is_scored(
+    make_audit_db: Callable[..., Path],
+    monkeypatch: pytest.MonkeyPatch,
+    workers: int,
+    attempt: int,
+) -> None:
+    """A reply stored as bytes makes the rule fail before the value check is waited for
+    (batches of 10: the first is derived before the scan's end): the rescore says which
+    value breaks which rule, in one process or two."""
+    from ai4hse_desk.verdicts import stream
+
+    monkeypatch.setattr(stream, "BATCH", 10)
+    path = make_audit_db()
+    with closing(sqlite3.connect(path)) as conn:
+        conn.execute("UPDATE attempts SET raw_response = X'00ff' WHERE attempt_id = ?", (attempt,))
+        conn.commit()
+    expected = f"attempt {attempt}: raw_response is X'00FF' \\(must be text or NULL\\)"
+    with open_audit(path) as db, pytest.raises(AuditError, match=expected):
+        rescore(db, workers=workers)
+
+
 @pytest.mark.parametrize("given", ["0", "-1", "x", "65"])
 def test_rescore_refuses_a_workers_count_outside_1_to_64(
     demo_db: Path, given: str, capsys: pytest.CaptureFixture[str]
