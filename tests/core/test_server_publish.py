@@ -9,7 +9,7 @@ from importlib.resources import files
 from typing import TYPE_CHECKING
 
 import pytest
-from psycopg import sql
+from psycopg import errors, sql
 
 from ai4hse_desk.audit import open_audit
 from ai4hse_desk.review.plan import plan_review
@@ -55,9 +55,9 @@ def review_db() -> Iterator[ReviewDatabase]:
 
 def test_the_migrations_are_numbered_and_packaged() -> None:
     names = sorted(e.name for e in files("ai4hse_desk.review.server").joinpath("sql").iterdir())
-    assert names == ["0001_tables.sql", "0002_functions.sql"]
-    assert [v for v, _ in migration_files()] == [1, 2]
-    assert schema_version() == 2
+    assert names == ["0001_tables.sql", "0002_functions.sql", "0003_own_queue.sql"]
+    assert [v for v, _ in migration_files()] == [1, 2, 3]
+    assert schema_version() == 3
 
 
 @pytest.mark.parametrize("responses", ["none", "selections", "full"])
@@ -322,7 +322,7 @@ def test_a_schema_newer_or_older_than_the_desk_is_refused(
         conn.execute(f"INSERT INTO {S}.schema_version (version, desk_version) VALUES (1, 'old')")
     status, _, err = review_db.desk(["review", "status", "--server", review_db.coord], capsys)
     assert status == 2
-    assert "version 1, older than this desk's (2)" in err
+    assert f"version 1, older than this desk's ({schema_version()})" in err
     review_db.publish(
         demo_db, capsys, "--reviewers", "ann", "--per-question", "1", "--questions", "Q001"
     )
@@ -347,4 +347,37 @@ def test_a_schema_newer_or_older_than_the_desk_is_refused(
     ):
         status, _, err = review_db.desk(argv, capsys)
         assert status == 2
-        assert "version 99, newer than this desk's (2)" in err
+        assert f"version 99, newer than this desk's ({schema_version()})" in err
+
+
+def test_publishing_again_brings_a_version_2_server_to_3_and_keeps_every_verdict(
+    review_db: ReviewDatabase,
+    demo_db: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from ai4hse_desk.review.server import migrations, roles
+    from ai4hse_desk.review.server.client import ReviewServer
+
+    plan = ("--reviewers", "ann,bo", "--per-question", "1", "--questions", "Q001,Q002")
+    every = migrations.migration_files()
+    # a desk of version 2: two migrations, and no own_queue() to grant
+    monkeypatch.setattr(migrations, "migration_files", lambda: every[:2])
+    old_api = tuple(f for f in roles.REVIEWER_FUNCTIONS if f != "own_queue()")
+    monkeypatch.setattr(roles, "REVIEWER_FUNCTIONS", old_api)
+    review_db.publish(demo_db, capsys, *plan)
+    server = ReviewServer.open(review_db.url("ann"))
+    server.save_verdict("Q001", verdict="key_ok", not_blind=True, note="before the update")
+    server.close()
+    with pytest.raises(errors.UndefinedFunction):
+        review_db.sql("ann", f"SELECT {S}.own_queue()")
+    monkeypatch.undo()
+    status, _, err = review_db.desk(["review", "status", "--server", review_db.url("ann")], capsys)
+    assert (status, "older than this desk's (3)" in err) == (2, True)
+    review_db.publish(demo_db, capsys, *plan)
+    versions = review_db.sql("coord", f"SELECT version FROM {S}.schema_version ORDER BY version")
+    assert versions == [(1,), (2,), (3,)]
+    server = ReviewServer.open(review_db.url("ann"))
+    assert server.own_queue() == [{"question_id": "Q001", "position": 0, "state": "submitted"}]
+    assert server.show("Q001")["verdict"]["note"] == "before the update"
+    server.close()

@@ -281,6 +281,44 @@ def test_nothing_of_the_key_or_others_before_the_blind_answer(review: ReviewData
         assert all(r[2].total_seconds() < 60 for r in mine)
 
 
+OWN_STATES = {
+    "ann": {},
+    "bo": {"Q001": "submitted", "Q003": "submitted"},
+    "cy": {"Q003": "submitted"},
+}
+
+
+@pytest.mark.parametrize("role", ["ann", "bo", "cy"])
+def test_own_queue_lists_ones_own_questions_and_states_and_releases_nothing(
+    review: ReviewDatabase, role: str
+) -> None:
+    releases = f"SELECT count(*) FROM {S}.releases"
+    before = review.sql("coord", releases)
+    with connect(review.url(role)) as conn:
+        row = conn.execute(f"SELECT {S}.own_queue()").fetchone()
+    assert row is not None
+    entries = row[0]
+    assert {e["question_id"] for e in entries} == QUEUES[role]
+    assert [e["position"] for e in entries] == sorted(e["position"] for e in entries)
+    assert len({e["position"] for e in entries}) == len(entries)
+    states = {e["question_id"]: e["state"] for e in entries if e["state"] is not None}
+    assert states == OWN_STATES[role]
+    assert set(entries[0]) == {"question_id", "position", "state"}, "ids and states only"
+    assert review.sql("coord", releases) == before, "listing the queue releases nothing"
+
+
+def test_own_queue_is_refused_to_an_adjudicator_who_reviews_nothing(
+    demo_db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with fresh_database() as db:
+        db.publish(demo_db, capsys, "--reviewers", "ann,bo", "--per-question", "1",
+                   "--adjudicators", "cy", "--questions", "Q001,Q002")  # fmt: skip
+        with connect(db.url("cy")) as conn, pytest.raises(errors.InsufficientPrivilege):
+            conn.execute(f"SELECT {S}.own_queue()")
+        (entries,) = db.sql("ann", f"SELECT {S}.own_queue()")[0]
+        assert [(e["question_id"], e["state"]) for e in entries] == [("Q001", None)]
+
+
 def test_the_author_is_the_login_whatever_role_is_set(review: ReviewDatabase) -> None:
     with connect(review.url("ann")) as conn:
         conn.execute(sql.SQL("SET ROLE {}").format(sql.Identifier(f"{review.name}_reviewers")))

@@ -109,6 +109,62 @@ def test_a_reviewer_answers_blind_then_sees_the_key_and_submits(
     assert rows == [("ann", None, "draft", "blind"), ("ann", "key_ok", "submitted", "blind")]
 
 
+def test_the_keys_answer_as_soon_as_a_blind_question_arrives(
+    review_db: ReviewDatabase, qtbot: QtBot
+) -> None:
+    window = _open(review_db.url("ann"), qtbot)
+    page = window.page
+    qtbot.waitUntil(lambda: page.question_id == "Q001", timeout=10_000)
+    assert window.focusWidget() is page.blind, "no click needed before keys 1-9, 0 and Enter"
+    qtbot.waitUntil(lambda: page.own_queue.count() == 3, timeout=10_000)
+    assert page.place.text() == "Q001 · 1 of 3 in your queue"
+    assert window.windowTitle().count("AI4HSE Desk") == 1
+    assert window.windowTitle().endswith("— review server — AI4HSE Desk")
+    _close(window, qtbot)
+
+
+def test_the_own_queue_reopens_a_submitted_question_with_the_others_verdicts(
+    review_db: ReviewDatabase, qtbot: QtBot
+) -> None:
+    server = ReviewServer.open(review_db.url("bo"))
+    server.save_verdict("Q001", verdict="key_wrong", not_blind=True,
+                        proposed_key="[TRUE,TRUE,TRUE,FALSE]", note="bo's reason")  # fmt: skip
+    server.close()
+    window = _open(review_db.url("ann"), qtbot)
+    page = window.page
+    qtbot.waitUntil(lambda: page.own_queue.count() == 3, timeout=10_000)
+    texts = [page.own_queue.item(row).text() for row in range(3)]
+    assert texts == ["1. Q001 — to answer", "2. Q002 — to answer", "3. Q003 — to answer"]
+    qtbot.waitUntil(lambda: page.question_id == "Q001", timeout=10_000)
+    window.controller.record_blind("Q001", None)
+    qtbot.waitUntil(lambda: page.submit_button.isVisible(), timeout=10_000)
+    qtbot.waitUntil(lambda: page.own_queue.item(0).text() == "1. Q001 — draft", timeout=10_000)
+    qtbot.waitUntil(lambda: page.who.text() == "ann · 0 of 3 submitted · 1 draft · 3 remaining",
+                    timeout=10_000)  # fmt: skip
+    assert "bo's reason" not in page.reveal.toPlainText(), "hidden until ann submits"
+    page.form.verdict.setCurrentIndex(page.form.verdict.findData("key_ok"))
+    page.submit_button.click()
+    qtbot.waitUntil(lambda: page.question_id == "Q002", timeout=10_000)
+    qtbot.waitUntil(lambda: page.own_queue.item(0).text() == "1. Q001 — submitted",
+                    timeout=10_000)  # fmt: skip
+    assert page.own_queue.currentRow() == 1, "the row of the question on the page"
+    first = page.own_queue.item(0)
+    assert first is not None
+    rect = page.own_queue.visualItemRect(first)
+    qtbot.mouseClick(page.own_queue.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    qtbot.waitUntil(lambda: page.question_id == "Q001", timeout=10_000)
+    revealed = page.reveal.toPlainText()
+    assert "bo: key_wrong" in revealed
+    assert "bo's reason" in revealed
+    assert revealed.index("bo: key_wrong") < revealed.index("Attempts selecting each option"), (
+        "the verdicts before the runs' long responses"
+    )
+    assert page.place.text() == "Q001 · 1 of 3 in your queue"
+    assert page.form.verdict.currentData() == "key_ok", "her own verdict, to revise"
+    assert page.own_queue.currentRow() == 0
+    _close(window, qtbot)
+
+
 def test_an_adjudicator_sees_the_queue_and_decides(review_db: ReviewDatabase, qtbot: QtBot) -> None:
     for who, verdict, key in (
         ("ann", "key_ok", None),

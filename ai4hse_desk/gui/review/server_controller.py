@@ -35,6 +35,7 @@ class ServerReviewController(QObject):
         identity: ``whoami`` (role, reviewer, adjudicator, coordinator, audit).
         question: a ``review show`` object (``None``: the queue is done).
         progress: the login's progress (assigned, submitted, drafts, remaining).
+        own_queue: the reviewer's own queue (question id, position, state of their verdict).
         queue: the adjudication queue (cli.md's objects).
         detail: a ``review show`` object of a question of the adjudication queue.
         stored: one line saying what was recorded.
@@ -44,6 +45,7 @@ class ServerReviewController(QObject):
     identity = Signal(object)
     question = Signal(object)
     progress = Signal(object)
+    own_queue = Signal(object)
     queue = Signal(object)
     detail = Signal(object)
     stored = Signal(str)
@@ -80,6 +82,7 @@ class ServerReviewController(QObject):
             self.identity.emit(me)
             if me.get("reviewer"):
                 self.load_next()
+                self.load_own_queue()
             if me.get("adjudicator") or me.get("coordinator"):
                 self.load_queue()
 
@@ -94,6 +97,15 @@ class ServerReviewController(QObject):
             self.question.emit(shaped["question"])
 
         self._read(self._server.next, loaded)
+
+    def load_own_queue(self) -> None:
+        """The reviewer's own queue, with the state of their verdict on each question."""
+        self._read(self._server.own_queue, self.own_queue.emit)
+
+    def _own_changed(self) -> None:
+        """After a write of one's own: the queue's states and the progress, read again."""
+        self.load_own_queue()
+        self._read(self._server.progress, lambda p: self.progress.emit(shapes.progress(p)))
 
     def load_question(self, question_id: str) -> None:
         """One question of the login's queue, as the server shows it now."""
@@ -119,6 +131,7 @@ class ServerReviewController(QObject):
         def recorded(_verdict: object) -> None:
             self.stored.emit(f"Blind answer on {question_id} recorded.")
             self.load_question(question_id)
+            self._own_changed()
 
         self._write(lambda: self._server.record_blind(question_id, answer), recorded)
 
@@ -131,7 +144,7 @@ class ServerReviewController(QObject):
                 self.load_next()
             else:
                 self.load_question(question_id)
-                self._read(self._server.progress, lambda p: self.progress.emit(shapes.progress(p)))
+            self._own_changed()
 
         self._write(
             lambda: self._server.save_verdict(

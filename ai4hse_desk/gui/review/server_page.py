@@ -38,6 +38,7 @@ from ai4hse_desk.gui.review.blind import BlindAnswerPanel
 from ai4hse_desk.gui.review.changes import SKIP_BLIND
 from ai4hse_desk.gui.review.form import VerdictForm, starting_key
 from ai4hse_desk.gui.review.reads import BlindQuestion
+from ai4hse_desk.gui.review.server_queue import OwnQueueList, place_text
 from ai4hse_desk.gui.review.server_texts import (
     detail_text,
     progress_line,
@@ -68,6 +69,7 @@ class ServerReviewPage(QWidget):
 
     Signals:
         next_requested: the next question not yet submitted.
+        question_picked: a question of the reviewer's own queue, to open again.
         blind_requested: (question id, the blind answer or ``None`` for "not blind").
         refused: a request the page did not pass on, and why (one plain line).
         verdict_requested: (question id, the form's values, submit).
@@ -76,6 +78,7 @@ class ServerReviewPage(QWidget):
     """
 
     next_requested = Signal()
+    question_picked = Signal(str)
     blind_requested = Signal(str, object)
     refused = Signal(str)
     verdict_requested = Signal(str, object, bool)
@@ -104,6 +107,12 @@ class ServerReviewPage(QWidget):
     # -- building ------------------------------------------------------------------------
 
     def _review_tab(self) -> QWidget:
+        self.own_queue = OwnQueueList()
+        self.own_queue.picked.connect(self.question_picked)
+        self.place = plain_label(name="Question and its place in your queue")
+        bold = self.place.font()
+        bold.setBold(True)
+        self.place.setFont(bold)
         self.blind = BlindAnswerPanel()
         keys: list[tuple[str, Callable[[], object]]] = [
             (str(n), partial(self.blind.toggle, n - 1)) for n in range(1, 10)
@@ -138,12 +147,18 @@ class ServerReviewPage(QWidget):
         self._filler = QWidget()  # the space the reveal takes once it is there
         tab = QWidget()
         layout = QVBoxLayout(tab)
+        layout.addWidget(self.place)
         layout.addWidget(self.blind)
         layout.addLayout(buttons)
         layout.addWidget(self.revealed, 1)
         layout.addWidget(self._filler, 1)
         self._set_state(None)
-        return tab
+        split = QSplitter()
+        split.addWidget(self.own_queue)
+        split.addWidget(tab)
+        split.setStretchFactor(1, 1)
+        split.setSizes([180, 900])
+        return split
 
     def _adjudication_tab(self) -> QWidget:
         self.queue_list = QListWidget()
@@ -195,14 +210,20 @@ class ServerReviewPage(QWidget):
         self.shown = shown
         if shown is None:
             self.question_id = None
+            self.place.setText("")
+            self.own_queue.set_current(None)
             self.blind.set_question(BlindQuestion("", DONE_TEXT, ()))
             self._set_state(None)
             return
         changed = shown["question_id"] != self.question_id
         self.question_id = str(shown["question_id"])
+        self.place.setText(place_text(self.own_queue.entries, self.question_id))
+        self.own_queue.set_current(self.question_id)
         if changed:
             options = tuple(str(t) for t in shown.get("options") or ())
             self.blind.set_question(BlindQuestion(self.question_id, str(shown["text"]), options))
+            if shown.get("key") is None:
+                self.blind.setFocus()  # keys 1-9, 0 and Enter answer at once, as on the local page
         own = shown.get("verdict")
         if own is not None:  # recorded: the blind answer (or none, not blind) is fixed
             answer = own.get("blind_answer")
@@ -225,6 +246,12 @@ class ServerReviewPage(QWidget):
         self.draft_button.setVisible(revealed)
         if not revealed:
             self.reveal.clear()
+
+    def set_own_queue(self, entries: list[dict[str, Any]]) -> None:
+        """Show the reviewer's own queue (ids and the states of their verdicts)."""
+        self.own_queue.set_entries(entries)
+        if self.question_id is not None:
+            self.place.setText(place_text(entries, self.question_id))
 
     def set_queue(self, items: list[dict[str, Any]]) -> None:
         """Show the adjudication queue."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ai4hse_desk.display.format import option_letter
+from ai4hse_desk.display.format import option_letter, plural
 from ai4hse_desk.display.text_sanitize import display_text
 
 if TYPE_CHECKING:
@@ -31,11 +31,11 @@ def _listed(values: Sequence[object] | None) -> str:
 
 
 def progress_line(progress: dict[str, Any], role: str) -> str:
-    """``"ann · 37 of 50 submitted · 2 drafts · 13 remaining"``."""
+    """``"ann · 37 of 50 submitted · 2 drafts · 13 remaining"`` (``1 draft``)."""
     return (
-        f"{display_text(role)} · {progress.get('submitted', 0)} of "
-        f"{progress.get('assigned', 0)} submitted · {progress.get('drafts', 0)} drafts · "
-        f"{progress.get('remaining', 0)} remaining"
+        f"{display_text(role)} · {progress.get('submitted', 0):,} of "
+        f"{progress.get('assigned', 0):,} submitted · {plural(progress.get('drafts', 0), 'draft')}"
+        f" · {progress.get('remaining', 0):,} remaining"
     )
 
 
@@ -93,13 +93,10 @@ def reveal_text(shown: dict[str, Any]) -> str:
         lines.append(f"Your blind answer: {_listed(mine['blind_answer'])}")
     elif mine:
         lines.append("Your answer: recorded as not blind")
-    runs = shown.get("runs") or []
-    lines += ["", *(_runs(runs, options) or ["No run's attempts were published."])]
     others = shown.get("others")
-    lines.append("")
     if others is None:
         lines.append("Other reviewers' verdicts: hidden until you submit your verdict.")
-    else:
+    else:  # before the runs, which are long: what one reopens a submitted question for
         lines.append("Other reviewers' submitted verdicts:" if others else "No other verdict yet.")
         lines += [f"  {verdict_line(v)}" for v in others]
     if shown.get("decision"):
@@ -107,6 +104,8 @@ def reveal_text(shown: dict[str, Any]) -> str:
         lines.append(
             f"Decision: {decision['decision']} by {display_text(str(decision['adjudicator']))}"
         )
+    runs = shown.get("runs") or []
+    lines += ["", *(_runs(runs, options) or ["No run's attempts were published."])]
     return "\n".join(lines)
 
 

@@ -26,7 +26,8 @@ if TYPE_CHECKING:
 
     from ai4hse_desk.review.server.client import ReviewServer
 
-TITLE = "AI4HSE Desk — review server"
+#: Ends with the application's name, which Qt then does not append again.
+TITLE = "review server — AI4HSE Desk"
 
 
 class ServerReviewWindow(QMainWindow):
@@ -34,7 +35,7 @@ class ServerReviewWindow(QMainWindow):
 
     def __init__(self, server: ReviewServer, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle(f"{TITLE} — {server.shown}")
+        self.setWindowTitle(f"{server.shown} — {TITLE}")
         self.tasks = TaskRunner(self)
         self.controller = ServerReviewController(server, self.tasks, self)
         self.page = ServerReviewPage()
@@ -43,12 +44,14 @@ class ServerReviewWindow(QMainWindow):
         control.identity.connect(page.set_identity)
         control.progress.connect(page.set_progress)
         control.question.connect(page.set_question)
+        control.own_queue.connect(page.set_own_queue)
         control.queue.connect(page.set_queue)
         control.detail.connect(page.set_detail)
         control.stored.connect(lambda text: self.statusBar().showMessage(text, 8000))
         control.problem.connect(lambda text: self.statusBar().showMessage(text))
         self.page.refused.connect(lambda text: self.statusBar().showMessage(text, 8000))
         page.next_requested.connect(control.load_next)
+        page.question_picked.connect(control.load_question)
         page.blind_requested.connect(control.record_blind)
         page.verdict_requested.connect(
             lambda qid, values, submit: control.save_verdict(qid, values, submit=submit)

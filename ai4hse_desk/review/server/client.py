@@ -134,6 +134,19 @@ class ReviewServer:
         """cli.md ``review next``: ``{"reviewer", "question", "progress"}``."""
         return dict(self.session.call("next_question"))
 
+    def own_queue(self) -> list[dict[str, Any]]:
+        """The login's own queue in its order: ``question_id``, ``position`` and ``state``
+        (``None``: nothing recorded yet, ``draft`` or ``submitted``). Ids and states only:
+        it releases nothing."""
+        return [
+            {
+                "question_id": str(e["question_id"]),
+                "position": int(e["position"]),
+                "state": e["state"],
+            }
+            for e in self.session.call("own_queue")
+        ]
+
     def show(self, question_id: str) -> dict[str, Any]:
         """cli.md ``review show``: what the login may see of ``question_id`` now."""
         return dict(self.session.call("show_question", [question_id], ["text"]))

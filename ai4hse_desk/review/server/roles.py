@@ -52,6 +52,7 @@ READER_FUNCTIONS: Final = (
 #: Functions of reviewers.
 REVIEWER_FUNCTIONS: Final = (
     "next_question()",
+    "own_queue()",
     "save_verdict(text, text[], boolean, text, text[], text, text, text, boolean, uuid)",
     "record_blind(text, text[], uuid)",
 )

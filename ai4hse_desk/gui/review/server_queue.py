@@ -1,0 +1,89 @@
+"""The reviewer's own queue in the server window: every question of it, in its order, with
+the state of the reviewer's own verdict.
+
+The server lists ids and states only (``own_queue()``: it releases nothing). A click, or
+Enter on the current row, asks for that question (:attr:`OwnQueueList.picked`); the server
+then shows what the reviewer may see of it now, so a submitted question comes back with
+the other reviewers' verdicts and the decision, and its verdict can be revised. The row of
+the question on the page is kept current without asking for it again.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QListWidget, QListWidgetItem, QWidget
+
+from ai4hse_desk.display.text_sanitize import display_text
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+#: What each state of one's own verdict reads as in the list.
+STATE_WORDS = {None: "to answer", "draft": "draft", "submitted": "submitted"}
+_ID = Qt.ItemDataRole.UserRole
+
+
+def entry_text(number: int, entry: dict[str, Any]) -> str:
+    """``"3. Q007 — draft"``: the place in one's own queue (from 1), the question id, the
+    state of one's verdict."""
+    state = entry.get("state")
+    words = STATE_WORDS.get(state, display_text(str(state)))
+    return f"{number}. {display_text(str(entry['question_id']))} — {words}"
+
+
+def place_text(entries: Sequence[dict[str, Any]], question_id: str) -> str:
+    """``"Q007 · 3 of 100 in your queue"`` (the id alone when it is not in ``entries``)."""
+    shown = display_text(question_id)
+    for number, entry in enumerate(entries, start=1):
+        if entry["question_id"] == question_id:
+            return f"{shown} · {number} of {len(entries)} in your queue"
+    return shown
+
+
+class OwnQueueList(QListWidget):
+    """The list (see the module docstring).
+
+    Signals:
+        picked: the id of the question asked for.
+    """
+
+    picked = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setAccessibleName("Your queue")
+        self.setToolTip("Your questions in order; click one to open it again")
+        self.entries: list[dict[str, Any]] = []
+        self._current: str | None = None
+        self.itemClicked.connect(self._asked)
+        self.itemActivated.connect(self._asked)
+
+    def set_entries(self, entries: Sequence[dict[str, Any]]) -> None:
+        """Show ``entries`` (``question_id``, ``position`` in the plan, ``state``), in their
+        order, numbered from 1."""
+        self.entries = list(entries)
+        self.blockSignals(True)
+        self.clear()
+        for number, entry in enumerate(self.entries, start=1):
+            item = QListWidgetItem(entry_text(number, entry))
+            item.setData(_ID, str(entry["question_id"]))
+            self.addItem(item)
+        self.blockSignals(False)
+        self.set_current(self._current)
+
+    def set_current(self, question_id: str | None) -> None:
+        """Mark the row of ``question_id`` (the question on the page) without asking for it."""
+        self._current = question_id
+        self.blockSignals(True)
+        self.setCurrentRow(-1)
+        for row in range(self.count()):
+            item = self.item(row)
+            if item is not None and item.data(_ID) == question_id:
+                self.setCurrentItem(item)
+                self.scrollToItem(item)
+        self.blockSignals(False)
+
+    def _asked(self, item: QListWidgetItem) -> None:
+        self.picked.emit(str(item.data(_ID)))
