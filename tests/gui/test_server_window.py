@@ -175,16 +175,28 @@ def test_an_adjudicator_sees_the_queue_and_decides(review_db: ReviewDatabase, qt
         server.close()
     window = _open(review_db.url("cy"), qtbot)
     page = window.page
-    qtbot.waitUntil(lambda: page.queue_list.count() == 1, timeout=10_000)
+    panel = page.adjudication
+    qtbot.waitUntil(lambda: panel.queue_list.count() == 1, timeout=10_000)
     assert page.tabs.isTabVisible(1)
+    assert page.tabs.tabText(1) == "Adjudication (1)"
     assert not page.tabs.isTabVisible(0), "cy reviews nothing here"
-    page.queue_list.setCurrentRow(0)
-    qtbot.waitUntil(lambda: "Official key" in page.detail.toPlainText(), timeout=10_000)
-    assert "bo: key_wrong" in page.detail.toPlainText()
-    page.decision.setCurrentText("key_corrected")
-    page.corrected.setText("[TRUE, TRUE, TRUE, FALSE]")
-    page.decide_button.click()
-    qtbot.waitUntil(lambda: page.queue_list.count() == 0, timeout=10_000)
+    assert panel.detail.toPlainText() == "", "nothing opened (released) before a pick"
+    first = panel.queue_list.item(0)
+    assert (
+        first.toolTip()
+        == first.text()
+        == "Q001 — key_wrong, concern_vs_key_ok, proposed_keys_differ"
+    )
+    panel.queue_list.setCurrentRow(0)
+    qtbot.waitUntil(lambda: "Official key" in panel.detail.toPlainText(), timeout=10_000)
+    assert "bo: key_wrong" in panel.detail.toPlainText()
+    panel.decide_button.click()
+    assert window.statusBar().currentMessage() == "Choose a decision first: nothing was recorded."
+    panel.decision.setCurrentIndex(panel.decision.findData("key_corrected"))
+    panel.corrected.setText("[TRUE, TRUE, TRUE, FALSE]")
+    panel.decide_button.click()
+    qtbot.waitUntil(lambda: panel.queue_list.count() == 0, timeout=10_000)
+    assert page.tabs.tabText(1) == "Adjudication (0)"
     _close(window, qtbot)
     rows = review_db.sql(
         "coord", f"SELECT adjudicator, decision, corrected_key FROM {S}.decision_revisions"

@@ -1,5 +1,6 @@
 """The Review page of a review server: one question of the login's queue, blind first, and
-the adjudication queue for an adjudicator.
+the adjudication tab (:class:`~.server_adjudication.ServerAdjudicationPanel`) for an
+adjudicator.
 
 It only shows what the server released and asks for what to record; the
 :class:`~.server_controller.ServerReviewController` calls the server. Before the blind
@@ -18,12 +19,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QComboBox,
-    QFormLayout,
     QHBoxLayout,
-    QLineEdit,
-    QListWidget,
-    QListWidgetItem,
     QPlainTextEdit,
     QPushButton,
     QSplitter,
@@ -38,17 +34,15 @@ from ai4hse_desk.gui.review.blind import BlindAnswerPanel
 from ai4hse_desk.gui.review.changes import SKIP_BLIND
 from ai4hse_desk.gui.review.form import VerdictForm, starting_key
 from ai4hse_desk.gui.review.reads import BlindQuestion
+from ai4hse_desk.gui.review.server_adjudication import ServerAdjudicationPanel
 from ai4hse_desk.gui.review.server_queue import OwnQueueList, place_text
 from ai4hse_desk.gui.review.server_texts import (
-    detail_text,
     progress_line,
-    queue_item_text,
     reveal_text,
 )
 from ai4hse_desk.gui.review.view import unanswered_text
 from ai4hse_desk.gui.widgets.labels import plain_label
 from ai4hse_desk.review.server.client import verdict_of
-from ai4hse_desk.review.values import DECISIONS
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -73,8 +67,6 @@ class ServerReviewPage(QWidget):
         blind_requested: (question id, the blind answer or ``None`` for "not blind").
         refused: a request the page did not pass on, and why (one plain line).
         verdict_requested: (question id, the form's values, submit).
-        detail_requested: a question of the adjudication queue.
-        decision_requested: (question id, decision, corrected key LIST or "", note).
     """
 
     next_requested = Signal()
@@ -82,8 +74,6 @@ class ServerReviewPage(QWidget):
     blind_requested = Signal(str, object)
     refused = Signal(str)
     verdict_requested = Signal(str, object, bool)
-    detail_requested = Signal(str)
-    decision_requested = Signal(str, str, str, str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -98,7 +88,9 @@ class ServerReviewPage(QWidget):
         top.addWidget(self.next_button)
         self.tabs = QTabWidget()
         self.tabs.addTab(self._review_tab(), "Review")
-        self.tabs.addTab(self._adjudication_tab(), "Adjudication")
+        self.adjudication = ServerAdjudicationPanel()
+        self.adjudication.refused.connect(self.refused)
+        self.tabs.addTab(self.adjudication, "Adjudication")
         self.tabs.setTabVisible(1, False)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
@@ -160,34 +152,6 @@ class ServerReviewPage(QWidget):
         split.setSizes([180, 900])
         return split
 
-    def _adjudication_tab(self) -> QWidget:
-        self.queue_list = QListWidget()
-        self.queue_list.setAccessibleName("Adjudication queue")
-        self.queue_list.currentItemChanged.connect(self._picked)
-        self.detail = _read_only()
-        self.detail.setAccessibleName("The question's key, runs and verdicts")
-        self.decision = QComboBox()
-        self.decision.addItems(list(DECISIONS))
-        self.corrected = QLineEdit()
-        self.corrected.setPlaceholderText("key_corrected: [TRUE, FALSE, …]")
-        self.decision_note = QLineEdit()
-        self.decide_button = QPushButton("Record decision")
-        self.decide_button.clicked.connect(self._decide)
-        form = QFormLayout()
-        form.addRow("Decision", self.decision)
-        form.addRow("Corrected key", self.corrected)
-        form.addRow("Note", self.decision_note)
-        form.addRow("", self.decide_button)
-        right = QWidget()
-        side = QVBoxLayout(right)
-        side.addWidget(self.detail, 1)
-        side.addLayout(form)
-        split = QSplitter()
-        split.addWidget(self.queue_list)
-        split.addWidget(right)
-        split.setStretchFactor(1, 3)
-        return split
-
     # -- what the server sent ------------------------------------------------------------
 
     def set_identity(self, me: dict[str, Any]) -> None:
@@ -247,24 +211,16 @@ class ServerReviewPage(QWidget):
         if not revealed:
             self.reveal.clear()
 
+    def set_adjudication_queue(self, items: list[dict[str, Any]]) -> None:
+        """Show the adjudication queue; its size in the tab's title."""
+        self.adjudication.set_queue(items)
+        self.tabs.setTabText(1, f"Adjudication ({len(items)})")
+
     def set_own_queue(self, entries: list[dict[str, Any]]) -> None:
         """Show the reviewer's own queue (ids and the states of their verdicts)."""
         self.own_queue.set_entries(entries)
         if self.question_id is not None:
             self.place.setText(place_text(entries, self.question_id))
-
-    def set_queue(self, items: list[dict[str, Any]]) -> None:
-        """Show the adjudication queue."""
-        self.queue_list.clear()
-        self.detail.clear()
-        for item in items:
-            entry = QListWidgetItem(queue_item_text(item))
-            entry.setData(256, item["question_id"])
-            self.queue_list.addItem(entry)
-
-    def set_detail(self, shown: dict[str, Any]) -> None:
-        """Show a question of the adjudication queue."""
-        self.detail.setPlainText(detail_text(shown))
 
     # -- what the user asks for ----------------------------------------------------------
 
@@ -287,18 +243,3 @@ class ServerReviewPage(QWidget):
         if self.question_id and self.shown and self.shown.get("key") is not None:
             values: VerdictValues = self.form.values()
             self.verdict_requested.emit(self.question_id, values, submit)
-
-    def _picked(self, current: QListWidgetItem | None, _previous: object) -> None:
-        if current is not None:
-            self.detail_requested.emit(str(current.data(256)))
-
-    def _decide(self) -> None:
-        item = self.queue_list.currentItem()
-        if item is None:
-            return
-        self.decision_requested.emit(
-            str(item.data(256)),
-            self.decision.currentText(),
-            self.corrected.text().strip(),
-            self.decision_note.text(),
-        )

@@ -45,8 +45,8 @@ class ServerReviewWindow(QMainWindow):
         control.progress.connect(page.set_progress)
         control.question.connect(page.set_question)
         control.own_queue.connect(page.set_own_queue)
-        control.queue.connect(page.set_queue)
-        control.detail.connect(page.set_detail)
+        control.queue.connect(page.set_adjudication_queue)
+        control.detail.connect(page.adjudication.set_detail)
         control.stored.connect(lambda text: self.statusBar().showMessage(text, 8000))
         control.problem.connect(lambda text: self.statusBar().showMessage(text))
         self.page.refused.connect(lambda text: self.statusBar().showMessage(text, 8000))
@@ -56,8 +56,8 @@ class ServerReviewWindow(QMainWindow):
         page.verdict_requested.connect(
             lambda qid, values, submit: control.save_verdict(qid, values, submit=submit)
         )
-        page.detail_requested.connect(control.load_detail)
-        page.decision_requested.connect(control.adjudicate)
+        page.adjudication.detail_requested.connect(control.load_detail)
+        page.adjudication.decision_requested.connect(control.adjudicate)
         control.start()
 
     def closeEvent(self, event: QCloseEvent) -> None:

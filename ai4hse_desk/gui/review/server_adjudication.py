@@ -1,0 +1,123 @@
+"""The adjudication tab of the server window: the queue, a question's key, runs and verdicts,
+and a decision.
+
+It shows what the server released to the adjudicator and asks for what to record; the
+:class:`~.server_controller.ServerReviewController` calls the server. Nothing is opened
+until the adjudicator picks a question (opening one is recorded by the server as a
+release). The decision starts unchosen, as on the local Adjudication page: *Record
+decision* without one records nothing and says why.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ai4hse_desk.gui.review.adjudication_form import CHOOSE
+from ai4hse_desk.gui.review.adjudication_texts import DECISION_HELP
+from ai4hse_desk.gui.review.server_texts import detail_text, queue_item_text
+from ai4hse_desk.review.values import DECISIONS
+
+PICK_TEXT = "Pick a question of the queue to see its key, its runs and the verdicts."
+NO_DECISION = "Choose a decision first: nothing was recorded."
+_ID = Qt.ItemDataRole.UserRole
+
+
+class ServerAdjudicationPanel(QWidget):
+    """The tab (see the module docstring).
+
+    Signals:
+        detail_requested: a question of the queue, to show.
+        decision_requested: (question id, decision, corrected key LIST or "", note).
+        refused: a request the panel did not pass on, and why (one plain line).
+    """
+
+    detail_requested = Signal(str)
+    decision_requested = Signal(str, str, str, str)
+    refused = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.queue_list = QListWidget()
+        self.queue_list.setAccessibleName("Adjudication queue")
+        self.queue_list.setWordWrap(True)
+        self.queue_list.currentItemChanged.connect(self._picked)
+        self.detail = QPlainTextEdit()
+        self.detail.setReadOnly(True)
+        self.detail.setAccessibleName("The question's key, runs and verdicts")
+        self.detail.setPlaceholderText(PICK_TEXT)
+        self.decision = QComboBox()
+        self.decision.setAccessibleName("Decision")
+        self.decision.addItem(CHOOSE, None)
+        for code in DECISIONS:
+            self.decision.addItem(f"{code} — {DECISION_HELP[code]}", code)
+        self.corrected = QLineEdit()
+        self.corrected.setPlaceholderText("key_corrected: [TRUE, FALSE, …]")
+        self.decision_note = QLineEdit()
+        self.decide_button = QPushButton("Record decision")
+        self.decide_button.clicked.connect(self._decide)
+        form = QFormLayout()
+        form.addRow("Decision", self.decision)
+        form.addRow("Corrected key", self.corrected)
+        form.addRow("Note", self.decision_note)
+        form.addRow("", self.decide_button)
+        right = QWidget()
+        side = QVBoxLayout(right)
+        side.addWidget(self.detail, 1)
+        side.addLayout(form)
+        split = QSplitter()
+        split.addWidget(self.queue_list)
+        split.addWidget(right)
+        split.setStretchFactor(1, 3)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(split)
+
+    def set_queue(self, items: list[dict[str, Any]]) -> None:
+        """Show the adjudication queue; nothing picked, the form cleared."""
+        self.queue_list.blockSignals(True)
+        self.queue_list.clear()
+        self.queue_list.blockSignals(False)
+        self.detail.clear()
+        self.decision.setCurrentIndex(0)
+        self.corrected.clear()
+        self.decision_note.clear()
+        for item in items:
+            text = queue_item_text(item)
+            entry = QListWidgetItem(text)
+            entry.setToolTip(text)
+            entry.setData(_ID, item["question_id"])
+            self.queue_list.addItem(entry)
+
+    def set_detail(self, shown: dict[str, Any]) -> None:
+        """Show a question of the adjudication queue."""
+        self.detail.setPlainText(detail_text(shown))
+
+    def _picked(self, current: QListWidgetItem | None, _previous: object) -> None:
+        if current is not None:
+            self.detail_requested.emit(str(current.data(_ID)))
+
+    def _decide(self) -> None:
+        item = self.queue_list.currentItem()
+        if item is None:
+            return
+        code = self.decision.currentData()
+        if code is None:
+            self.refused.emit(NO_DECISION)
+            return
+        self.decision_requested.emit(
+            str(item.data(_ID)), str(code), self.corrected.text().strip(), self.decision_note.text()
+        )
