@@ -190,6 +190,8 @@ def test_an_adjudicator_sees_the_queue_and_decides(review_db: ReviewDatabase, qt
     panel.queue_list.setCurrentRow(0)
     qtbot.waitUntil(lambda: "Official key" in panel.detail.toPlainText(), timeout=10_000)
     assert "bo: key_wrong" in panel.detail.toPlainText()
+    assert "\nSubmitted verdicts:\n" in panel.detail.toPlainText(), "none of them is cy's"
+    assert page.who.text() == "cy · adjudicator"
     panel.decide_button.click()
     assert window.statusBar().currentMessage() == "Choose a decision first: nothing was recorded."
     panel.decision.setCurrentIndex(panel.decision.findData("key_corrected"))

@@ -163,7 +163,8 @@ class ServerReviewPage(QWidget):
         self.next_button.setVisible(bool(me.get("reviewer")))
         if judge and not me.get("reviewer"):
             self.tabs.setCurrentIndex(1)
-        self.who.setText(self.role)
+        what = "coordinator" if me.get("coordinator") else "adjudicator" if judge else ""
+        self.who.setText(display_text(self.role) + (f" · {what}" if what else ""))
 
     def set_progress(self, progress: dict[str, Any]) -> None:
         """Show the login's progress."""

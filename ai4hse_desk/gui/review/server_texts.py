@@ -97,7 +97,9 @@ def reveal_text(shown: dict[str, Any]) -> str:
     if others is None:
         lines.append("Other reviewers' verdicts: hidden until you submit your verdict.")
     else:  # before the runs, which are long: what one reopens a submitted question for
-        lines.append("Other reviewers' submitted verdicts:" if others else "No other verdict yet.")
+        mine_too = shown.get("role") == "reviewer"  # an adjudicator's are all "other"
+        heading = "Other reviewers' submitted verdicts:" if mine_too else "Submitted verdicts:"
+        lines.append(heading if others else "No other verdict yet.")
         lines += [f"  {verdict_line(v)}" for v in others]
     if shown.get("decision"):
         decision = shown["decision"]
