@@ -15,6 +15,7 @@ import pytest
 from ai4hse_desk.launcher import main
 from ai4hse_desk.review.server import connection as server_connection
 from ai4hse_desk.review.server.address import parse_server_url
+from ai4hse_desk.review.server.client import ReviewServer
 from ai4hse_desk.review.server.connection import ServerSession, ServerUnavailable
 from tests.server_support import (
     ReviewDatabase,
@@ -320,3 +321,34 @@ def test_a_verdict_whose_answer_is_lost_after_commit_is_said_stored(
     status, out, err = _run([*_verdict_argv(review_db.url("bo"))], capsys)
     assert status == 2
     assert "whether the verdict was stored is unknown" in err
+
+
+@pytest.mark.postgres
+def test_a_read_whose_connection_is_killed_is_asked_again_on_a_new_one(
+    review_db: ReviewDatabase,
+) -> None:
+    url = review_db.url("ann")
+    server = ReviewServer.open(url)
+
+    def end_its_session() -> None:  # a login may end its own other sessions, as a restart does
+        pid = server.session.connection().info.backend_pid
+        with connect(url) as other:
+            other.execute("SELECT pg_terminate_backend(%s)", (pid,))
+
+    shown = server.show("Q001")
+    first = server.session.connection().info.backend_pid
+    end_its_session()
+    assert server.show("Q001") == shown
+    assert server.session.connection().info.backend_pid != first
+    end_its_session()
+    assert server.progress() == {"assigned": 3, "submitted": 0, "drafts": 0, "remaining": 3}
+
+    def unreachable(_self: ServerSession) -> None:
+        raise ServerUnavailable("cannot connect to the review server")
+
+    end_its_session()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ServerSession, "reconnect", unreachable)
+        with pytest.raises(ServerUnavailable, match="cannot connect"):
+            server.progress()
+    server.close()

@@ -1,7 +1,7 @@
 """The desk as a review server's client: each method calls one function of the schema.
 
 Nothing here decides what the login may see or write — the database does
-(``sql/0002_functions.sql``). This class only turns the CLI's and the window's values
+(``sql/0002_functions.sql`` and after). This class only turns the CLI's and the window's values
 into the functions' arguments (lists parsed as the local review parses them) and their
 JSON back into the desk's records and cli.md's objects.
 
@@ -9,7 +9,9 @@ A write (verdict, blind answer, decision) carries a fresh request id. If the
 connection breaks during it, the desk reconnects and asks the server whether a
 revision with that id was committed (``request_outcome``): the write was one
 transaction, so it was stored whole or not at all, and :class:`WriteUnknown` says
-which (or that the server could not be reached again to tell).
+which (or that the server could not be reached again to tell). A read whose connection
+breaks is asked once more on a new connection (:meth:`ReviewServer._read`), so a server
+restart or a dropped network costs a reviewer nothing but the moment it takes.
 """
 
 from __future__ import annotations
@@ -126,13 +128,27 @@ class ReviewServer:
 
     # -- reads ---------------------------------------------------------------------------
 
+    def _read(self, function: str, args: Sequence[object] = (), types: Sequence[str] = ()) -> Any:
+        """A read. A connection lost during it (the server restarted, the network dropped)
+        is opened again and the read asked once more: a read writes nothing but the first
+        release of what it shows, so asking twice is asking once.
+
+        Raises:
+            ServerUnavailable: the server cannot be reached again.
+        """
+        try:
+            return self.session.call(function, args, types)
+        except ConnectionLost:
+            self.session.reconnect()
+            return self.session.call(function, args, types)
+
     def whoami(self) -> dict[str, Any]:
         """The login's role, what it is to the review, the schema version, the audit file."""
-        return dict(self.session.call("whoami"))
+        return dict(self._read("whoami"))
 
     def next(self) -> dict[str, Any]:
         """cli.md ``review next``: ``{"reviewer", "question", "progress"}``."""
-        return dict(self.session.call("next_question"))
+        return dict(self._read("next_question"))
 
     def own_queue(self) -> list[dict[str, Any]]:
         """The login's own queue in its order: ``question_id``, ``position`` and ``state``
@@ -144,31 +160,31 @@ class ReviewServer:
                 "position": int(e["position"]),
                 "state": e["state"],
             }
-            for e in self.session.call("own_queue")
+            for e in self._read("own_queue")
         ]
 
     def show(self, question_id: str) -> dict[str, Any]:
         """cli.md ``review show``: what the login may see of ``question_id`` now."""
-        return dict(self.session.call("show_question", [question_id], ["text"]))
+        return dict(self._read("show_question", [question_id], ["text"]))
 
     def progress(self) -> dict[str, Any]:
         """The login's own progress: assigned, submitted, drafts, remaining."""
-        return dict(self.session.call("progress"))
+        return dict(self._read("progress"))
 
     def status(self) -> dict[str, Any]:
         """cli.md's ``review status`` object (``audit``: the published file's name)."""
         me = self.whoami()
         audit = me.get("audit") or {}
-        body = dict(self.session.call("review_status"))
+        body = dict(self._read("review_status"))
         return {"audit": {"path": audit.get("name"), "sha256": audit.get("sha256")}, **body}
 
     def adjudication_queue(self) -> list[dict[str, Any]]:
         """The adjudication queue as this login may read it (questions it did not review)."""
-        return list(self.session.call("adjudication_queue"))
+        return list(self._read("adjudication_queue"))
 
     def export(self) -> dict[str, Any]:
         """The whole review (the coordinator, or an adjudicator who reviews nothing)."""
-        return dict(self.session.call("review_export"))
+        return dict(self._read("review_export"))
 
     # -- writes --------------------------------------------------------------------------
 
