@@ -227,6 +227,33 @@ def test_a_long_word_wraps_anywhere_and_sets_no_minimum_width(qtbot: QtBot) -> N
     assert not label.is_breaking_words()
 
 
+def test_a_long_word_in_a_question_never_pushes_the_blind_answer_off_the_panel(
+    qtbot: QtBot,
+) -> None:
+    from PySide6.QtWidgets import QRadioButton
+
+    from ai4hse_desk.gui.review.blind import BlindAnswerPanel
+    from ai4hse_desk.gui.review.reads import BlindQuestion
+
+    word = "W" * 300  # a URL, a formula, a CAS number run together: no place to break
+    panel = BlindAnswerPanel()
+    qtbot.addWidget(panel)
+    panel.set_question(BlindQuestion("Q001", f"Which is right? {word}", (word, "short", "B")))
+    panel.resize(600, 700)
+    panel.show()
+    QApplication.processEvents()
+    assert panel.minimumSizeHint().width() < 600
+    buttons = panel.findChildren(QRadioButton)
+    assert len(buttons) == 9
+    for button in buttons:
+        right = button.mapTo(panel, QPoint(button.width(), 0)).x()
+        assert button.isVisible(), button.accessibleName()
+        assert right <= panel.width(), button.accessibleName()
+    assert panel.text.is_breaking_words()
+    assert panel.option_texts[0].is_breaking_words()
+    assert panel.option_texts[0].text() == word
+
+
 def test_grid_values_wrap_or_elide(qtbot: QtBot) -> None:
     grid = LabelGrid("Facts", 2)
     qtbot.addWidget(grid)

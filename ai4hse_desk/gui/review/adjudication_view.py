@@ -51,7 +51,7 @@ from ai4hse_desk.gui.review.adjudication_texts import (
 from ai4hse_desk.gui.review.tables import fill_cells, fit_height, show_responses
 from ai4hse_desk.gui.review.texts import evidence_text, selected_letters
 from ai4hse_desk.gui.widgets.item_table import item_table
-from ai4hse_desk.gui.widgets.labels import plain_label, set_style_sheet
+from ai4hse_desk.gui.widgets.labels import WrappingLabel, plain_label, set_style_sheet
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -124,12 +124,12 @@ class AdjudicationView(QWidget):
         bold.setBold(True)
         self.title.setFont(bold)
         self.reasons = plain_label(name="Why it is in the queue")
-        self.text = plain_label(name="Question text")
+        self.text = WrappingLabel(name="Question text")
         self.key_line = plain_label(name="Official key", wrap=False)
         self.options = item_table("Options side by side", (*OPTION_COLUMNS, TEXT_COLUMN))
         self.verdicts = item_table("Submitted verdicts side by side", VERDICT_COLUMNS)
-        self.decision_line = plain_label(name="Latest decision")
-        self.evidence = plain_label(name="Key-audit evidence")
+        self.decision_line = WrappingLabel(name="Latest decision")
+        self.evidence = WrappingLabel(name="Key-audit evidence")
         self.responses_title = plain_label(name="Model responses")
         self.responses = item_table("Model responses per run and repetition", ("Run", "Track"))
         self.form = DecisionForm()

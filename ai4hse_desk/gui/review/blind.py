@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QButtonGroup, QGridLayout, QLabel, QRadioButton, Q
 
 from ai4hse_desk.display.format import option_letter
 from ai4hse_desk.display.text_sanitize import display_text
-from ai4hse_desk.gui.widgets.labels import plain_label
+from ai4hse_desk.gui.widgets.labels import WrappingLabel, plain_label
 from ai4hse_desk.review.values import FALSE, TRUE, UNSURE
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ class BlindAnswerPanel(QWidget):
         super().__init__(parent)
         self.setAccessibleName("Question and your blind answer")
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        self.text = plain_label(name="Question text")
+        self.text = WrappingLabel(name="Question text")
         larger = QFont(self.text.font())
         larger.setPointSizeF(larger.pointSizeF() * 1.15)
         self.text.setFont(larger)
@@ -59,7 +59,7 @@ class BlindAnswerPanel(QWidget):
         layout.addWidget(self._grid_holder)
         self._groups: list[QButtonGroup] = []
         self._marks: list[QLabel] = []
-        self.option_texts: list[QLabel] = []
+        self.option_texts: list[WrappingLabel] = []
         self._current = 0
         self._locked = False
 
@@ -91,7 +91,7 @@ class BlindAnswerPanel(QWidget):
         mark.setTextFormat(Qt.TextFormat.PlainText)
         number = plain_label(f"{key}  {option_letter(position)}", wrap=False)
         number.setToolTip(f"Key {key} toggles this option" if key else "Click to answer")
-        label = plain_label(display_text(text), name=f"Option {option_letter(position)}")
+        label = WrappingLabel(display_text(text), name=f"Option {option_letter(position)}")
         group = QButtonGroup(self)
         group.setExclusive(True)
         row = self._grid.rowCount()

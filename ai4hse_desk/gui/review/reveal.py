@@ -30,7 +30,7 @@ from ai4hse_desk.gui.review.texts import (
     other_row,
 )
 from ai4hse_desk.gui.widgets.item_table import item_table
-from ai4hse_desk.gui.widgets.labels import plain_label
+from ai4hse_desk.gui.widgets.labels import WrappingLabel, plain_label
 
 if TYPE_CHECKING:
     from ai4hse_desk.audit.records import Question
@@ -52,14 +52,14 @@ class RevealPanel(QWidget):
         bold = QFont(self.key_line.font())
         bold.setBold(True)
         self.key_line.setFont(bold)
-        self.labels = plain_label(name="Question labels")
+        self.labels = WrappingLabel(name="Question labels")
         self.blind_line = plain_label(name="Your blind answer against the key")
         self.options = item_table("Key per option", OPTION_COLUMNS)
         self.responses_title = plain_label(name="Model responses")
         self.responses = item_table("Model responses per run and repetition", ("Run", "Track"))
-        self.evidence = plain_label(name="Key-audit evidence")
-        self.decision = plain_label(name="Where the review of this question stands")
-        self.flags = plain_label(name="Flags on this question")
+        self.evidence = WrappingLabel(name="Key-audit evidence")
+        self.decision = WrappingLabel(name="Where the review of this question stands")
+        self.flags = WrappingLabel(name="Flags on this question")
         self.others_title = plain_label(name="Other reviewers")
         self.others = item_table("Other reviewers' verdicts", OTHER_COLUMNS)
         layout = QVBoxLayout(self)
