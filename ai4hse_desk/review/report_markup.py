@@ -1,6 +1,7 @@
 """The review report's HTML building blocks: escaping, tables, facts and the style sheet.
 
-Every value passes through :func:`text`: invisible and bidi characters are made
+Every value passes through :func:`text` (:func:`~ai4hse_desk.display.html_text.html_text`,
+the one helper every report uses): invisible and bidi characters are made
 visible (:func:`~ai4hse_desk.display.text_sanitize.make_visible`), then the text is
 escaped, so nothing a reviewer or the audit file wrote is ever markup or hidden.
 Markup this package built is a :class:`Html` and is inserted as it is.
@@ -12,11 +13,10 @@ inside (only an overlong word, such as a hash, wraps where it must).
 
 from __future__ import annotations
 
-import html
 from typing import TYPE_CHECKING, Any, Final
 
 from ai4hse_desk.display.format import option_letter
-from ai4hse_desk.display.text_sanitize import make_visible
+from ai4hse_desk.display.html_text import html_text
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
@@ -72,12 +72,8 @@ class Html(str):
     """Markup this package built (its parts already escaped)."""
 
 
-def text(value: object) -> str:
-    """``value`` as safe HTML text: invisible characters made visible, then escaped."""
-    shown = str(value)
-    if not (shown.isascii() and shown.isprintable()):
-        shown = make_visible(shown).text
-    return html.escape(shown, quote=True)
+#: ``value`` as safe HTML text: invisible characters made visible, then escaped.
+text = html_text
 
 
 def pct(value: Any) -> str:

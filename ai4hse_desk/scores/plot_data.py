@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ai4hse_desk.display.status_style import CORRECT, PALETTE_KEYS
+from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.index import AttemptQuery
 from ai4hse_desk.protocol.outcome import Status
 from ai4hse_desk.scores.table_rows import percent_text
@@ -113,9 +114,11 @@ def note_anchor(data: PlotData, x: float) -> float:
 
 
 def run_label(run: Mapping[str, Any], runs: Runs) -> str:
-    """The model name, or the run id when the track has that model twice."""
+    """The model name, or the run id when the track has that model twice (as shown:
+    invisible and bidi characters made visible)."""
     model = str(run["model"])
-    return model if sum(1 for other in runs if other["model"] == model) == 1 else str(run["run_id"])
+    twice = sum(1 for other in runs if other["model"] == model) > 1
+    return display_text(str(run["run_id"]) if twice else model)
 
 
 def _ticks(runs: Runs) -> tuple[tuple[float, str], ...]:
@@ -146,7 +149,8 @@ def repetitions_plot(runs: Runs) -> PlotData:
             lows.append(low)
             highs.append(high)
             tip = (
-                f"{run_id} · repetition {rep['repetition']}: exact accuracy {percent_text(y)} "
+                f"{display_text(run_id)} · repetition {rep['repetition']}: "
+                f"exact accuracy {percent_text(y)} "
                 f"({rep['correct']} of {rep['attempts']}); 95% Wilson {percent_text(low)} – "
                 f"{percent_text(high)}; exact {y!r} [{low!r}, {high!r}]"
             )
@@ -214,7 +218,8 @@ def statuses_plot(runs: Runs) -> PlotData:
         for i, (run, height) in enumerate(zip(runs, heights, strict=True)):
             if height:
                 run_id = str(run["run_id"])
-                tip = f"{run_id} · {_STATUS_WORDS.get(key, key)}: {int(height):,} attempts"
+                words = _STATUS_WORDS.get(key, key)
+                tip = f"{display_text(run_id)} · {words}: {int(height):,} attempts"
                 top = base[i] + height
                 hit = Hit(
                     i - half, i + half, base[i], top, _status_query(run_id, key), tip, (run_id, key)
@@ -233,9 +238,10 @@ def consistency_caption(runs: Runs, facet: str) -> str:
             text = "undefined" if value is None else str(value)
             if isinstance(value, float):
                 text = f"{value:.3f}"
-            parts.append(f"{run['run_id']}: {text}")
+            parts.append(f"{display_text(str(run['run_id']))}: {text}")
     listed = "; ".join(parts) if parts else "no scored run"
-    return f"Consistency index over {facet} (M × (1 − CV), void when CV > 1): {listed}"
+    over = display_text(facet)
+    return f"Consistency index over {over} (M × (1 − CV), void when CV > 1): {listed}"
 
 
 def slices_plot(runs: Runs, facet: str, consistency_facet: str = "topic") -> PlotData:
@@ -261,7 +267,8 @@ def slices_plot(runs: Runs, facet: str, consistency_facet: str = "topic") -> Plo
                 what = "correct" if correct else "incorrect"
                 query = AttemptQuery(run_ids=(run_id,), labels=((facet, value),), correct=correct)
                 tip = (
-                    f"{run_id} · {facet} = {value}: exact accuracy {percent_text(h)} "
+                    f"{display_text(run_id)} · {display_text(facet)} = {display_text(value)}: "
+                    f"exact accuracy {percent_text(h)} "
                     f"(exact {h!r}); click for the {what} attempts"
                 )
                 hits.append(
@@ -275,7 +282,7 @@ def slices_plot(runs: Runs, facet: str, consistency_facet: str = "topic") -> Plo
                         (run_id, facet, value, correct),
                     )
                 )
-    ticks = tuple((float(i), value) for i, value in enumerate(values))
+    ticks = tuple((float(i), display_text(value)) for i, value in enumerate(values))
     caption = consistency_caption(runs, consistency_facet)
     return PlotData(ticks, bars=tuple(bars), hits=tuple(hits), caption=caption)
 
@@ -289,7 +296,7 @@ def disagreements_plot(runs: Runs) -> PlotData:
     for i, (run, height) in enumerate(zip(runs, heights, strict=True)):
         run_id = str(run["run_id"])
         query = AttemptQuery(run_ids=(run_id,), disagreements_only=True)
-        tip = f"{run_id}: {int(height):,} attempts where the runner ≠ the desk"
+        tip = f"{display_text(run_id)}: {int(height):,} attempts where the runner ≠ the desk"
         half = BAR_WIDTH / 2
         hits.append(Hit(i - half, i + half, 0.0, max(height, 0.5), query, tip, (run_id,)))
     return PlotData(_ticks(runs), bars=bars, hits=tuple(hits))

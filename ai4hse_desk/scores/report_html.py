@@ -8,18 +8,19 @@ the sensitivity exploration, which is not official. No question text, option
 text or raw response appears unless ``include_private`` is set (then only the
 excluded questions' text and options, in the sensitivity section).
 
-Every value is passed through :func:`html.escape`; nothing from the audit file
-is ever written as markup.
+Every value is passed through :func:`~ai4hse_desk.display.html_text.html_text`
+(invisible and bidi characters made visible, then escaped); nothing from the audit
+file is ever written as markup.
 """
 
 from __future__ import annotations
 
 import base64
-import html
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ai4hse_desk import __version__
+from ai4hse_desk.display.html_text import html_text
 from ai4hse_desk.protocol.outcome import Status
 from ai4hse_desk.scores.sensitivity import SENSITIVITY_COLUMNS, SensitivityRow
 from ai4hse_desk.scores.table_rows import (
@@ -95,8 +96,8 @@ def excluded_questions(
     return excluded
 
 
-def _e(value: object) -> str:
-    return html.escape(str(value), quote=True)
+#: Every value written: invisible characters made visible, then escaped.
+_e = html_text
 
 
 def _table(rows: Sequence[R], columns: Sequence[Column[R]]) -> str:

@@ -161,3 +161,15 @@ def test_report_embeds_plots_as_data_uris_and_rejects_other_types(
     assert "<svg xmlns" not in page  # never inline markup
     with pytest.raises(ValueError, match="unsupported"):
         build_report(audit={}, tables=tables, plots=[ReportPlot("x", "text/html", b"<p>")])
+
+
+def test_report_shows_a_bidi_override_in_a_model_name_as_its_name(audit_db: Path) -> None:
+    with open_audit(audit_db) as db:
+        runs = rescore(db).runs
+        settings = {run.run_id: run for run in db.runs()}
+    evil = "m\u202eLTR\u200b"  # would reverse the rest of its cell, and hide a character
+    runs = [{**run, "model": evil} if run["run_id"] == "r1" else run for run in runs]
+    page = build_report(audit={"file": "audit.sqlite"}, tables=track_tables(runs, settings))
+    assert "m⟨RLO⟩LTR⟨ZWSP⟩" in page
+    assert "\u202e" not in page
+    assert "\u200b" not in page

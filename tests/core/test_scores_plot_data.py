@@ -141,3 +141,21 @@ def test_a_note_stays_inside_a_plot_of_many_runs() -> None:
     assert anchors == sorted(anchors)
     few = repetitions_plot(_unscored(3))
     assert [note_anchor(few, x) for x, _, _ in few.notes] == [0.5, 0.5, 0.5]
+
+
+def test_labels_ticks_and_tips_show_invisible_and_bidi_characters() -> None:
+    evil = "m\u202eLTR\u200b"  # a right-to-left override and a zero-width space
+    runs: list[dict[str, Any]] = [
+        {
+            "model": evil, "run_id": "r\u202e1", "scored": True, "consistency_index": None,
+            "slices": {"top\u200bic": {"fire\u202e": 0.5}},
+        }
+    ]  # fmt: skip
+    assert run_label(runs[0], runs) == "m⟨RLO⟩LTR⟨ZWSP⟩"
+    data = slices_plot(runs, "top\u200bic", consistency_facet="top\u200bic")
+    assert data.ticks == ((0.0, "fire⟨RLO⟩"),)
+    tips = " ".join(hit.tip for hit in data.hits)
+    assert "r⟨RLO⟩1 · top⟨ZWSP⟩ic = fire⟨RLO⟩" in tips
+    assert "\u202e" not in tips + data.caption
+    assert "\u200b" not in tips + data.caption
+    assert "over top⟨ZWSP⟩ic" in data.caption

@@ -191,6 +191,18 @@ def test_run_ids_and_option_texts_from_the_file_show_as_plain_text(demo: Demo) -
     assert shown.toPlainText() == f"A: {HOSTILE}"
 
 
+@pytest.mark.usefixtures("qapp")
+def test_bidi_and_invisible_characters_in_run_ids_and_options_are_shown_by_name(
+    demo: Demo,
+) -> None:
+    rows = [dataclasses.replace(row, run_id="r\u202e1") for row in demo.rows()]
+    choices = compare_choices(MISKEYED, rows, demo.key(), ["opt\u200bion"] * 4)
+    model = model_of(compare_layout(choices), "rows")
+    assert "r⟨RLO⟩1" in model.index(0, 0).data()
+    assert "\u202e" not in model.index(0, 0).data(TIP)
+    assert header_text(model, column(model, "A"), TIP).endswith("opt⟨ZWSP⟩ion")
+
+
 @pytest.fixture
 def grid(qtbot: QtBot, demo: Demo) -> CompareGrid:
     widget = CompareGrid()

@@ -4,6 +4,7 @@ background when a file opens."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import shutil
 import threading
@@ -135,6 +136,18 @@ def test_the_probability_column_shows_a_number_only_where_it_is_honest() -> None
     assert "No probability shown: 5 runs answer it" in tip
     assert model.index(0, 3).data(Qt.ItemDataRole.ToolTipRole) is None
     assert model.index(0, 5).data().startswith("8 of 10 runs, including the 3 strongest")
+
+
+@pytest.mark.usefixtures("qapp")
+def test_ids_and_reasons_from_the_file_show_invisible_characters_by_name() -> None:
+    model = KeyAuditModel()
+    hostile = dataclasses.replace(
+        item("Q\u200b1", 1, None, "x"), reasons=("3 runs (m\u202eLTR) choose C; the key says A",)
+    )
+    model.set_items([hostile])
+    assert model.index(0, 1).data() == "Q⟨ZWSP⟩1"
+    assert model.index(0, 5).data() == "3 runs (m⟨RLO⟩LTR) choose C; the key says A"
+    assert model.index(0, 1).data(Qt.ItemDataRole.UserRole) == "Q\u200b1", "the id itself"
 
 
 def test_the_window_shows_rank_and_words_and_withholds_the_number(

@@ -574,3 +574,26 @@ def test_the_exploration_can_be_cancelled_and_keeps_the_ticks(
     assert not panel.progress.isVisibleTo(panel)
     assert panel.excluded() == {"Q001"}
     assert panel.explored is None
+
+
+@pytest.mark.usefixtures("qapp")
+def test_model_names_and_settings_show_invisible_and_bidi_characters_by_name(
+    db: AuditDB, printed: list[dict[str, Any]]
+) -> None:
+    from ai4hse_desk.gui.models.scores_table import ScoresTableModel
+    from ai4hse_desk.scores import track_tables
+
+    settings = {run.run_id: run for run in db.runs()}
+    evil = "m\u202eLTR\u200b"  # would show as "mRTL" with the rest of the cell reversed
+    runs = [{**printed[0], "model": evil}, *printed[1:]]
+    run_id = printed[0]["run_id"]
+    tables = track_tables(runs, settings).values()
+    rows = next(rows for rows in tables if any(row.run_id == run_id for row in rows))
+    model = ScoresTableModel()
+    model.set_rows(rows)
+    cell = model.index([row.run_id for row in rows].index(run_id), model.column_index("model"))
+    assert cell.data() == "m⟨RLO⟩LTR⟨ZWSP⟩"
+    assert cell.data(RAW_ROLE) == evil, "the value itself"
+    tip = cell.data(Qt.ItemDataRole.ToolTipRole)
+    assert "⟨RLO⟩" in tip
+    assert "\u202e" not in tip

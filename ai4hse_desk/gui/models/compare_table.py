@@ -20,6 +20,7 @@ from ai4hse_desk.display.status_style import (
     DIFFERS_COLOURS,
     VALUE_COLOURS,
 )
+from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.gui.palette_mode import status_colours_now
 from ai4hse_desk.gui.plain_text import plain_tooltip
 from ai4hse_desk.gui.qt_guard import guarded
@@ -145,9 +146,9 @@ class CompareTableModel(QAbstractTableModel):
             return None
         column = layout.columns[section]
         if role == Qt.ItemDataRole.DisplayRole:
-            return column.title
+            return display_text(column.title)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return plain_tooltip(column.tooltip)
+            return plain_tooltip(display_text(column.tooltip))
         return None
 
     @guarded(None)
@@ -156,9 +157,9 @@ class CompareTableModel(QAbstractTableModel):
         if cell is None:
             return None
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
-            return cell.text
+            return display_text(cell.text)  # run ids and models from the file, as shown
         if role == Qt.ItemDataRole.ToolTipRole:
-            return plain_tooltip(cell.tooltip) if cell.tooltip else None
+            return plain_tooltip(display_text(cell.tooltip)) if cell.tooltip else None
         if role in (Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.ForegroundRole):
             colours = cell_colours(cell)
             if colours is None:

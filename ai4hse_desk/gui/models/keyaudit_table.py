@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
 from ai4hse_desk.display.format import option_letter
+from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.gui.qt_guard import guarded
 
 if TYPE_CHECKING:
@@ -75,13 +76,13 @@ class KeyAuditModel(QAbstractTableModel):
             return None
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
-            values = (
+            values = (  # the id and the reason (it names runs and models) as shown
                 str(item.rank or index.row() + 1),
-                item.question_id,
+                display_text(item.question_id),
                 option_text(item),
                 probability_text(item),
                 "⚑" if item.question_id in self._flagged else "",
-                item.reasons[0] if item.reasons else "",
+                display_text(item.reasons[0]) if item.reasons else "",
             )
             return values[column]
         if role == Qt.ItemDataRole.UserRole:

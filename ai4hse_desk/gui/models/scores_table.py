@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Generic
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 
+from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.gui.plain_text import plain_tooltip
 from ai4hse_desk.gui.qt_guard import guarded
 from ai4hse_desk.scores.sensitivity import SENSITIVITY_COLUMNS, SensitivityRow
@@ -106,12 +107,12 @@ class ColumnsTableModel(QAbstractTableModel, Generic[R]):
             return None
         row = self._rows[index.row()]
         column = self.columns[index.column()]
-        if role == Qt.ItemDataRole.DisplayRole:
-            return display(column, row)
+        if role == Qt.ItemDataRole.DisplayRole:  # a model name, an id, a setting: as shown
+            return display_text(display(column, row))
         if role == RAW_ROLE:
             return column.raw(row)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return plain_tooltip(f"{column.header}: {exact_text(column, row)}")
+            return plain_tooltip(f"{column.header}: {display_text(exact_text(column, row))}")
         if role == RUN_ID_ROLE:
             return getattr(row, "run_id", None)
         if role == Qt.ItemDataRole.TextAlignmentRole and column.kind in _NUMERIC:

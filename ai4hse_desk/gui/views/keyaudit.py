@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.gui.models.keyaudit_table import KeyAuditModel, option_text, probability_text
 from ai4hse_desk.gui.qt_guard import guarded
 from ai4hse_desk.gui.widgets.task_status import TaskStatus
@@ -243,7 +244,7 @@ class KeyAuditView(QWidget):
             "",
         ]
         lines += [f"• {reason}" for reason in item.reasons] or ["No signal stands out."]
-        self.reasons.setPlainText("\n".join(lines))
+        self.reasons.setPlainText(display_text("\n".join(lines)))  # reasons name runs, models
 
     def open_current(self) -> None:
         """Enter / O: ask the window to open the selected question."""
