@@ -61,7 +61,10 @@ COLUMNS: tuple[AttemptColumn, ...] = (
     AttemptColumn("Runner ≠ desk", "disagrees", lambda r: "≠" if r.disagrees else "",
                   centred=True, reveals=True),
     AttemptColumn(
-        "Flag", None, lambda r: "⚑" if r.flagged else "", True, "Flagged questions (reviewer notes)"
+        "Flag", None, lambda r: "⚑" if r.flagged else "", True,
+        "⚑: the question has an open flag, or a submitted review concern (key wrong, unclear, "
+        "…) that no decision has settled yet — the Flags tab lists flags, the Review view the "
+        "concerns",
     ),
 )  # fmt: skip
 #: The column whose cells carry the status colours.
