@@ -476,3 +476,29 @@ def test_the_window_follows_the_system_palette(qtbot: QtBot, demo_path: Path) ->
         win.close()
     finally:
         app.setPalette(saved)
+
+
+def test_a_file_of_questions_alone_says_so_and_opens_for_review(
+    qtbot: QtBot, demo_path: Path, tmp_path: Path
+) -> None:
+    import shutil
+    import sqlite3
+
+    from ai4hse_desk.gui.controllers.attempt_list import NO_ATTEMPTS
+
+    questions_only = tmp_path / "questions.sqlite"  # as an import of a public set writes it
+    shutil.copy(demo_path, questions_only)
+    with sqlite3.connect(questions_only) as con:
+        con.execute("DELETE FROM attempts")
+        con.execute("DELETE FROM runs")
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.resize(1400, 900)
+    win.show()
+    assert win.open_path(questions_only, wait=True)
+    qtbot.waitUntil(lambda: win.attempts.counts.text() == NO_ATTEMPTS, timeout=10_000)
+    assert win.model.rowCount() == 0
+    win.menu_actions["review"].trigger()  # what the line offers: Review, Ctrl+5
+    qtbot.waitUntil(lambda: win.review.blind.text.text().startswith("Which"), timeout=10_000)
+    assert win.review.position.text() == "Q001 · question 1 of 100 in your queue"
+    win.close()

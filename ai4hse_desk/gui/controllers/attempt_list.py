@@ -42,8 +42,9 @@ STATUS_COUNTS = "status counts"
 ROWS_LANE = "rows"
 ROW_POSITIONS = "row positions"
 NO_ATTEMPTS = (
-    "This database holds questions but no attempts yet "
-    "(add a run with: ai4hse-desk import responses AUDIT_DB …)."
+    "This database holds questions but no attempts yet: its questions and keys can be "
+    "reviewed now (Review, Ctrl+5); a run is added with ai4hse-desk import responses "
+    "AUDIT_DB …"
 )
 
 
