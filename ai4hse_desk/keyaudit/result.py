@@ -93,6 +93,17 @@ class KeyAuditResult:
         """The ``count`` highest-ranked questions (all when ``None``)."""
         return list(self.questions if count is None else self.questions[: max(0, count)])
 
+    def tied_ranks(self, item: QuestionSuspicion) -> tuple[int, int]:
+        """The first and last rank of the questions the ranking cannot tell from ``item``
+        (the same score, with reasons or without alike, :func:`rank_key`): only their
+        corpus order orders them. ``(rank, rank)`` when nothing ties with it."""
+        same = [
+            place
+            for place, other in enumerate(self.questions, start=1)
+            if other.score == item.score and bool(other.reasons) == bool(item.reasons)
+        ]
+        return (min(same), max(same)) if same else (item.rank, item.rank)
+
     def by_id(self) -> dict[str, QuestionSuspicion]:
         """Items by question id."""
         return {item.question_id: item for item in self.questions}

@@ -327,3 +327,25 @@ def test_runs_without_a_majority_are_named_in_plain_grammar(tied: int, said: str
     assert sentences[-1] == (
         f"{said} differently in equal numbers of repetitions (no majority: not counted)"
     )
+
+
+def test_tied_ranks_are_the_questions_only_the_corpus_order_tells_apart() -> None:
+    from ai4hse_desk.keyaudit.result import QuestionSuspicion
+
+    def item(qid: str, score: float, reason: bool) -> QuestionSuspicion:
+        reasons = ("6 of 8 runs agree on B",) if reason else ()
+        return QuestionSuspicion(question_id=qid, ordinal=int(qid[1:]), option=None,
+                                 score=score, signals={}, reasons=reasons)  # fmt: skip
+
+    ranked = [item("Q1", 0.5, True), item("Q2", 0.3, True), item("Q3", 0.3, True),
+              item("Q4", 0.3, False), item("Q5", 0.3, False), item("Q6", 0.1, False)]  # fmt: skip
+    ranked = [dataclasses.replace(q, rank=place) for place, q in enumerate(ranked, start=1)]
+    result = KeyAuditResult(ranked, {})
+    assert [result.tied_ranks(q) for q in ranked] == [
+        (1, 1),
+        (2, 3),
+        (2, 3),
+        (4, 5),
+        (4, 5),
+        (6, 6),
+    ]

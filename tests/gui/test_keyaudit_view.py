@@ -177,6 +177,22 @@ def test_the_window_shows_rank_and_words_and_withholds_the_number(
     assert first.reasons[0] in reveal
 
 
+def test_a_rank_that_only_the_corpus_order_gives_says_it_is_a_tie(pristine: Path) -> None:
+    def item(qid: str, rank: int, reasons: tuple[str, ...]) -> QuestionSuspicion:
+        return QuestionSuspicion(question_id=qid, ordinal=rank, option=None, score=0.0273,
+                                 signals={}, reasons=reasons, rank=rank)  # fmt: skip
+
+    damaged = item("Q005", 1, ("encoding damage in option 1 (B)",))
+    quiet = [item(f"Q00{n}", n, ()) for n in (2, 3, 4)]  # a file without runs: nothing to tell
+    result = KeyAuditResult([damaged, *quiet], {})
+    said = evidence_text(db_question(pristine, "Q003"), result)
+    assert said.startswith("Key audit: suspicion rank 3 of 4 (tied with 2 others, ranks 2–4) ")
+    alone = evidence_text(db_question(pristine, "Q005"), result)
+    assert alone.startswith("Key audit: suspicion rank 1 of 4 (no probability shown) — encoding")
+    one = KeyAuditResult([damaged, *quiet[:2]], {})
+    assert "(tied with 1 other, ranks 2–3)" in evidence_text(db_question(pristine, "Q002"), one)
+
+
 def db_question(path: Path, qid: str):  # type: ignore[no-untyped-def]
     with open_audit(path) as db:
         return next(q for q in db.questions() if q.question_id == qid)

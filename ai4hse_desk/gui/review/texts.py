@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
     from ai4hse_desk.audit.records import Question
     from ai4hse_desk.index import ListRow
-    from ai4hse_desk.keyaudit import KeyAuditResult
+    from ai4hse_desk.keyaudit import KeyAuditResult, QuestionSuspicion
     from ai4hse_desk.notes import Flag
     from ai4hse_desk.review.final_state import FinalState
     from ai4hse_desk.review.records import ReviewVerdict
@@ -79,6 +79,17 @@ def option_votes(rows: Sequence[ListRow], position: int) -> str:
     return f"{sum(s[position] for s in usable)} of {len(usable)}"
 
 
+def rank_words(result: KeyAuditResult, item: QuestionSuspicion, place: int) -> str:
+    """``"suspicion rank 8 of 1,020"``, and when others tie with it (nothing tells them
+    apart but the corpus order) ``"… (tied with 1,012 others, ranks 8–1,020)"``."""
+    rank = item.rank or place
+    first, last = result.tied_ranks(item)
+    words = f"suspicion rank {rank:,} of {len(result.questions):,}"
+    if last > first:
+        words += f" (tied with {plural(last - first, 'other')}, ranks {first:,}–{last:,})"
+    return words
+
+
 def evidence_text(question: Question, result: KeyAuditResult | None) -> str:
     """The key audit's rank, evidence in words and (where honest) probability for
     ``question`` (when computed), and its hygiene."""
@@ -96,8 +107,7 @@ def evidence_text(question: Question, result: KeyAuditResult | None) -> str:
             reasons = "; ".join(item.reasons) or "no signal stands out"
             shown = ("no probability shown" if item.probability is None
                      else f"P(key wrong) {item.probability:.2f}")  # fmt: skip
-            parts.append(f"Key audit: suspicion rank {item.rank or found + 1} of "
-                         f"{len(ranked):,} ({shown}) — {reasons}")  # fmt: skip
+            parts.append(f"Key audit: {rank_words(result, item, found + 1)} ({shown}) — {reasons}")
     # Imported here: the keyaudit package loads numpy, which the window's start-up does not need.
     from ai4hse_desk.keyaudit.hygiene import empty_options, encoding_damage, identical_options
 

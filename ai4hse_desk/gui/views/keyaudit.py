@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.gui.models.keyaudit_table import KeyAuditModel, option_text, probability_text
 from ai4hse_desk.gui.qt_guard import guarded
+from ai4hse_desk.gui.review.texts import rank_words
 from ai4hse_desk.gui.widgets.task_status import TaskStatus
 from ai4hse_desk.gui.workers.task import QueryOp, Task
 
@@ -233,13 +234,13 @@ class KeyAuditView(QWidget):
         return self.model.item(self.table.currentIndex().row())
 
     def _show_reasons(self) -> None:
-        item = self.current()
-        if item is None:
+        item, result = self.current(), self.result
+        if item is None or result is None:
             self.reasons.clear()
             return
-        total = len(self.result.questions) if self.result is not None else 0
         lines = [
-            f"{item.question_id} — rank {item.rank:,} of {total:,}, option {option_text(item)}",
+            f"{item.question_id} — {rank_words(result, item, item.rank)}, "
+            f"option {option_text(item)}",
             probability_line(item),
             "",
         ]
