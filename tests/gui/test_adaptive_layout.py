@@ -254,6 +254,30 @@ def test_a_long_word_in_a_question_never_pushes_the_blind_answer_off_the_panel(
     assert panel.option_texts[0].text() == word
 
 
+def test_the_server_queue_keeps_each_state_in_sight_whatever_the_id(qtbot: QtBot) -> None:
+    from PySide6.QtCore import Qt
+
+    from ai4hse_desk.gui.review.server_queue import OwnQueueList
+
+    queue = OwnQueueList()
+    qtbot.addWidget(queue)
+    long_id = "court_case/rule_application/" + "x" * 60
+    states = ["submitted"] + [None] * 1199
+    queue.set_entries(
+        [{"question_id": f"{long_id}{n}", "position": n, "state": states[n]} for n in range(1200)]
+    )
+    queue.resize(180, 300)
+    queue.show()
+    first, last = queue.item(0), queue.item(1199)
+    assert first.toolTip() == first.text() == f"1. {long_id}0 — submitted"
+    assert last.text() == f"1,200. {long_id}1199 — to answer"
+    assert queue.horizontalScrollBarPolicy() == Qt.ScrollBarPolicy.ScrollBarAlwaysOff
+    room = queue.viewport().width()
+    shown = queue.fontMetrics().elidedText(first.text(), queue.textElideMode(), room)
+    assert shown.startswith("…"), "the beginning gives way"
+    assert shown.endswith("x0 — submitted"), "the state and the end of the id stay in sight"
+
+
 def test_grid_values_wrap_or_elide(qtbot: QtBot) -> None:
     grid = LabelGrid("Facts", 2)
     qtbot.addWidget(grid)

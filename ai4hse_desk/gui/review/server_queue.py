@@ -30,7 +30,7 @@ def entry_text(number: int, entry: dict[str, Any]) -> str:
     state of one's verdict."""
     state = entry.get("state")
     words = STATE_WORDS.get(state, display_text(str(state)))
-    return f"{number}. {display_text(str(entry['question_id']))} — {words}"
+    return f"{number:,}. {display_text(str(entry['question_id']))} — {words}"
 
 
 def place_text(entries: Sequence[dict[str, Any]], question_id: str) -> str:
@@ -38,7 +38,7 @@ def place_text(entries: Sequence[dict[str, Any]], question_id: str) -> str:
     shown = display_text(question_id)
     for number, entry in enumerate(entries, start=1):
         if entry["question_id"] == question_id:
-            return f"{shown} · {number} of {len(entries)} in your queue"
+            return f"{shown} · {number:,} of {len(entries):,} in your queue"
     return shown
 
 
@@ -55,6 +55,10 @@ class OwnQueueList(QListWidget):
         super().__init__(parent)
         self.setAccessibleName("Your queue")
         self.setToolTip("Your questions in order; click one to open it again")
+        # Where the list is narrow a row gives up its beginning: the state and the end of
+        # the id (court_case/rule_application/016), its most distinctive part, stay in sight.
+        self.setTextElideMode(Qt.TextElideMode.ElideLeft)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.entries: list[dict[str, Any]] = []
         self._current: str | None = None
         self.itemClicked.connect(self._asked)
@@ -67,7 +71,9 @@ class OwnQueueList(QListWidget):
         self.blockSignals(True)
         self.clear()
         for number, entry in enumerate(self.entries, start=1):
-            item = QListWidgetItem(entry_text(number, entry))
+            text = entry_text(number, entry)
+            item = QListWidgetItem(text)
+            item.setToolTip(text)
             item.setData(_ID, str(entry["question_id"]))
             self.addItem(item)
         self.blockSignals(False)
