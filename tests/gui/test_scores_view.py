@@ -597,3 +597,19 @@ def test_model_names_and_settings_show_invisible_and_bidi_characters_by_name(
     tip = cell.data(Qt.ItemDataRole.ToolTipRole)
     assert "⟨RLO⟩" in tip
     assert "\u202e" not in tip
+
+
+def test_the_questions_to_leave_out_show_bidi_characters_by_name(
+    qtbot: QtBot, db: AuditDB, printed: list[dict[str, Any]], tasks: TaskRunner
+) -> None:
+    import dataclasses
+
+    from ai4hse_desk.gui.panels.sensitivity import SensitivityPanel
+
+    panel = SensitivityPanel(tasks)
+    qtbot.addWidget(panel)
+    first, *rest = db.questions()
+    hostile = dataclasses.replace(first, text="Which \u202eevil\u202c option?")  # shows 'live'
+    panel.set_source(db, printed, [hostile, *rest])
+    assert panel.questions.item(0).text() == f"{first.question_id} — Which ⟨RLO⟩evil⟨PDF⟩ option?"
+    panel.stop()

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from ai4hse_desk.display.format import plural
+from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.gui.models.scores_table import SensitivityTableModel
 from ai4hse_desk.gui.panels.sensitivity_work import explore
 from ai4hse_desk.gui.widgets.labels import plain_label
@@ -156,7 +157,7 @@ class SensitivityPanel(QWidget):
             text = " ".join(question.text.split())
             if len(text) > _TEXT_PREVIEW:
                 text = text[: _TEXT_PREVIEW - 1] + "…"
-            item = QListWidgetItem(f"{question.question_id} — {text}")
+            item = QListWidgetItem(display_text(f"{question.question_id} — {text}"))
             item.setData(Qt.ItemDataRole.UserRole, question.question_id)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Unchecked)
