@@ -155,9 +155,8 @@ class SensitivityPanel(QWidget):
         self._updating = True
         for question in self.question_records.values():
             text = " ".join(question.text.split())
-            if len(text) > _TEXT_PREVIEW:
-                text = text[: _TEXT_PREVIEW - 1] + "…"
-            item = QListWidgetItem(display_text(f"{question.question_id} — {text}"))
+            shown = text if len(text) <= _TEXT_PREVIEW else text[: _TEXT_PREVIEW - 1] + "…"
+            item = QListWidgetItem(display_text(f"{question.question_id} — {shown}"))
             item.setData(Qt.ItemDataRole.UserRole, question.question_id)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Unchecked)
