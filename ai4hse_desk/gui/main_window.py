@@ -32,6 +32,7 @@ from ai4hse_desk.gui.views.attempts import AttemptsView
 from ai4hse_desk.gui.views.filters_dock import FiltersDock
 from ai4hse_desk.gui.widgets.file_drop import FileDrop
 from ai4hse_desk.gui.widgets.index_bar import IndexBar
+from ai4hse_desk.gui.widgets.plain_status import PlainStatusBar
 from ai4hse_desk.gui.widgets.recent_menu import fill_recent_menu
 from ai4hse_desk.gui.workers.runner import TaskRunner
 
@@ -94,8 +95,7 @@ class MainWindow(QMainWindow):
         self.filters_dock = FiltersDock(self)  # its panel comes with the rest
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.filters_dock)
         self.index_bar = IndexBar()
-        self.statusBar().addPermanentWidget(self.index_bar)
-        self.statusBar().showMessage(EMPTY_MESSAGE)
+        self.setStatusBar(PlainStatusBar(EMPTY_MESSAGE, self.index_bar))  # messages made visible
         self.menu_actions = ActionRegistry(self, menus.MENUS)  # their entries come later
         a, tasks = self.attempts, self.tasks
         self.opening = o = OpeningController(self.settings, tasks, self, index_workers)

@@ -502,3 +502,9 @@ def test_a_file_of_questions_alone_says_so_and_opens_for_review(
     qtbot.waitUntil(lambda: win.review.blind.text.text().startswith("Which"), timeout=10_000)
     assert win.review.position.text() == "Q001 · question 1 of 100 in your queue"
     win.close()
+
+
+def test_status_messages_show_invisible_characters_by_name(window: MainWindow) -> None:
+    window.statusBar().showMessage("No attempt of Q\u202e01 is listed.")  # an id from the file
+    assert window.statusBar().currentMessage() == "No attempt of Q⟨RLO⟩01 is listed."
+    assert window.index_bar.parent() is window.statusBar(), "the index bar stays in it"

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QInputDialog, QLineEdit, QMainWindow, QMessageBox,
 
 from ai4hse_desk.gui.review.server_controller import ServerReviewController
 from ai4hse_desk.gui.review.server_page import ServerReviewPage
+from ai4hse_desk.gui.widgets.plain_status import PlainStatusBar
 from ai4hse_desk.gui.workers.runner import TaskRunner
 
 if TYPE_CHECKING:
@@ -36,6 +37,7 @@ class ServerReviewWindow(QMainWindow):
     def __init__(self, server: ReviewServer, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(f"{server.shown} — {TITLE}")
+        self.setStatusBar(PlainStatusBar())  # ids and refusals from the server made visible
         self.tasks = TaskRunner(self)
         self.controller = ServerReviewController(server, self.tasks, self)
         self.page = ServerReviewPage()
