@@ -135,7 +135,7 @@ def vote_sentences(
     if contested is not None:
         group, said, keyed = contested
         runs_text = "all " + plural(total, "run") if len(group) == total > 1 else (
-            f"{len(group)} of {plural(total, 'run')}")  # fmt: skip
+            f"{len(group):,} of {plural(total, 'run')}")  # fmt: skip
         verb, rest = said.split(" ", 1)
         said = f"{_verb(len(group), verb)} {rest}"
         out.append(f"{runs_text}{_inserted(strength.clause(group))} {said}; {keyed}")
@@ -147,7 +147,7 @@ def vote_sentences(
         strong = strength.order[: max(1, len(strength.order) // 3)]
         if strength.tracks == 1 and len(strong) > 1 and all(r in keeping for r in strong):
             out.append(
-                f"the {len(strong)} strongest runs ({', '.join(strong[:NAMED])}) give the key's "
+                f"the {len(strong):,} strongest runs ({', '.join(strong[:NAMED])}) give the key's "
                 "answer and weaker runs do not: this looks more like a hard question than a "
                 "wrong key"
             )
@@ -159,12 +159,12 @@ def vote_sentences(
             else:
                 named = _inserted(clause)
             give = _verb(votes.agree, "give")
-            out.append(f"{votes.agree} of {plural(total, 'run')}{named} {give} the key's answer")
+            out.append(f"{votes.agree:,} of {plural(total, 'run')}{named} {give} the key's answer")
     scattered = against - votes.contest
     if scattered >= 2:
         answers = len(Counter(v for v in votes.votes.values() if v != key)) - 1
         out.append(
-            f"the other {scattered} runs that disagree with the key scatter over "
+            f"the other {scattered:,} runs that disagree with the key scatter over "
             f"{plural(answers, 'other answer')}"
         )
     if votes.tied:

@@ -106,7 +106,7 @@ def _other_reasons(disc: Discrimination, pooled: Counts, summary: VoteSummary) -
     eligible = pooled.stable_runs + pooled.unstable_runs
     if pooled.unstable_runs >= 2 and 2 * pooled.unstable_runs >= eligible:
         found.append(
-            f"{pooled.unstable_runs} of {eligible} runs answer differently across repetitions"
+            f"{pooled.unstable_runs:,} of {eligible:,} runs answer differently across repetitions"
         )
     return found
 

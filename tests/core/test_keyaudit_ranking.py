@@ -349,3 +349,25 @@ def test_tied_ranks_are_the_questions_only_the_corpus_order_tells_apart() -> Non
         (4, 5),
         (6, 6),
     ]
+
+
+@pytest.mark.parametrize(
+    ("unstable", "stable", "said"),
+    [
+        (2, 2, "2 of 4 runs answer differently across repetitions"),
+        (866, 134, "866 of 1,000 runs answer differently across repetitions"),
+        (1, 0, None),  # one run alone is no pattern
+        (2, 3, None),  # fewer than half of the runs
+    ],
+)
+def test_runs_answering_differently_across_repetitions_are_said_when_they_are_many(
+    unstable: int, stable: int, said: str | None
+) -> None:
+    from ai4hse_desk.keyaudit.ranking import _other_reasons
+    from ai4hse_desk.keyaudit.signals import Counts, Discrimination
+    from ai4hse_desk.keyaudit.suspicion import VoteSummary
+
+    counts = Counts(attempts=10, valid=10, correct=5, stable_runs=stable, unstable_runs=unstable)
+    votes = VoteSummary(voters=4, agree=2, contest=2, alternative=None, declined=0, votes={})
+    found = _other_reasons(Discrimination(None, 4, 0, {}), counts, votes)
+    assert found == ([] if said is None else [said])
