@@ -48,17 +48,24 @@ def starting_key(item: QueueItem) -> tuple[str, ...]:
     return next((key for key in proposed if key != official), official)
 
 
+def decision_box() -> QComboBox:
+    """The decisions to choose from, each with what it means, starting unchosen
+    (:data:`CHOOSE`, no data): the local Adjudication page's and the server window's."""
+    box = QComboBox()
+    box.setAccessibleName("Decision")
+    box.addItem(CHOOSE, None)
+    for code in DECISIONS:
+        box.addItem(f"{decision_name(code)} — {DECISION_HELP[code]}", code)
+    return box
+
+
 class DecisionForm(QWidget):
     """The fields of one decision."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setAccessibleName("Your decision")
-        self.decision = QComboBox()
-        self.decision.setAccessibleName("Decision")
-        self.decision.addItem(CHOOSE, None)
-        for code in DECISIONS:
-            self.decision.addItem(f"{decision_name(code)} — {DECISION_HELP[code]}", code)
+        self.decision = decision_box()
         self.decision.currentIndexChanged.connect(lambda _i: self._follow_decision())
         self._key_holder = QWidget()
         self._key_holder.setToolTip(KEY_TIP)
@@ -121,4 +128,4 @@ class DecisionForm(QWidget):
         )
 
 
-__all__ = ["CHOOSE", "KEY_TIP", "DecisionForm", "starting_key"]
+__all__ = ["CHOOSE", "KEY_TIP", "DecisionForm", "decision_box", "starting_key"]

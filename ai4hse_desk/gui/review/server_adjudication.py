@@ -14,7 +14,6 @@ from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QComboBox,
     QFormLayout,
     QLineEdit,
     QListWidget,
@@ -26,10 +25,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ai4hse_desk.gui.review.adjudication_form import CHOOSE
-from ai4hse_desk.gui.review.adjudication_texts import DECISION_HELP
+from ai4hse_desk.gui.review.adjudication_form import decision_box
 from ai4hse_desk.gui.review.server_texts import detail_text, queue_item_text
-from ai4hse_desk.review.values import DECISIONS
 
 PICK_TEXT = "Pick a question of the queue to see its key, its runs and the verdicts."
 NO_DECISION = "Choose a decision first: nothing was recorded."
@@ -59,11 +56,7 @@ class ServerAdjudicationPanel(QWidget):
         self.detail.setReadOnly(True)
         self.detail.setAccessibleName("The question's key, runs and verdicts")
         self.detail.setPlaceholderText(PICK_TEXT)
-        self.decision = QComboBox()
-        self.decision.setAccessibleName("Decision")
-        self.decision.addItem(CHOOSE, None)
-        for code in DECISIONS:
-            self.decision.addItem(f"{code} — {DECISION_HELP[code]}", code)
+        self.decision = decision_box()
         self.corrected = QLineEdit()
         self.corrected.setPlaceholderText("key_corrected: [TRUE, FALSE, …]")
         self.decision_note = QLineEdit()
