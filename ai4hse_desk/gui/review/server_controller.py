@@ -141,10 +141,11 @@ class ServerReviewController(QObject):
         def saved(_verdict: object) -> None:
             self.stored.emit(f"Verdict on {question_id} {'submitted' if submit else 'saved'}.")
             if submit:
-                self.load_next()
+                self.load_next()  # the next question, with the progress
+                self.load_own_queue()
             else:
                 self.load_question(question_id)
-            self._own_changed()
+                self._own_changed()
 
         self._write(
             lambda: self._server.save_verdict(
