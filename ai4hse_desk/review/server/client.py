@@ -130,8 +130,9 @@ class ReviewServer:
 
     def _read(self, function: str, args: Sequence[object] = (), types: Sequence[str] = ()) -> Any:
         """A read. A connection lost during it (the server restarted, the network dropped)
-        is opened again and the read asked once more: a read writes nothing but the first
-        release of what it shows, so asking twice is asking once.
+        is opened again and the read asked once more: a read writes only the record of
+        what it showed (a release, recorded the first time; a whole read, logged each time
+        the server produced one), so asking again changes no verdict, decision or plan.
 
         Raises:
             ServerUnavailable: the server cannot be reached again.
