@@ -68,8 +68,8 @@ _ISSUES = {
 
 
 def name(position: int) -> str:
-    """``option 2 (C)``."""
-    return f"option {position} ({option_letter(position)})"
+    """``option C``: the letter a reader sees (the JSON's ``option`` keeps the position)."""
+    return f"option {option_letter(position)}"
 
 
 def _hygiene_reasons(hygiene: Hygiene) -> list[str]:

@@ -136,6 +136,7 @@ def test_the_probability_column_shows_a_number_only_where_it_is_honest() -> None
     assert "No probability shown: 5 runs answer it" in tip
     assert model.index(0, 3).data(Qt.ItemDataRole.ToolTipRole) is None
     assert model.index(0, 5).data().startswith("8 of 10 runs, including the 3 strongest")
+    assert model.index(0, 2).data() == "C", "the option by its letter, as the reasons name it"
 
 
 @pytest.mark.usefixtures("qapp")
@@ -165,6 +166,10 @@ def test_the_window_shows_rank_and_words_and_withholds_the_number(
     first = view.model.item(0)
     assert first is not None
     assert f"rank 1 of {rows:,}" in text
+    assert first.option is not None
+    letter = "ABCDEFGH"[first.option]
+    assert text.startswith(f"{first.question_id} — suspicion rank 1 of {rows:,}")
+    assert f", option {letter}\n" in text, "the option by its letter, not its position"
     assert "No probability shown (no single-choice runs" in text
     assert "the rank and the evidence stand" in text
     for banned in ("P(key wrong) =", "fitted run reliability", "discrimination:",
@@ -182,7 +187,7 @@ def test_a_rank_that_only_the_corpus_order_gives_says_it_is_a_tie(pristine: Path
         return QuestionSuspicion(question_id=qid, ordinal=rank, option=None, score=0.0273,
                                  signals={}, reasons=reasons, rank=rank)  # fmt: skip
 
-    damaged = item("Q005", 1, ("encoding damage in option 1 (B)",))
+    damaged = item("Q005", 1, ("encoding damage in option B",))
     quiet = [item(f"Q00{n}", n, ()) for n in (2, 3, 4)]  # a file without runs: nothing to tell
     result = KeyAuditResult([damaged, *quiet], {})
     said = evidence_text(db_question(pristine, "Q003"), result)

@@ -22,8 +22,9 @@ NOT_SHOWN = "—"
 
 
 def option_text(item: QuestionSuspicion) -> str:
-    """``"2 (C)"`` for an option position, ``"—"`` when the evidence names none."""
-    return "—" if item.option is None else f"{item.option} ({option_letter(item.option)})"
+    """``"C"`` for an option position (its letter, as every view shows options), ``"—"``
+    when the evidence names none."""
+    return "—" if item.option is None else option_letter(item.option)
 
 
 def probability_text(item: QuestionSuspicion) -> str:
