@@ -257,7 +257,7 @@ def test_a_long_word_in_a_question_never_pushes_the_blind_answer_off_the_panel(
 def test_the_server_queue_keeps_each_state_in_sight_whatever_the_id(qtbot: QtBot) -> None:
     from PySide6.QtCore import Qt
 
-    from ai4hse_desk.gui.review.server_queue import OwnQueueList
+    from ai4hse_desk.gui.review.queue_list import OwnQueueList
 
     queue = OwnQueueList()
     qtbot.addWidget(queue)

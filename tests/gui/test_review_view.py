@@ -390,6 +390,55 @@ def test_drafts_skip_back_and_the_progress_line(
     assert view.form.verdict.currentData() == "unclear_question"
 
 
+def queue_rows(view: ReviewView) -> list[str]:
+    rows = view.queue_list
+    return [rows.item(n).text() for n in range(rows.count())]
+
+
+def test_the_queue_list_shows_each_state_and_opens_a_question_again(
+    window: MainWindow, qtbot: QtBot, audit: Path
+) -> None:
+    """Beside the page: every question of the queue with the state of one's own verdict; a
+    click opens a submitted one again, with the others' verdicts, to revise."""
+    view = window.review
+    rows = queue_rows(view)
+    assert len(rows) == 100
+    assert rows[:2] == ["1. Q001 — to answer", "2. Q002 — to answer"]
+    assert view.queue_list.currentRow() == 0, "the question on the page is marked"
+    answer(qtbot, view, FALSE, TRUE, FALSE, FALSE)
+    press(qtbot, view, Qt.Key.Key_Return)
+    settle(window)
+    assert queue_rows(view)[0] == "1. Q001 — draft", "a blind answer is a draft"
+    form = view.form
+    form.verdict.setCurrentIndex(form.verdict.findData("key_ok"))
+    form.confidence.setCurrentIndex(form.confidence.findData("medium"))
+    form.note.setFocus()
+    qtbot.keyClick(form.note, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)  # Submit
+    settle(window)
+    assert queue_rows(view)[:2] == ["1. Q001 — submitted", "2. Q002 — to answer"]
+    assert getattr(stored(audit), "state", None) == "submitted", "as the store holds it"
+    assert (window.reviewing.current, view.queue_list.currentRow()) == ("Q002", 1)
+
+    view.queue_list.itemClicked.emit(view.queue_list.item(0))  # a click on row 1
+    settle(window)
+    assert window.reviewing.current == FIRST
+    assert view.phase == REVEALED
+    assert form.verdict.currentData() == "key_ok", "one's own verdict, to revise"
+    assert view.reveal.others.rowCount() == 1, "bob's verdict: ann's is submitted"
+    assert view.position.text() == "Q001 · question 1 of 100 in your queue"
+    assert view.queue_list.currentRow() == 0
+    view.back_button.click()
+    settle(window)
+    assert window.reviewing.current == "Q002", "Back returns to where the click came from"
+
+    view.queue_list.itemClicked.emit(view.queue_list.item(0))
+    settle(window)
+    view.form.note.setPlainText("typed, not saved")
+    view.queue_list.itemClicked.emit(view.queue_list.item(0))  # the question on the page
+    settle(window)
+    assert view.form.note.toPlainText() == "typed, not saved", "asking again keeps the input"
+
+
 def test_leaving_the_view_and_coming_back_keeps_what_was_ticked_and_typed(
     window: MainWindow, qtbot: QtBot
 ) -> None:

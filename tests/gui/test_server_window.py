@@ -117,7 +117,7 @@ def test_the_keys_answer_as_soon_as_a_blind_question_arrives(
     qtbot.waitUntil(lambda: page.question_id == "Q001", timeout=10_000)
     assert window.focusWidget() is page.blind, "no click needed before keys 1-9, 0 and Enter"
     qtbot.waitUntil(lambda: page.own_queue.count() == 3, timeout=10_000)
-    assert page.place.text() == "Q001 · 1 of 3 in your queue"
+    assert page.place.text() == "Q001 · question 1 of 3 in your queue"
     assert window.windowTitle().count("AI4HSE Desk") == 1
     assert window.windowTitle().endswith("— review server — AI4HSE Desk")
     _close(window, qtbot)
@@ -159,7 +159,7 @@ def test_the_own_queue_reopens_a_submitted_question_with_the_others_verdicts(
     assert revealed.index("bo: key_wrong") < revealed.index("Attempts selecting each option"), (
         "the verdicts before the runs' long responses"
     )
-    assert page.place.text() == "Q001 · 1 of 3 in your queue"
+    assert page.place.text() == "Q001 · question 1 of 3 in your queue"
     assert page.form.verdict.currentData() == "key_ok", "her own verdict, to revise"
     assert page.own_queue.currentRow() == 0
     _close(window, qtbot)

@@ -30,6 +30,21 @@ if TYPE_CHECKING:
 #: The three answers, in the order of the buttons, and what each button reads.
 CHOICES = ((TRUE, "TRUE"), (FALSE, "FALSE"), (UNSURE, "unsure"))
 CURRENT_MARK = "▸"
+#: How the blind answer is given, as the page says it.
+BLIND_HINT = (
+    "Answer before you see the key: every option starts unanswered; keys 1–9 set option n "
+    "TRUE, again FALSE; 0 marks the option set last (▸) unsure; Enter records your answer "
+    "once every option is answered. Skip blind gives the blind answer up for good."
+)
+
+
+def unanswered_text(letters: Sequence[str]) -> str:
+    """Why an early Enter records nothing: the options still to answer."""
+    which = f"option {letters[0]} is" if len(letters) == 1 else f"options {', '.join(letters)} are"
+    return (
+        f"Nothing recorded: {which} not answered yet. Set each option TRUE or FALSE "
+        "(keys 1–9, or click) or mark it unsure (0), then press Enter."
+    )
 
 
 class BlindAnswerPanel(QWidget):
@@ -188,4 +203,4 @@ class BlindAnswerPanel(QWidget):
             mark.setText(CURRENT_MARK if position == self._current and not self._locked else "")
 
 
-__all__ = ["CHOICES", "BlindAnswerPanel"]
+__all__ = ["BLIND_HINT", "CHOICES", "BlindAnswerPanel", "unanswered_text"]

@@ -14,7 +14,6 @@ new showing of a question is recorded for the report's effort (:mod:`.showings`)
 
 from __future__ import annotations
 
-from operator import attrgetter
 from typing import TYPE_CHECKING, TypeVar
 
 from PySide6.QtCore import QObject, Signal
@@ -48,7 +47,6 @@ if TYPE_CHECKING:
     from ai4hse_desk.notes.store import NotesStore
 
 T = TypeVar("T")
-_ORDINAL = attrgetter("ordinal")
 PAGE = "review page"
 NO_FILE = "Open an audit database to review its questions."
 WAITING = "The review opens once the review index is ready."
@@ -92,6 +90,7 @@ class ReviewController(QObject):
             (view.submit_requested, lambda values: self.save(values, submit=True)),
             (view.draft_requested, lambda values: self.save(values, submit=False)),
             (view.back_requested, self.back), (view.name_requested, self.change_name),
+            (view.queue_picked, lambda qid: self._open(qid, remember=True, keep_input=True)),
         ):  # fmt: skip
             signal.connect(slot)
 
@@ -154,7 +153,7 @@ class ReviewController(QObject):
         session, reviewer = self._session, self._identity.name
         if session is None or self._index is None:
             return
-        corpus = [q.question_id for q in sorted(session.questions.values(), key=_ORDINAL)]
+        corpus = [session.by_ordinal[n].question_id for n in sorted(session.by_ordinal)]
         self._read(lambda store: read_queue(store, reviewer, corpus),
                    lambda queue: self._queue_read(queue, advance, keep_input))  # fmt: skip
 
@@ -209,7 +208,7 @@ class ReviewController(QObject):
         if self._reshown or self._shown is None or self._shown[0] != page.question_id:
             self._showings.shown(page.question_id)
         self._shown, self._reshown = (page.question_id, phase), False
-        self._view.set_header(*queue.header(page.question_id))
+        self._view.show_place(queue, page.question_id)
 
     def key_audit_ready(self) -> None:
         """The key audit finished: a reveal on screen shows its evidence now."""

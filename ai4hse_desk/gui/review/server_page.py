@@ -30,17 +30,16 @@ from PySide6.QtWidgets import (
 
 from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.gui.dialogs.confirm import confirm
-from ai4hse_desk.gui.review.blind import BlindAnswerPanel
+from ai4hse_desk.gui.review.blind import BlindAnswerPanel, unanswered_text
 from ai4hse_desk.gui.review.changes import SKIP_BLIND
 from ai4hse_desk.gui.review.form import VerdictForm, starting_key
+from ai4hse_desk.gui.review.queue_list import OwnQueueList, place_text
 from ai4hse_desk.gui.review.reads import BlindQuestion
 from ai4hse_desk.gui.review.server_adjudication import ServerAdjudicationPanel
-from ai4hse_desk.gui.review.server_queue import OwnQueueList, place_text
 from ai4hse_desk.gui.review.server_texts import (
     progress_line,
     reveal_text,
 )
-from ai4hse_desk.gui.review.view import unanswered_text
 from ai4hse_desk.gui.widgets.labels import plain_label
 from ai4hse_desk.review.server.client import verdict_of
 

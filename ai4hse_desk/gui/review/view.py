@@ -12,6 +12,9 @@ verdict form are hidden and empty. Keys, while the view has the focus:
 * Then **Ctrl+Enter** submits the verdict and moves to the next question not yet
   submitted, **Ctrl+S** saves a draft.
 
+Beside the page, the reviewer's queue lists every question with the state of their
+verdict (:class:`~.queue_list.OwnQueueList`); a click opens one again.
+
 The view only shows and asks: :class:`~ai4hse_desk.gui.review.controller.ReviewController`
 reads and writes, through its signals.
 """
@@ -34,8 +37,9 @@ from PySide6.QtWidgets import (
 from ai4hse_desk.display.status_style import MATCH_COLOURS, chip_style_sheet
 from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.gui.plain_text import menu_text
-from ai4hse_desk.gui.review.blind import BlindAnswerPanel
+from ai4hse_desk.gui.review.blind import BLIND_HINT, BlindAnswerPanel, unanswered_text
 from ai4hse_desk.gui.review.form import VerdictForm
+from ai4hse_desk.gui.review.queue_list import OwnQueueList
 from ai4hse_desk.gui.review.reveal import RevealPanel
 from ai4hse_desk.gui.widgets.labels import plain_label, set_style_sheet
 
@@ -45,16 +49,11 @@ if TYPE_CHECKING:
     from PySide6.QtGui import QShowEvent
 
     from ai4hse_desk.audit.records import Question
-    from ai4hse_desk.gui.review.reads import BlindQuestion, Reveal
+    from ai4hse_desk.gui.review.reads import BlindQuestion, Reveal, ReviewQueue
     from ai4hse_desk.keyaudit import KeyAuditResult
     from ai4hse_desk.review.records import ReviewVerdict
 
 IDLE, BLIND, REVEALED = "idle", "blind", "revealed"
-BLIND_HINT = (
-    "Answer before you see the key: every option starts unanswered; keys 1–9 set option n "
-    "TRUE, again FALSE; 0 marks the option set last (▸) unsure; Enter records your answer "
-    "once every option is answered. Skip blind gives the blind answer up for good."
-)
 REVEALED_HINT = (
     "Ctrl+Enter submits and moves to the next question not yet submitted; Ctrl+S saves a draft."
 )
@@ -62,15 +61,6 @@ PLACEHOLDER = (
     "The key, the models' responses, the key-audit evidence and the other reviewers' "
     "verdicts appear once you have recorded your blind answer (or skipped it)."
 )
-
-
-def unanswered_text(letters: Sequence[str]) -> str:
-    """Why an early Enter records nothing: the options still to answer."""
-    which = f"option {letters[0]} is" if len(letters) == 1 else f"options {', '.join(letters)} are"
-    return (
-        f"Nothing recorded: {which} not answered yet. Set each option TRUE or FALSE "
-        "(keys 1–9, or click) or mark it unsure (0), then press Enter."
-    )
 
 
 def _scrolled(widget: QWidget) -> QScrollArea:
@@ -89,6 +79,7 @@ class ReviewView(QWidget):
         blind_requested: the blind answer (a tuple of TRUE/FALSE/UNSURE) to record.
         skip_blind_requested, skip_requested, back_requested, name_requested.
         submit_requested, draft_requested: the form's :class:`~.review_form.VerdictValues`.
+        queue_picked: a question of the queue list, to open.
     """
 
     shown = Signal()
@@ -99,6 +90,7 @@ class ReviewView(QWidget):
     skip_requested = Signal()
     back_requested = Signal()
     name_requested = Signal()
+    queue_picked = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -119,6 +111,9 @@ class ReviewView(QWidget):
         self.form = VerdictForm()
         self.reveal = RevealPanel()
         self.placeholder = plain_label(PLACEHOLDER, name="What appears after the blind answer")
+        self.queue_list = OwnQueueList()
+        self.queue_list.picked.connect(self.queue_picked)
+        self._listed: ReviewQueue | None = None
         self._buttons()
         self._lay_out()
         self._shortcuts()
@@ -165,10 +160,11 @@ class ReviewView(QWidget):
         side.addWidget(self.reveal)
         side.addStretch(1)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        self.splitter.addWidget(_scrolled(left))
-        self.splitter.addWidget(_scrolled(right))
-        self.splitter.setStretchFactor(0, 2)
-        self.splitter.setStretchFactor(1, 3)
+        panes: tuple[QWidget, ...] = (self.queue_list, _scrolled(left), _scrolled(right))
+        for number, (pane, stretch) in enumerate(zip(panes, (0, 2, 3), strict=True)):
+            self.splitter.addWidget(pane)
+            self.splitter.setStretchFactor(number, stretch)
+        self.splitter.setSizes([170, 480, 720])
         actions = QHBoxLayout()
         for button in (self.record_button, self.skip_blind_button, self.submit_button,
                        self.draft_button):  # fmt: skip
@@ -207,9 +203,22 @@ class ReviewView(QWidget):
         self.progress.setText(progress)
         self.queue_line.setText(display_text(queue_line))
 
+    def show_place(self, queue: ReviewQueue, question_id: str) -> None:
+        """``question_id``'s place in ``queue``: the header, and the list (filled again when
+        the queue was read again) with its row marked."""
+        if queue is not self._listed:
+            self._listed = queue
+            self.queue_list.set_entries(
+                [{"question_id": qid, "state": queue.states.get(qid)} for qid in queue.questions]
+            )
+        self.queue_list.set_current(question_id)
+        self.set_header(*queue.header(question_id))
+
     def show_idle(self, text: str, *, header: str = "Review") -> None:
         """No question: ``text`` says why (no file, no index yet, no name, an empty queue)."""
         self._phase(IDLE)
+        self._listed = None
+        self.queue_list.set_entries([])
         self.set_header(header, "", "")
         self.info.setText(display_text(text))
 
@@ -305,6 +314,4 @@ class ReviewView(QWidget):
             self.shown.emit()
 
 
-__all__ = [
-    "BLIND", "BLIND_HINT", "IDLE", "PLACEHOLDER", "REVEALED", "ReviewView", "unanswered_text",
-]  # fmt: skip
+__all__ = ["BLIND", "IDLE", "PLACEHOLDER", "REVEALED", "ReviewView"]

@@ -1,11 +1,12 @@
-"""The reviewer's own queue in the server window: every question of it, in its order, with
-the state of the reviewer's own verdict.
+"""The reviewer's own queue beside the Review page: every question of it, in its order,
+with the state of the reviewer's own verdict — in the window and in the server window.
 
-The server lists ids and states only (``own_queue()``: it releases nothing). A click, or
-Enter on the current row, asks for that question (:attr:`OwnQueueList.picked`); the server
-then shows what the reviewer may see of it now, so a submitted question comes back with
-the other reviewers' verdicts and the decision, and its verdict can be revised. The row of
-the question on the page is kept current without asking for it again.
+The list holds ids and states only (a review server's ``own_queue()`` releases nothing; the
+window's comes from the queue it already read). A click, or Enter on the current row, asks
+for that question (:attr:`OwnQueueList.picked`), which is then shown as the reviewer may see
+it now: a submitted question with the other reviewers' verdicts and the decision, its
+verdict to revise. The row of the question on the page is kept current without asking for
+it again.
 """
 
 from __future__ import annotations
@@ -34,11 +35,12 @@ def entry_text(number: int, entry: dict[str, Any]) -> str:
 
 
 def place_text(entries: Sequence[dict[str, Any]], question_id: str) -> str:
-    """``"Q007 · 3 of 100 in your queue"`` (the id alone when it is not in ``entries``)."""
+    """``"Q007 · question 3 of 100 in your queue"`` (the id alone when it is not in
+    ``entries``), as the window's Review page says it."""
     shown = display_text(question_id)
     for number, entry in enumerate(entries, start=1):
         if entry["question_id"] == question_id:
-            return f"{shown} · {number:,} of {len(entries):,} in your queue"
+            return f"{shown} · question {number:,} of {len(entries):,} in your queue"
     return shown
 
 
