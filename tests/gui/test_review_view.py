@@ -250,7 +250,7 @@ def test_keys_answer_blind_then_enter_records_it_and_reveals_the_key(
     assert stored(audit) is None
     assert view.phase == BLIND
     assert view.error.isVisible()
-    from ai4hse_desk.gui.review.view import unanswered_text
+    from ai4hse_desk.gui.review.blind import unanswered_text
 
     assert view.error.text() == unanswered_text(["D"])
     assert "option D is not answered yet" in view.error.text()
