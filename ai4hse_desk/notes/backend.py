@@ -13,8 +13,9 @@ PostgreSQL (a team at once, through psycopg 3): default isolation; rows an
 update depends on are locked (``SELECT … FOR UPDATE`` or an advisory lock), and
 serialization failures and deadlocks are retried. Every write transaction sends
 ``NOTIFY`` on :data:`CHANGE_CHANNEL` (delivered at its commit), so an open window
-that listens sees another desk's change at once; on SQLite a window polls
-``PRAGMA data_version`` instead.
+that listens sees another desk's change at once — except a write no window shows
+(``announce=False``: a showing, :data:`~.schema.UNSHOWN_TABLES`); on SQLite a window
+polls ``PRAGMA data_version`` instead.
 
 Migrations (Alembic, run in code): :func:`migrate` checks the version table;
 at the head it does nothing more. Otherwise, inside one write transaction that
@@ -195,7 +196,9 @@ def _store_problem(engine: Engine, exc: DBAPIError) -> Exception:
     return exc
 
 
-def _transaction(engine: Engine, work: Callable[[Connection], T], *, writing: bool) -> T:
+def _transaction(
+    engine: Engine, work: Callable[[Connection], T], *, writing: bool, announce: bool = True
+) -> T:
     """Run ``work`` in one transaction, retried while the database is busy.
 
     Reads are retried too: opening a connection switches a new SQLite file to
@@ -209,7 +212,7 @@ def _transaction(engine: Engine, work: Callable[[Connection], T], *, writing: bo
                     conn.execution_options(review_write=True)
                 with conn.begin():
                     result = work(conn)
-                    if writing and conn.dialect.name == "postgresql":
+                    if writing and announce and conn.dialect.name == "postgresql":
                         conn.execute(_NOTIFY, {"channel": CHANGE_CHANNEL})  # at the commit
                     return result
         except DBAPIError as exc:
@@ -219,9 +222,10 @@ def _transaction(engine: Engine, work: Callable[[Connection], T], *, writing: bo
     raise AssertionError("unreachable")
 
 
-def write(engine: Engine, work: Callable[[Connection], T]) -> T:
-    """Run ``work`` in one write transaction, retried when the database is busy."""
-    return _transaction(engine, work, writing=True)
+def write(engine: Engine, work: Callable[[Connection], T], *, announce: bool = True) -> T:
+    """Run ``work`` in one write transaction, retried when the database is busy
+    (``announce``: notify the windows that listen, on PostgreSQL)."""
+    return _transaction(engine, work, writing=True, announce=announce)
 
 
 def read(engine: Engine, work: Callable[[Connection], T]) -> T:

@@ -200,6 +200,11 @@ review_shown = Table(
     Index("ix_review_shown_reviewer_question", "reviewer", "question_id", "at"),
 )
 
+#: Tables whose rows no open window shows (the showings: only a report reads them). A write
+#: to them changes nothing on screen, so it is not announced to the windows that watch the
+#: store (``announce=False``; the SQLite probe leaves them out of its token).
+UNSHOWN_TABLES: Final = frozenset({review_shown.name})
+
 #: The review tables in the short names their readers and writers use:
 #: ``_V, _VR, _D, _DR, _P, _A = REVIEW_TABLES`` (verdicts and their revisions,
 #: decisions and theirs, plans, assignments).

@@ -136,8 +136,9 @@ class NotesStore:
             raise
         self._engine = engine
 
-    def _write(self, work: Callable[[Connection], T]) -> T:
-        """Run ``work`` in one write transaction (retried while the database is busy).
+    def _write(self, work: Callable[[Connection], T], *, announce: bool = True) -> T:
+        """Run ``work`` in one write transaction (retried while the database is busy;
+        ``announce``: see :func:`.backend.write`).
 
         A store that did not exist yet is created by its first write, whole
         (:mod:`.creation`); if another process created it meanwhile, ``work`` runs
@@ -158,7 +159,7 @@ class NotesStore:
                 return result
         if self._new is not None:
             self._settle()
-        return backend.write(self._engine, work)
+        return backend.write(self._engine, work, announce=announce)
 
     def _read_tx(self, work: Callable[[Connection], T]) -> T:
         """Run ``work`` in one read transaction (a store another process created since
@@ -333,12 +334,15 @@ class NotesStore:
         """
         return self._write(lambda conn: writes.merge(conn, items, revs))
 
-    def run(self, work: Callable[[Connection], T], *, write: bool = False) -> T:
+    def run(
+        self, work: Callable[[Connection], T], *, write: bool = False, announce: bool = True
+    ) -> T:
         """Run ``work`` in one transaction of this store: a read (one consistent
         snapshot), or with ``write`` a write (``work`` raising rolls it all back);
         retried while the database is busy. For the notes modules that read or merge
-        whole tables (the review, :mod:`ai4hse_desk.review`)."""
-        return self._write(work) if write else self._read_tx(work)
+        whole tables (the review, :mod:`ai4hse_desk.review`). ``announce=False``: a
+        write to :data:`~.schema.UNSHOWN_TABLES` only, which no watching window hears of."""
+        return self._write(work, announce=announce) if write else self._read_tx(work)
 
     # -- reading -----------------------------------------------------------------
 

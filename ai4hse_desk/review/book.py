@@ -404,4 +404,5 @@ class ReviewBook:
         """
         self.question(question_id)
         who = self._planned_reviewer(reviewer)
-        return self._store.run(lambda c: record_shown(c, question_id, who, self._sha), write=True)
+        work = lambda c: record_shown(c, question_id, who, self._sha)  # noqa: E731
+        return self._store.run(work, write=True, announce=False)  # (no window shows it)

@@ -213,6 +213,60 @@ def test_the_probe_of_an_sqlite_store_sees_another_process_commit(
     probe.close()
 
 
+SHOWING = "book.record_shown('Q006', 'ann')"
+
+
+def test_the_probe_of_an_sqlite_store_ignores_showings_which_no_window_shows(
+    audit: Path,
+) -> None:
+    from ai4hse_desk.gui.workers.store_probe import SqliteProbe
+
+    probe = SqliteProbe(audit.parent / "audit.sqlite.review.sqlite")
+    first = probe.token()
+    write_now(start_child(audit, SHOWING))
+    assert shown(audit)[-1] == ("Q006", "ann"), "the showing is in the store"
+    assert probe.token() == first, "a showing changes nothing on screen"
+    write_now(start_child(audit, DISAGREE))
+    assert probe.token() != first, "a verdict does"
+    probe.close()
+
+
+def test_moving_through_the_queue_reads_nothing_again(
+    qtbot: QtBot, audit: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each question shown is recorded; the window's own showings must not look like
+    another process's change (the notes and the page were read again every half second
+    while a reviewer moved on, and the next question waited behind those reads)."""
+    from ai4hse_desk.gui.controllers.store_watch import StoreWatch
+
+    looks: list[object] = []
+    seen = StoreWatch._seen
+
+    def counted(self: StoreWatch, token: object, generation: int) -> None:
+        looks.append(token)
+        seen(self, token, generation)
+
+    monkeypatch.setattr(StoreWatch, "_seen", counted)
+    win = open_window(qtbot, audit, "ann")
+    changes: list[int] = []
+    win.extras.watch.changed.connect(lambda: changes.append(len(looks)))
+    win.menu_actions["review"].trigger()
+    settle(win)
+    qtbot.waitUntil(lambda: len(changes) == 1, timeout=SHOWN_WITHIN_MS)  # the first look
+    before = len(shown(audit))
+    for _ in range(3):
+        win.review.skip_button.click()
+        settle(win)
+    assert len(shown(audit)) == before + 3, "each showing recorded"
+    looked = len(looks)
+    qtbot.waitUntil(lambda: len(looks) >= looked + 2, timeout=SHOWN_WITHIN_MS)
+    assert len(changes) == 1, "the window's own showings are no change to read"
+    in_store(audit, lambda store: ReviewBook(store).save_verdict(
+        "Q009", "bob", verdict="key_ok", blind_answer=[TRUE, FALSE, FALSE, TRUE]))  # fmt: skip
+    qtbot.waitUntil(lambda: len(changes) == 2, timeout=SHOWN_WITHIN_MS)  # a verdict is one
+    win.close()
+
+
 @pytest.mark.postgres
 def test_the_probe_of_a_postgresql_store_hears_another_process_commit(audit: Path) -> None:
     """The store's write transactions notify; the probe counts its own schema's."""
@@ -244,6 +298,9 @@ def test_the_probe_of_a_postgresql_store_hears_another_process_commit(audit: Pat
             time.sleep(0.05)
         changed = probe.token()
         assert changed != first
+        write_now(start_child(audit, SHOWING, mine))
+        time.sleep(0.3)  # (as long as another store's notification is given below)
+        assert probe.token() == changed, "a showing is not announced: no window shows it"
         theirs = urls[1].render_as_string(hide_password=False)
         write_now(start_child(audit, f"book.save_verdict('Q006', 'cy', verdict='key_ok', "
                                      f"blind_answer={list((FALSE, FALSE, TRUE, TRUE))!r})",

@@ -6,10 +6,15 @@ compares it with the last one; a different token means another process (or this
 window) committed a change.
 
 * SQLite: ``PRAGMA data_version`` on a read-only connection of the probe's own, kept
-  open between looks (the number changes when any *other* connection commits); a
-  store file that appears, or is replaced, opens a new connection (a new token).
-  A store not there yet has the token ``None``.
-* PostgreSQL: every write transaction of the store notifies
+  open between looks (the number changes when any *other* connection commits, this
+  window's included). When it changes, the token is read: the largest rowid of each
+  table a window shows — every table but :data:`~ai4hse_desk.notes.schema.UNSHOWN_TABLES`
+  (the store only ever appends rows, so a new row is a larger rowid). A showing the
+  Review page records as the reviewer moves on therefore changes no token: it would
+  have read the notes and the page again every half second. A store file that appears,
+  or is replaced, opens a new connection (a new token). A store not there yet has the
+  token ``None``.
+* PostgreSQL: every write transaction of the store but those no window shows notifies
   :data:`~ai4hse_desk.notes.backend.CHANGE_CHANNEL` (the payload: its schema); the
   probe LISTENs on a connection of its own and counts the notifications for its
   store's schema — each look is one ``SELECT 1`` round trip, which delivers them.
@@ -23,6 +28,7 @@ import os
 from typing import TYPE_CHECKING, Protocol
 
 from ai4hse_desk.audit.opening import connect_readonly, sqlite_uri
+from ai4hse_desk.notes.schema import UNSHOWN_TABLES
 
 if TYPE_CHECKING:
     import sqlite3
@@ -52,6 +58,8 @@ class SqliteProbe:
         self._conn: sqlite3.Connection | None = None
         self._file: tuple[int, int] | None = None  # (device, inode) the connection is on
         self._opened = 0
+        self._version: object = None  # data_version at the last look
+        self._shown: object = None  # what the windows show, as of that look
 
     def token(self) -> object:
         try:
@@ -63,13 +71,36 @@ class SqliteProbe:
             self.close()
             self._conn = connect_readonly(sqlite_uri(self._path, mode="ro"))
             self._file, self._opened = (info.st_dev, info.st_ino), self._opened + 1
+            self._version = None
         version = self._conn.execute("PRAGMA data_version").fetchone()[0]
-        return (self._opened, version)
+        if version != self._version:
+            self._version, self._shown = version, shown_state(self._conn)
+        return (self._opened, self._shown)
 
     def close(self) -> None:
         if self._conn is not None:
             self._conn.close()
         self._conn, self._file = None, None
+
+
+def shown_state(conn: sqlite3.Connection) -> tuple[tuple[str, object], ...]:
+    """Each table a window shows (every one but :data:`UNSHOWN_TABLES`) with its largest
+    rowid, in one read."""
+    names = [
+        str(name)
+        for (name,) in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite!_%' "
+            "ESCAPE '!' ORDER BY name"
+        )
+        if name not in UNSHOWN_TABLES
+    ]
+    if not names:
+        return ()
+    quoted = ('"' + name.replace('"', '""') + '"' for name in names)
+    row = conn.execute(
+        "SELECT " + ", ".join(f"(SELECT max(rowid) FROM {table})" for table in quoted)
+    ).fetchone()
+    return tuple(zip(names, row, strict=True))
 
 
 class PostgresProbe:
@@ -114,4 +145,4 @@ class PostgresProbe:
         self._conn = None
 
 
-__all__ = ["PostgresProbe", "SqliteProbe", "StoreProbe"]
+__all__ = ["PostgresProbe", "SqliteProbe", "StoreProbe", "shown_state"]
