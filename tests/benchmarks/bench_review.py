@@ -195,13 +195,15 @@ def main() -> int:
 
     record("review: one verdict submitted", "a bare write transaction",
            float(report["submit_ratio"]), None, "info")  # type: ignore[arg-type]  # fmt: skip
+    took = float(report["report_s_median"])  # type: ignore[arg-type]
     record("review report (status, agreement, sensitivity)", "rescore, one process",
-           float(report["report_ratio"]), None, "< 2 s")  # type: ignore[arg-type]  # fmt: skip
+           float(report["report_ratio"]), None, f"{took:.2f} s (< 2 s)", took < 2)  # type: ignore[arg-type]  # fmt: skip
     window = float(report["window_next_question_ms_median"])  # type: ignore[arg-type]
     record("Review view: next question in the window (median; p95 "
            f"{report['window_next_question_ms_p95']} ms)",
            "the same question's store reads, no window", round(window / float(
-               report["next_question_ms_median"]), 2), None, "p95 < 50 ms")  # type: ignore[arg-type]  # fmt: skip
+               report["next_question_ms_median"]), 2), None, "p95 < 50 ms",  # type: ignore[arg-type]
+           float(report["window_next_question_ms_p95"]) < 50)  # type: ignore[arg-type]  # fmt: skip
     report["targets_met"] = {
         "next_question_lt_50ms": report["window_next_question_ms_p95"] < 50,  # type: ignore[operator]
         "report_lt_2s": report["report_s_median"] < 2,  # type: ignore[operator]

@@ -97,7 +97,8 @@ def _table(name: str, report: dict[str, object], timed: list[str], floor: float)
             "a full repaint of the window (same process)",
             float(report[key]) / max(floor, 0.01),  # type: ignore[arg-type]
             None,
-            f"< {TARGET_MS} ms",
+            f"{float(report[key]):.0f} ms (< {TARGET_MS} ms)",  # type: ignore[arg-type]
+            float(report[key]) < TARGET_MS,  # type: ignore[arg-type]
         )
 
 

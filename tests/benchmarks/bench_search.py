@@ -86,13 +86,15 @@ def _table(name: str, report: dict[str, object]) -> None:
     for scope in ("responses", "responses+questions+options"):
         ratios = [per_word[scope]["median_ms"] / per_word[scope]["floor_like_ms"]
                   for per_word in timings.values()]  # fmt: skip
+        worst = max(per_word[scope]["median_ms"] for per_word in timings.values())
         record(
             f"search to the first rows in the window ({scope}), {name}, worst of "
             f"{', '.join(timings)}",
             "the same search's count + first page with plain LIKE",
             max(ratios),
             1.0,
-            f"and < {TARGET_MS} ms",
+            f"and {worst:.0f} ms (< {TARGET_MS} ms)",
+            worst < TARGET_MS,
         )
 
 

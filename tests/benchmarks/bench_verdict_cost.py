@@ -130,7 +130,8 @@ def main() -> int:
 
     took = report["verdict_ms_median (5M-assignment plan)"]
     record("one verdict, 5,000,005-assignment plan (in process)", "the same on a demo-only plan",
-           float(report["verdict_ratio"]), None, f"{took} ms (< {TARGET_MS:g} ms)")  # fmt: skip
+           float(report["verdict_ratio"]), None, f"{took} ms (< {TARGET_MS:g} ms)",
+           not report["missed"])  # fmt: skip
     record("review verdict process, 5M-assignment plan", "the same on a demo-only plan",
            float(report["cli_ratio"]), None, "info")  # fmt: skip
     return 1 if report["missed"] else 0

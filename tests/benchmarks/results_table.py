@@ -42,7 +42,12 @@ def machine() -> str:
 
 
 def record(
-    measure: str, floor: str, ratio: float, target: float | None = None, note: str = ""
+    measure: str,
+    floor: str,
+    ratio: float,
+    target: float | None = None,
+    note: str = "",
+    met: bool | None = None,
 ) -> None:
     """Add one row to the current table (when ``$AI4HSE_BENCH_TABLE`` names its file).
 
@@ -51,7 +56,9 @@ def record(
         floor: what it was measured against, in the same run.
         ratio: the measure's time over the floor's (medians).
         target: the largest ratio allowed, if any.
-        note: a short remark for the target column (an absolute target, "info").
+        note: a short remark for the target column (an absolute target with the value
+            measured, "info").
+        met: whether the absolute target in ``note`` was met (None: it has none).
     """
     path = os.environ.get(TABLE_ENV)
     if not path:
@@ -62,6 +69,7 @@ def record(
         "ratio": round(ratio, 2),
         "target": target,
         "note": note,
+        "met": met,
         "date": datetime.now(UTC).strftime("%Y-%m-%d"),
         "machine": machine(),
     }
@@ -71,6 +79,8 @@ def record(
 
 def _target(row: dict[str, object]) -> str:
     target, note = row.get("target"), str(row.get("note") or "")
+    if isinstance(row.get("met"), bool):
+        note = f"{note} ({'met' if row['met'] else 'missed'})"
     if target is None:
         return note or "—"
     met = float(row["ratio"]) <= float(target)  # type: ignore[arg-type]
