@@ -29,9 +29,12 @@ from ai4hse_desk.review.values import FALSE, TRUE
 from tests.gui.review_panel import VERDICTS, copy_demo, in_store, open_window, settle, submit
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
 
     from pytestqt.qtbot import QtBot
+
+    from ai4hse_desk.gui.workers.store_probe import PostgresProbe
 
 
 #: A second process: waits for a line on stdin, runs ``WORK`` on the audit's store,
@@ -267,6 +270,16 @@ def test_moving_through_the_queue_reads_nothing_again(
     win.close()
 
 
+def settled(probe: PostgresProbe) -> object:
+    """The probe's token once a second has passed without a notification."""
+    token = probe.token()
+    while True:
+        time.sleep(1.0)
+        if (again := probe.token()) == token:
+            return token
+        token = again
+
+
 @pytest.mark.postgres
 def test_the_probe_of_a_postgresql_store_hears_another_process_commit(audit: Path) -> None:
     """The store's write transactions notify; the probe counts its own schema's."""
@@ -286,10 +299,12 @@ def test_the_probe_of_a_postgresql_store_hears_another_process_commit(audit: Pat
             conn.execute(text(f"CREATE SCHEMA {name}"))
     urls = [make_url(base).update_query_dict({"options": f"-csearch_path={name}"})
             for name in (schema, other)]  # fmt: skip
+    cleanup: list[Callable[[], None]] = []
     try:
         with open_audit(audit) as db:
             NotesStore.open(db, urls[1].render_as_string(hide_password=False)).close()
         probe = PostgresProbe(urls[0].set(drivername="postgresql+psycopg"))
+        cleanup.append(probe.close)
         first = probe.token()
         mine = urls[0].render_as_string(hide_password=False)
         write_now(start_child(audit, DISAGREE, mine))  # (creates and migrates the store too)
@@ -298,17 +313,19 @@ def test_the_probe_of_a_postgresql_store_hears_another_process_commit(audit: Pat
             time.sleep(0.05)
         changed = probe.token()
         assert changed != first
-        write_now(start_child(audit, SHOWING, mine))
-        time.sleep(0.3)  # (as long as another store's notification is given below)
-        assert probe.token() == changed, "a showing is not announced: no window shows it"
+        with open_audit(audit) as db, NotesStore.open(db, mine) as store:
+            changed = settled(probe)  # every transaction's notification heard, the open's too
+            assert ReviewBook(store).record_shown("Q007", "ann")
+            assert settled(probe) == changed, "a showing is not announced: no window shows it"
         theirs = urls[1].render_as_string(hide_password=False)
         write_now(start_child(audit, f"book.save_verdict('Q006', 'cy', verdict='key_ok', "
                                      f"blind_answer={list((FALSE, FALSE, TRUE, TRUE))!r})",
                               theirs))  # fmt: skip
         time.sleep(0.3)
         assert probe.token() == changed  # another store's writes are not this store's
-        probe.close()
     finally:
+        for close in cleanup:
+            close()
         with engine.begin() as conn:
             for name in (schema, other):
                 conn.execute(text(f"DROP SCHEMA {name} CASCADE"))

@@ -28,7 +28,6 @@ import os
 from typing import TYPE_CHECKING, Protocol
 
 from ai4hse_desk.audit.opening import connect_readonly, sqlite_uri
-from ai4hse_desk.notes.schema import UNSHOWN_TABLES
 
 if TYPE_CHECKING:
     import sqlite3
@@ -84,8 +83,10 @@ class SqliteProbe:
 
 
 def shown_state(conn: sqlite3.Connection) -> tuple[tuple[str, object], ...]:
-    """Each table a window shows (every one but :data:`UNSHOWN_TABLES`) with its largest
-    rowid, in one read."""
+    """Each table a window shows (every one but the store's
+    :data:`~ai4hse_desk.notes.schema.UNSHOWN_TABLES`) with its largest rowid, in one read."""
+    from ai4hse_desk.notes.schema import UNSHOWN_TABLES  # (SQLAlchemy: not at the start)
+
     names = [
         str(name)
         for (name,) in conn.execute(
