@@ -67,8 +67,8 @@ class OwnQueueList(QListWidget):
         self.itemActivated.connect(self._asked)
 
     def set_entries(self, entries: Sequence[dict[str, Any]]) -> None:
-        """Show ``entries`` (``question_id``, ``position`` in the plan, ``state``), in their
-        order, numbered from 1."""
+        """Show ``entries`` (``question_id`` and ``state``; a server's also ``position`` in
+        the plan), in their order, numbered from 1."""
         self.entries = list(entries)
         self.blockSignals(True)
         self.clear()
@@ -91,6 +91,7 @@ class OwnQueueList(QListWidget):
             if item is not None and item.data(_ID) == question_id:
                 self.setCurrentItem(item)
                 self.scrollToItem(item)
+                break
         self.blockSignals(False)
 
     def _asked(self, item: QListWidgetItem) -> None:

@@ -84,7 +84,7 @@ class SqliteProbe:
 
 def shown_state(conn: sqlite3.Connection) -> tuple[tuple[str, object], ...]:
     """Each table a window shows (every one but the store's
-    :data:`~ai4hse_desk.notes.schema.UNSHOWN_TABLES`) with its largest rowid, in one read."""
+    :data:`~ai4hse_desk.notes.schema.UNSHOWN_TABLES`) with its largest rowid."""
     from ai4hse_desk.notes.schema import UNSHOWN_TABLES  # (SQLAlchemy: not at the start)
 
     names = [
