@@ -63,8 +63,8 @@ import os, sys
 import ai4hse_desk.gui.app as gui_app
 WATCH = os.environ["BENCH_WATCH"]
 opened = gui_app.start_window
-def start_window(path):
-    window = opened(path)
+def start_window(*args, **kwargs):  # (whatever the launcher passes: the file, --workers)
+    window = opened(*args, **kwargs)
     from PySide6.QtCore import QCoreApplication, QEvent, QObject
     def ready():
         if WATCH == "rows":
