@@ -278,6 +278,33 @@ def test_the_server_queue_keeps_each_state_in_sight_whatever_the_id(qtbot: QtBot
     assert shown.endswith("x0 — submitted"), "the state and the end of the id stay in sight"
 
 
+def test_the_queue_read_again_changes_only_the_rows_that_changed(qtbot: QtBot) -> None:
+    """After a write the queue is read again: the same questions keep their rows (a
+    10,000-question queue was rebuilt after every answer), the marked row stays, and a
+    click still asks for the question of its row."""
+    from ai4hse_desk.gui.review.queue_list import OwnQueueList
+
+    queue = OwnQueueList()
+    qtbot.addWidget(queue)
+    entries = [{"question_id": f"Q{n:04d}", "state": None} for n in range(1, 1201)]
+    queue.set_entries(entries)
+    queue.set_current("Q0600")
+    row_600, row_3 = queue.item(599), queue.item(2)
+    entries[2] = {"question_id": "Q0003", "state": "submitted"}
+    queue.set_entries(entries)
+    assert queue.item(2) is row_3, "changed in place"
+    assert queue.item(599) is row_600
+    assert (row_3.text(), row_3.toolTip()) == ("3. Q0003 — submitted",) * 2
+    assert queue.currentRow() == 599
+    with qtbot.waitSignal(queue.picked) as asked:
+        queue.itemClicked.emit(queue.item(2))
+    assert asked.args == ["Q0003"]
+    queue.set_entries(entries[:2] + entries[3:])  # another queue: rebuilt
+    assert [queue.item(n).text() for n in range(3)] == [
+        "1. Q0001 — to answer", "2. Q0002 — to answer", "3. Q0004 — to answer"]  # fmt: skip
+    assert queue.currentRow() == 598, "the question on the page, where it now is"
+
+
 def test_grid_values_wrap_or_elide(qtbot: QtBot) -> None:
     grid = LabelGrid("Facts", 2)
     qtbot.addWidget(grid)

@@ -23,7 +23,6 @@ if TYPE_CHECKING:
 
 #: What each state of one's own verdict reads as in the list.
 STATE_WORDS = {None: "to answer", "draft": "draft", "submitted": "submitted"}
-_ID = Qt.ItemDataRole.UserRole
 
 
 def entry_text(number: int, entry: dict[str, Any]) -> str:
@@ -62,22 +61,34 @@ class OwnQueueList(QListWidget):
         self.setTextElideMode(Qt.TextElideMode.ElideLeft)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.entries: list[dict[str, Any]] = []
+        self._ids: list[str] = []  # the question id of each row
+        self._texts: list[str] = []  # each row's text
         self._current: str | None = None
         self.itemClicked.connect(self._asked)
         self.itemActivated.connect(self._asked)
 
     def set_entries(self, entries: Sequence[dict[str, Any]]) -> None:
         """Show ``entries`` (``question_id`` and ``state``; a server's also ``position`` in
-        the plan), in their order, numbered from 1."""
+        the plan), in their order, numbered from 1.
+
+        The same questions in the same order (the queue read again after a write) change
+        only the rows whose text changed: refilling 10,000 rows took 100–150 ms."""
         self.entries = list(entries)
+        ids = [str(entry["question_id"]) for entry in self.entries]
+        texts = [entry_text(number, entry) for number, entry in enumerate(self.entries, start=1)]
         self.blockSignals(True)
-        self.clear()
-        for number, entry in enumerate(self.entries, start=1):
-            text = entry_text(number, entry)
-            item = QListWidgetItem(text)
-            item.setToolTip(text)
-            item.setData(_ID, str(entry["question_id"]))
-            self.addItem(item)
+        if ids == self._ids:
+            for row, (old, text) in enumerate(zip(self._texts, texts, strict=True)):
+                if old != text and (item := self.item(row)) is not None:
+                    item.setText(text)
+                    item.setToolTip(text)
+        else:
+            self.clear()
+            self.addItems(texts)
+            for row, text in enumerate(texts):
+                if (item := self.item(row)) is not None:
+                    item.setToolTip(text)
+        self._ids, self._texts = ids, texts
         self.blockSignals(False)
         self.set_current(self._current)
 
@@ -85,14 +96,11 @@ class OwnQueueList(QListWidget):
         """Mark the row of ``question_id`` (the question on the page) without asking for it."""
         self._current = question_id
         self.blockSignals(True)
-        self.setCurrentRow(-1)
-        for row in range(self.count()):
-            item = self.item(row)
-            if item is not None and item.data(_ID) == question_id:
-                self.setCurrentItem(item)
-                self.scrollToItem(item)
-                break
+        row = self._ids.index(question_id) if question_id in self._ids else -1
+        self.setCurrentRow(row)
+        if (item := self.item(row)) is not None:
+            self.scrollToItem(item)
         self.blockSignals(False)
 
     def _asked(self, item: QListWidgetItem) -> None:
-        self.picked.emit(str(item.data(_ID)))
+        self.picked.emit(self._ids[self.row(item)])
