@@ -113,8 +113,14 @@ class NotesStore:
         return store
 
     def _record_audit(self, engine: Engine) -> str | None:
+        """Record the audit file in a store that has none yet; else only compare, in a
+        read: opening a store writes nothing (no write lock, no notification to the
+        windows watching it)."""
         sha, name = self.audit_sha256, self.audit.path.name
         with backend.opening_errors(self.location):
+            meta = backend.read(engine, writes.read_meta)
+            if meta.get("audit_sha256") is not None:
+                return writes.audit_warning(meta, sha)
             return backend.write(engine, lambda c: writes.record_audit(c, sha, name))
 
     # -- transactions ------------------------------------------------------------------

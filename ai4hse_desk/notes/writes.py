@@ -51,6 +51,22 @@ _NEWEST_FIRST = (_REVS.c.at.desc(), _REVS.c.revision_id.desc())
 _WHAT = {"flag": "flag", "attempt_note": "attempt note", None: "flag or note"}
 
 
+def read_meta(conn: Connection) -> dict[str, str]:
+    """The store's ``review_meta`` (which audit file it belongs to, since when)."""
+    return {str(k): str(v) for k, v in conn.execute(select(review_meta)).all()}
+
+
+def audit_warning(meta: dict[str, str], sha256: str) -> str | None:
+    """A warning when the store recorded another audit file than ``sha256`` (else ``None``)."""
+    stored = meta.get("audit_sha256")
+    if stored is None or stored == sha256:
+        return None
+    return (
+        f"notes were recorded for another audit file ({meta.get('audit_name', '?')}, "
+        f"sha256 {stored[:16]}…); this one is sha256 {sha256[:16]}…"
+    )
+
+
 def record_audit(conn: Connection, sha256: str, name: str) -> str | None:
     """Record which audit file the store belongs to, the first time; afterwards compare.
 
@@ -58,18 +74,12 @@ def record_audit(conn: Connection, sha256: str, name: str) -> str | None:
         ``None``, or a warning when the store was first used with another audit file.
     """
     backend.lock(conn, "review_meta")
-    meta = {str(k): str(v) for k, v in conn.execute(select(review_meta)).all()}
-    stored = meta.get("audit_sha256")
-    if stored is None:
+    meta = read_meta(conn)
+    if meta.get("audit_sha256") is None:
         rows = {"audit_sha256": sha256, "audit_name": name, "created_at": utc_now()}
         conn.execute(insert(review_meta), [{"key": k, "value": v} for k, v in rows.items()])
         return None
-    if stored == sha256:
-        return None
-    return (
-        f"notes were recorded for another audit file ({meta.get('audit_name', '?')}, "
-        f"sha256 {stored[:16]}…); this one is sha256 {sha256[:16]}…"
-    )
+    return audit_warning(meta, sha256)
 
 
 def create(conn: Connection, item: ItemRecord, values: Mapping[str, Value]) -> Revision:

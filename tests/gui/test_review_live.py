@@ -317,6 +317,8 @@ def test_the_probe_of_a_postgresql_store_hears_another_process_commit(audit: Pat
             changed = settled(probe)  # every transaction's notification heard, the open's too
             assert ReviewBook(store).record_shown("Q007", "ann")
             assert settled(probe) == changed, "a showing is not announced: no window shows it"
+            NotesStore.open(db, mine).close()  # another desk opens it
+            assert settled(probe) == changed, "opening a store writes nothing"
         theirs = urls[1].render_as_string(hide_password=False)
         write_now(start_child(audit, f"book.save_verdict('Q006', 'cy', verdict='key_ok', "
                                      f"blind_answer={list((FALSE, FALSE, TRUE, TRUE))!r})",
