@@ -405,6 +405,10 @@ def test_the_queue_list_shows_each_state_and_opens_a_question_again(
     assert len(rows) == 100
     assert rows[:2] == ["1. Q001 — to answer", "2. Q002 — to answer"]
     assert view.queue_list.currentRow() == 0, "the question on the page is marked"
+    room = view.queue_list.viewport().width() - 8  # (the row's margins)
+    tenth = view.queue_list.item(9).text()
+    shown = view.queue_list.fontMetrics().elidedText(tenth, Qt.TextElideMode.ElideLeft, room)
+    assert shown == tenth, "at 1366×768 a row reads whole, its number too"
     answer(qtbot, view, FALSE, TRUE, FALSE, FALSE)
     press(qtbot, view, Qt.Key.Key_Return)
     settle(window)

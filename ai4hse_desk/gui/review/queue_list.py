@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QListWidget, QListWidgetItem, QWidget
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtWidgets import QListWidget, QListWidgetItem, QStyle, QWidget
 
 from ai4hse_desk.display.text_sanitize import display_text
 
@@ -66,6 +66,14 @@ class OwnQueueList(QListWidget):
         self._current: str | None = None
         self.itemClicked.connect(self._asked)
         self.itemActivated.connect(self._asked)
+
+    def sizeHint(self) -> QSize:
+        """Wide enough for a row of a large queue with a short id ("10,000. Q00000 — to
+        answer"); a longer id gives up its beginning."""
+        hint = super().sizeHint()
+        text = self.fontMetrics().horizontalAdvance("10,000. Q00000 — to answer")
+        bar = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        return QSize(text + bar + 4 * self.frameWidth() + 8, hint.height())
 
     def set_entries(self, entries: Sequence[dict[str, Any]]) -> None:
         """Show ``entries`` (``question_id`` and ``state``; a server's also ``position`` in

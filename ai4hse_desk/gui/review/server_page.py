@@ -148,7 +148,7 @@ class ServerReviewPage(QWidget):
         split.addWidget(self.own_queue)
         split.addWidget(tab)
         split.setStretchFactor(1, 1)
-        split.setSizes([180, 900])
+        split.setSizes([self.own_queue.sizeHint().width(), 900])
         return split
 
     # -- what the server sent ------------------------------------------------------------

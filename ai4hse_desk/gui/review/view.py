@@ -160,11 +160,13 @@ class ReviewView(QWidget):
         side.addWidget(self.reveal)
         side.addStretch(1)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        # The queue keeps its width; the question and the reveal share the rest evenly (the
+        # blind answer needs the room first, the runs' grid after).
         panes: tuple[QWidget, ...] = (self.queue_list, _scrolled(left), _scrolled(right))
-        for number, (pane, stretch) in enumerate(zip(panes, (0, 2, 3), strict=True)):
+        for number, (pane, stretch) in enumerate(zip(panes, (0, 1, 1), strict=True)):
             self.splitter.addWidget(pane)
             self.splitter.setStretchFactor(number, stretch)
-        self.splitter.setSizes([170, 480, 720])
+        self.splitter.setSizes([self.queue_list.sizeHint().width(), 600, 600])
         actions = QHBoxLayout()
         for button in (self.record_button, self.skip_blind_button, self.submit_button,
                        self.draft_button):  # fmt: skip
