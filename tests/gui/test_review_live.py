@@ -243,16 +243,17 @@ def test_moving_through_the_queue_reads_nothing_again(
     from ai4hse_desk.gui.controllers.store_watch import StoreWatch
 
     looks: list[object] = []
+    changes: list[int] = []
     seen = StoreWatch._seen
 
     def counted(self: StoreWatch, token: object, generation: int) -> None:
+        if not looks:  # (counted from the first look on, however soon it comes)
+            self.changed.connect(lambda: changes.append(len(looks)))
         looks.append(token)
         seen(self, token, generation)
 
     monkeypatch.setattr(StoreWatch, "_seen", counted)
     win = open_window(qtbot, audit, "ann")
-    changes: list[int] = []
-    win.extras.watch.changed.connect(lambda: changes.append(len(looks)))
     win.menu_actions["review"].trigger()
     settle(win)
     qtbot.waitUntil(lambda: len(changes) == 1, timeout=SHOWN_WITHIN_MS)  # the first look
