@@ -17,6 +17,7 @@ from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import QListWidget, QListWidgetItem, QStyle, QWidget
 
 from ai4hse_desk.display.text_sanitize import display_text
+from ai4hse_desk.gui.review.reads import place_words
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -34,12 +35,12 @@ def entry_text(number: int, entry: dict[str, Any]) -> str:
 
 
 def place_text(entries: Sequence[dict[str, Any]], question_id: str) -> str:
-    """``"Q007 · question 3 of 100 in your queue"`` (the id alone when it is not in
-    ``entries``), as the window's Review page says it."""
+    """:func:`~.reads.place_words` of ``question_id`` in ``entries`` (the id alone when it
+    is not there), invisible characters made visible."""
     shown = display_text(question_id)
     for number, entry in enumerate(entries, start=1):
         if entry["question_id"] == question_id:
-            return f"{shown} · question {number:,} of {len(entries):,} in your queue"
+            return place_words(shown, number, len(entries))
     return shown
 
 

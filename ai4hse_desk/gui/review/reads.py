@@ -47,6 +47,12 @@ def blind_question(question: Question) -> BlindQuestion:
     return BlindQuestion(question.question_id, question.text, options)
 
 
+def place_words(question_id: str, number: int, total: int) -> str:
+    """``"Q007 · question 3 of 100 in your queue"``: the words of both Review pages, the
+    window's and the server window's."""
+    return f"{question_id} · question {number:,} of {total:,} in your queue"
+
+
 @dataclass(frozen=True)
 class ReviewQueue:
     """The reviewer's queue and what they recorded on it.
@@ -104,7 +110,7 @@ class ReviewQueue:
             else "no review plan: the queue is every question in corpus order"
         )
         return (
-            f"{question_id} · question {position:,} of {len(self.questions):,} in your queue",
+            place_words(question_id, position, len(self.questions)),
             self.progress_text(),
             f"Reviewer {name} · {where}",
         )
@@ -219,6 +225,7 @@ __all__ = [
     "Reveal",
     "ReviewQueue",
     "blind_question",
+    "place_words",
     "read_page",
     "read_queue",
 ]
