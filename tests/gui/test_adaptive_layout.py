@@ -254,6 +254,42 @@ def test_a_long_word_in_a_question_never_pushes_the_blind_answer_off_the_panel(
     assert panel.option_texts[0].text() == word
 
 
+def test_a_key_of_many_options_stands_four_to_a_line(qtbot: QtBot) -> None:
+    """A proposed or corrected key of nine options needs no more width than one of four
+    (in one row it needed about 760 px, more than the question column has)."""
+    from ai4hse_desk.gui.review.adjudication_form import DecisionForm
+    from ai4hse_desk.gui.review.form import VerdictForm
+    from ai4hse_desk.review.queue import REASON_KEY_WRONG, QueueItem
+    from ai4hse_desk.review.values import FALSE, KEY_CORRECTED, KEY_WRONG, TRUE
+
+    form = VerdictForm()
+    qtbot.addWidget(form)
+    form.set_content(4, None, [TRUE] * 4)
+    four = form.minimumSizeHint().width()
+    form.set_content(9, None, [FALSE] * 9)
+    form.show()
+    QApplication.processEvents()  # laid out; the four boxes before are deleted
+    boxes = form.key_boxes
+    wider = form.minimumSizeHint().width() - four  # (a wider letter, a pixel or two)
+    assert wider < boxes[0].minimumSizeHint().width(), "no fifth box on a line"
+    assert [box.accessibleName()[-1] for box in boxes] == list("ABCDEFGHI")
+    a, e, i = (boxes[n].mapTo(form, QPoint(0, 0)) for n in (0, 4, 8))
+    assert a.x() == e.x() == i.x(), "A, E and I start the lines"
+    assert a.y() < e.y() < i.y()
+    form.verdict.setCurrentIndex(form.verdict.findData(KEY_WRONG))
+    boxes[8].setCurrentText(TRUE)
+    assert form.values().proposed_key == (FALSE,) * 8 + (TRUE,)
+
+    decision = DecisionForm()
+    qtbot.addWidget(decision)
+    official = (True,) + (False,) * 8
+    decision.set_item(QueueItem("Q001", (REASON_KEY_WRONG,), official, (), None))
+    assert decision.values().key is None, "no correction chosen yet"
+    decision.choose(KEY_CORRECTED, [FALSE, TRUE])
+    assert decision.values().key == (FALSE, TRUE) + (FALSE,) * 7
+    assert decision.key_boxes[8].accessibleName() == "Corrected key, option I"
+
+
 def test_the_server_queue_keeps_each_state_in_sight_whatever_the_id(qtbot: QtBot) -> None:
     from PySide6.QtCore import Qt
 

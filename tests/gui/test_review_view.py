@@ -15,14 +15,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import (
     QAbstractButton,
+    QApplication,
     QComboBox,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
+    QRadioButton,
+    QScrollArea,
     QTableWidget,
     QWidget,
 )
@@ -441,6 +444,59 @@ def test_the_queue_list_shows_each_state_and_opens_a_question_again(
     view.queue_list.itemClicked.emit(view.queue_list.item(0))  # the question on the page
     settle(window)
     assert view.form.note.toPlainText() == "typed, not saved", "asking again keeps the input"
+
+
+def laid_out(window: MainWindow, width: int, height: int) -> None:
+    """Resize ``window`` and let the panes arrange themselves (a zero-delay timer)."""
+    window.resize(width, height)
+    for _ in range(5):
+        QApplication.processEvents()
+
+
+def assert_question_in_sight(view: ReviewView) -> None:
+    """Nothing of the question column scrolls sideways: each radio button and key box ends
+    inside its viewport."""
+    column = view.splitter.widget(1)
+    assert isinstance(column, QScrollArea)
+    assert column.horizontalScrollBar().maximum() == 0, "no sideways scroll"
+    viewport = column.viewport()
+    shown = [w for w in (*view.blind.findChildren(QRadioButton), *view.form.key_boxes)
+             if w.isVisible()]  # fmt: skip
+    assert shown
+    for widget in shown:
+        right = widget.mapTo(viewport, QPoint(widget.width(), 0)).x()
+        assert right <= viewport.width(), widget.accessibleName()
+
+
+def test_at_800_px_the_queue_folds_and_the_question_keeps_its_buttons_in_sight(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    """Two reviewers side by side on one screen: in an 800-px window the list folds away and
+    the blind answer's buttons and the verdict form stay in sight (they were cut off behind
+    a sideways scroll bar); a list the reviewer drags open stays open until the window
+    crosses the rule's width, and then the rule arranges the panes again."""
+    view, panes = window.review, window.review.splitter
+    assert panes.list_shown(), "at 1366×768 the list stands beside the question"
+    assert panes.width() >= panes.with_list_width()
+    laid_out(window, 800, 700)
+    assert panes.width() < panes.with_list_width()
+    assert not panes.list_shown()
+    assert_question_in_sight(view)
+    answer(qtbot, view, TRUE, FALSE, TRUE, FALSE)
+    press(qtbot, view, Qt.Key.Key_Return)
+    settle(window)
+    laid_out(window, 800, 700)
+    assert view.phase == REVEALED
+    assert view.form.isVisible()
+    assert_question_in_sight(view)
+    assert not panes.list_shown(), "the form's width does not bring the list back"
+
+    panes.moveSplitter(150, 1)  # the reviewer drags the list open
+    assert panes.list_shown()
+    laid_out(window, 840, 700)
+    assert panes.list_shown(), "the reviewer's arrangement holds"
+    laid_out(window, 1366, 768)
+    assert panes.sizes()[0] == view.queue_list.sizeHint().width(), "the rule again"
 
 
 def test_leaving_the_view_and_coming_back_keeps_what_was_ticked_and_typed(

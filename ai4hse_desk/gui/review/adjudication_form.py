@@ -13,17 +13,15 @@ from typing import TYPE_CHECKING
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
-    QHBoxLayout,
-    QLabel,
     QPlainTextEdit,
     QWidget,
 )
 
-from ai4hse_desk.display.format import option_letter
 from ai4hse_desk.gui.review.adjudication_reads import DecisionValues
 from ai4hse_desk.gui.review.adjudication_texts import DECISION_HELP
+from ai4hse_desk.gui.review.key_boxes import KeyBoxes
 from ai4hse_desk.review.names import decision_name
-from ai4hse_desk.review.values import DECISIONS, FALSE, KEY_CORRECTED, TRUE, answer_of
+from ai4hse_desk.review.values import DECISIONS, KEY_CORRECTED, answer_of
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -67,11 +65,7 @@ class DecisionForm(QWidget):
         self.setAccessibleName("Your decision")
         self.decision = decision_box()
         self.decision.currentIndexChanged.connect(lambda _i: self._follow_decision())
-        self._key_holder = QWidget()
-        self._key_holder.setToolTip(KEY_TIP)
-        self._key_row = QHBoxLayout(self._key_holder)
-        self._key_row.setContentsMargins(0, 0, 0, 0)
-        self.key_boxes: list[QComboBox] = []
+        self._key_holder = KeyBoxes("Corrected key", KEY_TIP)
         self.note = QPlainTextEdit()
         self.note.setAccessibleName("Decision note")
         self.note.setTabChangesFocus(True)
@@ -85,22 +79,7 @@ class DecisionForm(QWidget):
 
     def set_item(self, item: QueueItem) -> None:
         """Start the form on ``item``: its latest decision if it has one, else empty."""
-        while self._key_row.count():
-            taken = self._key_row.takeAt(0)
-            widget = taken.widget() if taken is not None else None
-            if widget is not None:
-                widget.deleteLater()
-        self.key_boxes = []
-        start = starting_key(item)
-        for position in range(len(item.official_key)):
-            box = QComboBox()
-            box.setAccessibleName(f"Corrected key, option {option_letter(position)}")
-            box.addItems([TRUE, FALSE])
-            box.setCurrentText(start[position] if position < len(start) else FALSE)
-            self._key_row.addWidget(QLabel(option_letter(position)))
-            self._key_row.addWidget(box)
-            self.key_boxes.append(box)
-        self._key_row.addStretch(1)
+        self._key_holder.set_key(len(item.official_key), starting_key(item))
         decision = item.decision
         code = None if decision is None else decision.decision
         self.decision.setCurrentIndex(max(0, self.decision.findData(code)) if code else 0)
@@ -110,9 +89,13 @@ class DecisionForm(QWidget):
     def choose(self, code: str, key: Sequence[str] | None = None, note: str = "") -> None:
         """Set the form (keyboard users and tests): ``code``, the corrected key, the note."""
         self.decision.setCurrentIndex(self.decision.findData(code))
-        for box, value in zip(self.key_boxes, key or (), strict=False):
-            box.setCurrentText(value)
+        self._key_holder.set_values(key or ())
         self.note.setPlainText(note)
+
+    @property
+    def key_boxes(self) -> list[QComboBox]:
+        """The corrected key's boxes, one per option."""
+        return self._key_holder.boxes
 
     def _follow_decision(self) -> None:
         self._key_holder.setEnabled(self.decision.currentData() == KEY_CORRECTED)
@@ -120,7 +103,7 @@ class DecisionForm(QWidget):
     def values(self) -> DecisionValues:
         """What the form holds now."""
         code = self.decision.currentData()
-        key = tuple(box.currentText() for box in self.key_boxes)
+        key = self._key_holder.key()
         return DecisionValues(
             decision=None if code is None else str(code),
             key=key if code == KEY_CORRECTED else None,

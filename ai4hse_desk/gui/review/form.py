@@ -13,14 +13,12 @@ from typing import TYPE_CHECKING
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
-    QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPlainTextEdit,
     QWidget,
 )
 
-from ai4hse_desk.display.format import option_letter
+from ai4hse_desk.gui.review.key_boxes import KeyBoxes
 from ai4hse_desk.review.values import (
     CONFIDENCES,
     FALSE,
@@ -102,11 +100,7 @@ class VerdictForm(QWidget):
         for name in VERDICTS:
             self.verdict.addItem(f"{name} — {VERDICT_HELP[name]}", name)
         self.verdict.currentIndexChanged.connect(lambda _i: self._follow_verdict())
-        self._key_holder = QWidget()
-        self._key_holder.setToolTip(KEY_TIP)
-        self._key_row = QHBoxLayout(self._key_holder)
-        self._key_row.setContentsMargins(0, 0, 0, 0)
-        self.key_boxes: list[QComboBox] = []
+        self._key_holder = KeyBoxes("Proposed key", KEY_TIP)
         self.confidence = QComboBox()
         self.confidence.setAccessibleName("Confidence")
         self.confidence.addItem("not given", None)
@@ -132,23 +126,8 @@ class VerdictForm(QWidget):
     def set_content(self, options: int, own: ReviewVerdict | None, start: Sequence[str]) -> None:
         """Show ``own`` (or an empty form); the proposed key starts at ``start`` unless
         ``own`` proposed one."""
-        while self._key_row.count():
-            item = self._key_row.takeAt(0)
-            widget = item.widget() if item is not None else None
-            if widget is not None:
-                widget.deleteLater()
-        self.key_boxes = []
         proposed = own.proposed_key if own is not None and own.proposed_key else tuple(start)
-        for position in range(options):
-            letter = QLabel(option_letter(position))
-            box = QComboBox()
-            box.setAccessibleName(f"Proposed key, option {option_letter(position)}")
-            box.addItems([TRUE, FALSE])
-            box.setCurrentText(proposed[position] if position < len(proposed) else FALSE)
-            self._key_row.addWidget(letter)
-            self._key_row.addWidget(box)
-            self.key_boxes.append(box)
-        self._key_row.addStretch(1)
+        self._key_holder.set_key(options, proposed)
         verdict = None if own is None else own.verdict
         self.verdict.setCurrentIndex(max(0, self.verdict.findData(verdict)) if verdict else 0)
         level = None if own is None else own.confidence
@@ -157,13 +136,18 @@ class VerdictForm(QWidget):
         self.note.setPlainText("" if own is None else own.note)
         self._follow_verdict()
 
+    @property
+    def key_boxes(self) -> list[QComboBox]:
+        """The proposed key's boxes, one per option."""
+        return self._key_holder.boxes
+
     def _follow_verdict(self) -> None:
         self._key_holder.setEnabled(self.verdict.currentData() == KEY_WRONG)
 
     def values(self) -> VerdictValues:
         """What the form holds now."""
         verdict = self.verdict.currentData()
-        key = tuple(box.currentText() for box in self.key_boxes)
+        key = self._key_holder.key()
         level = self.confidence.currentData()
         return VerdictValues(
             verdict=None if verdict is None else str(verdict),

@@ -29,7 +29,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QPushButton,
     QScrollArea,
-    QSplitter,
     QVBoxLayout,
     QWidget,
 )
@@ -39,6 +38,7 @@ from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.gui.plain_text import menu_text
 from ai4hse_desk.gui.review.blind import BLIND_HINT, BlindAnswerPanel, unanswered_text
 from ai4hse_desk.gui.review.form import VerdictForm
+from ai4hse_desk.gui.review.panes import ReviewPanes
 from ai4hse_desk.gui.review.queue_list import OwnQueueList
 from ai4hse_desk.gui.review.reveal import RevealPanel
 from ai4hse_desk.gui.widgets.labels import plain_label, set_style_sheet
@@ -159,14 +159,7 @@ class ReviewView(QWidget):
         side.addWidget(self.placeholder)
         side.addWidget(self.reveal)
         side.addStretch(1)
-        self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        # The queue keeps its width; the question and the reveal share the rest evenly (the
-        # blind answer needs the room first, the runs' grid after).
-        panes: tuple[QWidget, ...] = (self.queue_list, _scrolled(left), _scrolled(right))
-        for number, (pane, stretch) in enumerate(zip(panes, (0, 1, 1), strict=True)):
-            self.splitter.addWidget(pane)
-            self.splitter.setStretchFactor(number, stretch)
-        self.splitter.setSizes([self.queue_list.sizeHint().width(), 600, 600])
+        self.splitter = ReviewPanes(self.queue_list, _scrolled(left), _scrolled(right))
         actions = QHBoxLayout()
         for button in (self.record_button, self.skip_blind_button, self.submit_button,
                        self.draft_button):  # fmt: skip
