@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 
 from ai4hse_desk.gui.controllers.views import VIEW_REVIEW
 from ai4hse_desk.gui.widgets.labels import table_texts as cells
@@ -109,6 +109,21 @@ def test_every_verdict_side_by_side_with_the_evidence(window: MainWindow) -> Non
     assert view.responses.rowCount() > 0  # every run's choices
     assert view.responses_title.text().startswith("Model responses:")
     assert HOSTILE not in view.title.text()
+
+
+def test_in_an_800_px_window_nothing_of_the_page_is_cut_off(window: MainWindow) -> None:
+    """Two adjudicators side by side on one screen: the page fits an 800-px window, the
+    Record button and the corrected key in sight (with the button beside the form the page
+    needed about 900 px and lost its right edge)."""
+    view = show(window, "Q001")
+    window.resize(800, 700)
+    settle(window)
+    assert window.width() == 800, "the page's minimum lets the window be 800 px wide"
+    assert view.minimumSizeHint().width() <= view.width()
+    for widget in (view.record_button, view.name_button, *view.form.key_boxes):
+        right = widget.mapTo(window, QPoint(widget.width(), 0)).x()
+        assert widget.isVisible()
+        assert right <= window.width(), widget.accessibleName()
 
 
 def test_a_decision_is_recorded_read_back_and_undone_then_redone(

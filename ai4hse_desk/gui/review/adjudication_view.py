@@ -161,11 +161,14 @@ class AdjudicationView(QWidget):
         area.setWidgetResizable(True)
         area.setFrameShape(QScrollArea.Shape.NoFrame)
         area.setWidget(self.detail)
-        self.deciding = QWidget()  # the form stays in sight while the evidence scrolls
-        actions = QHBoxLayout(self.deciding)
+        # The form stays in sight while the evidence scrolls; the button under it, not
+        # beside it: beside it, form and button needed about 690 px, and an 800-px window
+        # cut the page off on the right.
+        self.deciding = QWidget()
+        actions = QVBoxLayout(self.deciding)
         actions.setContentsMargins(6, 4, 0, 0)
-        actions.addWidget(self.form, 1)
-        actions.addWidget(self.record_button, 0, Qt.AlignmentFlag.AlignBottom)
+        actions.addWidget(self.form)
+        actions.addWidget(self.record_button, 0, Qt.AlignmentFlag.AlignRight)
         right = QWidget()
         holder = QVBoxLayout(right)
         holder.setContentsMargins(0, 0, 0, 0)
