@@ -13,6 +13,7 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 
 from ai4hse_desk.gui.controllers.views import VIEW_REVIEW
+from ai4hse_desk.gui.review.texts import VOTES_TIP
 from ai4hse_desk.gui.widgets.labels import table_texts as cells
 from ai4hse_desk.review.values import FALSE, TRUE
 from tests.gui.gui_fixtures import HOSTILE
@@ -89,8 +90,11 @@ def test_every_verdict_side_by_side_with_the_evidence(window: MainWindow) -> Non
     options = view.options
     items = [options.horizontalHeaderItem(c) for c in range(options.columnCount())]
     header = [None if item is None else item.text() for item in items]
-    assert header == ["Option", "Official key", "Runs selecting it", "ann: blind",
+    assert header == ["Option", "Official key", "Attempts selecting it", "ann: blind",
                       "ann: proposed", "bob: blind", "bob: proposed", "Text"]  # fmt: skip
+    votes = options.horizontalHeaderItem(2)
+    assert votes is not None
+    assert votes.toolTip() == VOTES_TIP, "attempts with a selection, not runs"
     rows = cells(view.options)
     assert [row[1] for row in rows] == ["TRUE", "FALSE", "TRUE", "FALSE"]
     assert [row[6] for row in rows] == ["TRUE", "FALSE", "FALSE ≠ key", "FALSE"]  # bob drops C

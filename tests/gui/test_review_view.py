@@ -36,7 +36,7 @@ from ai4hse_desk.gui.controllers.views import VIEW_REVIEW
 from ai4hse_desk.gui.dialogs import reviewer_name
 from ai4hse_desk.gui.main_window import MainWindow
 from ai4hse_desk.gui.review.reveal import WITHHELD
-from ai4hse_desk.gui.review.texts import key_text
+from ai4hse_desk.gui.review.texts import VOTES_COLUMN, VOTES_TIP, key_text
 from ai4hse_desk.gui.review.view import BLIND, IDLE, REVEALED
 from ai4hse_desk.gui.settings import app_settings
 from ai4hse_desk.notes.store import NotesStore
@@ -279,6 +279,9 @@ def test_keys_answer_blind_then_enter_records_it_and_reveals_the_key(
     assert session is not None
     assert all(run_id in texts for run_id in session.runs)  # the responses, per run
     assert view.reveal.responses.isVisible()
+    votes = view.reveal.options.horizontalHeaderItem(3)
+    assert votes is not None
+    assert (votes.text(), votes.toolTip()) == (VOTES_COLUMN, VOTES_TIP), "what 'of 20' counts"
     # Bob's verdict is still withheld: ann has not submitted hers.
     assert not view.reveal.others.isVisible()
     assert view.reveal.others_title.text() == WITHHELD

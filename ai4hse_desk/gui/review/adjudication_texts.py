@@ -13,7 +13,13 @@ from typing import TYPE_CHECKING, Final
 from ai4hse_desk.display.format import option_letter, plural
 from ai4hse_desk.display.note_text import format_time, one_line
 from ai4hse_desk.display.text_sanitize import display_text
-from ai4hse_desk.gui.review.texts import answer_text, option_answer, option_votes, selected_letters
+from ai4hse_desk.gui.review.texts import (
+    VOTES_COLUMN,
+    answer_text,
+    option_answer,
+    option_votes,
+    selected_letters,
+)
 from ai4hse_desk.review.names import decision_name, verdict_name
 from ai4hse_desk.review.queue import REASONS
 from ai4hse_desk.review.values import FALSE, TRUE, UNSURE
@@ -39,7 +45,7 @@ VERDICT_COLUMNS: Final = (
 )  # fmt: skip
 #: Columns of the options table before the reviewers' (two each: blind, proposed); the
 #: option's text comes last (it takes the spare width).
-OPTION_COLUMNS: Final = ("Option", "Official key", "Runs selecting it")
+OPTION_COLUMNS: Final = ("Option", "Official key", VOTES_COLUMN)
 TEXT_COLUMN: Final = "Text"
 SAME_AS_KEY: Final = "same as the official key"
 #: What ends an options-table cell that differs from the official key.

@@ -49,8 +49,8 @@ from ai4hse_desk.gui.review.adjudication_texts import (
     verdict_cells,
 )
 from ai4hse_desk.gui.review.tables import fill_cells, fit_height, show_responses
-from ai4hse_desk.gui.review.texts import evidence_text, selected_letters
-from ai4hse_desk.gui.widgets.item_table import item_table
+from ai4hse_desk.gui.review.texts import VOTES_COLUMN, VOTES_TIP, evidence_text, selected_letters
+from ai4hse_desk.gui.widgets.item_table import header_tip, item_table
 from ai4hse_desk.gui.widgets.labels import WrappingLabel, plain_label, set_style_sheet
 
 if TYPE_CHECKING:
@@ -249,6 +249,7 @@ class AdjudicationView(QWidget):
         options.setColumnCount(len(OPTION_COLUMNS) + 2 * verdicts + 1)
         columns = [*OPTION_COLUMNS, *reviewer_columns(item), TEXT_COLUMN]
         options.setHorizontalHeaderLabels(columns)
+        header_tip(options, columns.index(VOTES_COLUMN), VOTES_TIP)
         fill_cells(options, option_rows(question, item, rows), tips=True)
         _mark_differences(options)
         fit_height(options)

@@ -20,6 +20,8 @@ from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.gui.review.tables import fill_cells, fit_height, show_responses
 from ai4hse_desk.gui.review.texts import (
     OTHER_COLUMNS,
+    VOTES_COLUMN,
+    VOTES_TIP,
     blind_summary,
     evidence_text,
     final_text,
@@ -29,7 +31,7 @@ from ai4hse_desk.gui.review.texts import (
     option_votes,
     other_row,
 )
-from ai4hse_desk.gui.widgets.item_table import item_table
+from ai4hse_desk.gui.widgets.item_table import header_tip, item_table
 from ai4hse_desk.gui.widgets.labels import WrappingLabel, plain_label
 
 if TYPE_CHECKING:
@@ -38,7 +40,7 @@ if TYPE_CHECKING:
     from ai4hse_desk.keyaudit import KeyAuditResult
     from ai4hse_desk.review.records import ReviewVerdict
 
-OPTION_COLUMNS = ("Option", "Key", "Your blind answer", "Attempts selecting it")
+OPTION_COLUMNS = ("Option", "Key", "Your blind answer", VOTES_COLUMN)
 WITHHELD = "Other reviewers' submitted verdicts appear once you submit yours."
 
 
@@ -55,6 +57,7 @@ class RevealPanel(QWidget):
         self.labels = WrappingLabel(name="Question labels")
         self.blind_line = plain_label(name="Your blind answer against the key")
         self.options = item_table("Key per option", OPTION_COLUMNS)
+        header_tip(self.options, OPTION_COLUMNS.index(VOTES_COLUMN), VOTES_TIP)
         self.responses_title = plain_label(name="Model responses")
         self.responses = item_table("Model responses per run and repetition", ("Run", "Track"))
         self.evidence = WrappingLabel(name="Key-audit evidence")

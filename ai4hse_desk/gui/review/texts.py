@@ -28,6 +28,13 @@ if TYPE_CHECKING:
 
 NO_OPTION = "none"
 NOT_EXTRACTED = "—"
+#: The column of :func:`option_votes` (the Review page's key table, the adjudication's
+#: options), and what its numbers count, for the column's tooltip.
+VOTES_COLUMN = "Attempts selecting it"
+VOTES_TIP = (
+    "Of the attempts whose response gave a selection, how many select the option; parse "
+    "failures, provider errors and pending attempts are not counted"
+)
 
 
 def selected_letters(values: Sequence[bool] | Sequence[str]) -> str:

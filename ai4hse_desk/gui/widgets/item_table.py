@@ -33,6 +33,13 @@ def item_table(name: str, columns: Sequence[str]) -> QTableWidget:
     return table
 
 
+def header_tip(table: QTableWidget, column: int, tip: str) -> None:
+    """Give ``column``'s header ``tip`` (set again after new header labels)."""
+    item = table.horizontalHeaderItem(column)
+    if item is not None:
+        item.setToolTip(tip)
+
+
 def fill_items(table: QTableWidget, rows: Sequence[tuple[str, Sequence[str], bool]]) -> None:
     """Replace the rows: (item id, cell texts, open?) each, closed ones in italics.
 
