@@ -216,7 +216,7 @@ def test_before_the_blind_answer_only_the_question_and_options_show(window: Main
     # No key, no response, no other reviewer: not in any visible text of the view...
     assert key_text(question.key) not in joined
     assert "Key:" not in joined
-    for other in ("bob", "ISO 45001", "key_wrong"):
+    for other in ("bob", "ISO 45001", "key_wrong", "Key wrong"):
         assert other not in joined
     assert not any(run_id in joined for run_id in session.runs)
     assert not any(run.model in joined for run in session.runs.values())
@@ -328,7 +328,7 @@ def test_ctrl_enter_submits_moves_on_and_shows_the_other_verdicts_after(
     assert view.reveal.others.isVisible()
     rows = [tuple(cell(view.reveal.others, r, c).text() for c in range(7))
             for r in range(view.reveal.others.rowCount())]  # fmt: skip
-    assert rows == [("bob", "key_wrong", "A", "high", "A", "ISO 45001", BOB_NOTE)]
+    assert rows == [("bob", "Key wrong", "A", "high", "A", "ISO 45001", BOB_NOTE)]
     assert form.verdict.currentData() == "key_ok"  # her own verdict, to revise
 
 
@@ -547,7 +547,7 @@ def test_refusals_are_one_line_in_the_view(window: MainWindow, qtbot: QtBot, aud
         box.setCurrentText(TRUE if value else FALSE)
     view.submit_button.click()
     settle(window)
-    assert view.error.text().startswith("key_wrong: the proposed key is the official key")
+    assert view.error.text().startswith("Key wrong: the proposed key is the official key")
     verdict = stored(audit)
     assert verdict is not None
     assert verdict.state == "draft"

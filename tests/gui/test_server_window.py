@@ -154,9 +154,9 @@ def test_the_own_queue_reopens_a_submitted_question_with_the_others_verdicts(
     qtbot.mouseClick(page.own_queue.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     qtbot.waitUntil(lambda: page.question_id == "Q001", timeout=10_000)
     revealed = page.reveal.toPlainText()
-    assert "bo: key_wrong" in revealed
+    assert "bo: Key wrong" in revealed
     assert "bo's reason" in revealed
-    assert revealed.index("bo: key_wrong") < revealed.index("Attempts selecting each option"), (
+    assert revealed.index("bo: Key wrong") < revealed.index("Attempts selecting each option"), (
         "the verdicts before the runs' long responses"
     )
     assert page.place.text() == "Q001 · question 1 of 3 in your queue"
@@ -185,17 +185,20 @@ def test_an_adjudicator_sees_the_queue_and_decides(review_db: ReviewDatabase, qt
     assert (
         first.toolTip()
         == first.text()
-        == "Q001 — key_wrong, concern_vs_key_ok, proposed_keys_differ"
+        == "Q001 — a reviewer says the key is wrong; reviewers differ on whether there is a "
+        "concern; the proposed keys differ"
     )
     panel.queue_list.setCurrentRow(0)
     qtbot.waitUntil(lambda: "Official key" in panel.detail.toPlainText(), timeout=10_000)
-    assert "bo: key_wrong" in panel.detail.toPlainText()
+    assert "bo: Key wrong" in panel.detail.toPlainText()
     assert "\nSubmitted verdicts:\n" in panel.detail.toPlainText(), "none of them is cy's"
     assert page.who.text() == "cy · adjudicator"
     panel.decide_button.click()
     assert window.statusBar().currentMessage() == "Choose a decision first: nothing was recorded."
     panel.decision.setCurrentIndex(panel.decision.findData("key_corrected"))
-    panel.corrected.setText("[TRUE, TRUE, TRUE, FALSE]")
+    assert panel.corrected.key() == ("TRUE", "TRUE", "TRUE", "FALSE"), (
+        "bo's proposed key first, as on the local Adjudication page"
+    )
     panel.decide_button.click()
     qtbot.waitUntil(lambda: panel.queue_list.count() == 0, timeout=10_000)
     assert page.tabs.tabText(1) == "Adjudication (0)"

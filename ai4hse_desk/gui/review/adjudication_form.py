@@ -24,26 +24,38 @@ from ai4hse_desk.review.names import decision_name
 from ai4hse_desk.review.values import DECISIONS, KEY_CORRECTED, answer_of
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Sequence
 
     from ai4hse_desk.review.queue import QueueItem
 
 CHOOSE = "Choose a decision…"
 KEY_TIP = (
-    "Required for key_corrected (and sent only then): one TRUE/FALSE per option. It starts "
+    "Required for Key corrected (and sent only then): one TRUE/FALSE per option. It starts "
     "from the first proposed key that differs from the official key."
 )
 
 
+def correction_start(
+    official: tuple[str, ...],
+    corrected: tuple[str, ...] | None,
+    proposed: Iterable[tuple[str, ...] | None],
+) -> tuple[str, ...]:
+    """The corrected key a decision form starts from: the current correction, else the
+    first proposed key other than the official key, else the official key (the local
+    Adjudication page's and the server window's)."""
+    if corrected is not None:
+        return corrected
+    return next((key for key in proposed if key is not None and key != official), official)
+
+
 def starting_key(item: QueueItem) -> tuple[str, ...]:
-    """The corrected key the form starts from: the current correction, else the first
-    proposed key other than the official key, else the official key."""
-    official = answer_of(item.official_key)
+    """:func:`correction_start` of a queue item."""
     decision = item.decision
-    if decision is not None and decision.corrected_key is not None:
-        return decision.corrected_key
-    proposed = [v.proposed_key for v in item.verdicts if v.proposed_key is not None]
-    return next((key for key in proposed if key != official), official)
+    return correction_start(
+        answer_of(item.official_key),
+        None if decision is None else decision.corrected_key,
+        (verdict.proposed_key for verdict in item.verdicts),
+    )
 
 
 def decision_box() -> QComboBox:
@@ -111,4 +123,11 @@ class DecisionForm(QWidget):
         )
 
 
-__all__ = ["CHOOSE", "KEY_TIP", "DecisionForm", "decision_box", "starting_key"]
+__all__ = [
+    "CHOOSE",
+    "KEY_TIP",
+    "DecisionForm",
+    "correction_start",
+    "decision_box",
+    "starting_key",
+]

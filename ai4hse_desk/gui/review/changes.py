@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
+from ai4hse_desk.review.names import verdict_name
+
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
@@ -54,7 +56,7 @@ def verdict(question_id: str, values: VerdictValues, *, submit: bool) -> Recordi
             confidence=values.confidence, source=values.source, note=values.note, submit=submit,
         )  # fmt: skip
 
-    what = values.verdict or "no verdict yet"
+    what = verdict_name(values.verdict) if values.verdict else "no verdict yet"
     return work, f"{'Submitted' if submit else 'Draft saved'}: {question_id} ({what})."
 
 

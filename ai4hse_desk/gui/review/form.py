@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from ai4hse_desk.gui.review.key_boxes import KeyBoxes
+from ai4hse_desk.review.names import verdict_name
 from ai4hse_desk.review.values import (
     CONFIDENCES,
     FALSE,
@@ -49,7 +50,7 @@ VERDICT_HELP = {
 }
 CHOOSE = "Choose a verdict…"
 KEY_TIP = (
-    "Required for key_wrong (and sent only then): one TRUE/FALSE per option. It starts "
+    "Required for Key wrong (and sent only then): one TRUE/FALSE per option. It starts "
     "from your blind answer; an option you answered unsure starts from the official key."
 )
 
@@ -70,7 +71,7 @@ class VerdictValues:
             return "Choose a verdict before submitting (or save a draft)."
         if self.verdict == KEY_WRONG and self.proposed_key == answer_of(tuple(key)):
             return (
-                "key_wrong: the proposed key is the official key; change the options "
+                "Key wrong: the proposed key is the official key; change the options "
                 "you think the key has wrong."
             )
         return ""
@@ -98,7 +99,7 @@ class VerdictForm(QWidget):
         self.verdict.setMinimumContentsLength(24)
         self.verdict.addItem(CHOOSE, None)
         for name in VERDICTS:
-            self.verdict.addItem(f"{name} — {VERDICT_HELP[name]}", name)
+            self.verdict.addItem(f"{verdict_name(name)} — {VERDICT_HELP[name]}", name)
         self.verdict.currentIndexChanged.connect(lambda _i: self._follow_verdict())
         self._key_holder = KeyBoxes("Proposed key", KEY_TIP)
         self.confidence = QComboBox()

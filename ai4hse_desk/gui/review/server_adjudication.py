@@ -25,8 +25,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ai4hse_desk.gui.review.adjudication_form import decision_box
-from ai4hse_desk.gui.review.server_texts import detail_text, queue_item_text
+from ai4hse_desk.gui.review.adjudication_form import KEY_TIP, correction_start, decision_box
+from ai4hse_desk.gui.review.key_boxes import KeyBoxes
+from ai4hse_desk.gui.review.server_texts import detail_text, key_values, queue_item_text
+from ai4hse_desk.review.values import KEY_CORRECTED
 
 PICK_TEXT = "Pick a question of the queue to see its key, its runs and the verdicts."
 NO_DECISION = "Choose a decision first: nothing was recorded."
@@ -38,7 +40,8 @@ class ServerAdjudicationPanel(QWidget):
 
     Signals:
         detail_requested: a question of the queue, to show.
-        decision_requested: (question id, decision, corrected key LIST or "", note).
+        decision_requested: (question id, decision, the corrected key as a LIST for
+            ``key_corrected``, else "", note).
         refused: a request the panel did not pass on, and why (one plain line).
     """
 
@@ -57,8 +60,7 @@ class ServerAdjudicationPanel(QWidget):
         self.detail.setAccessibleName("The question's key, runs and verdicts")
         self.detail.setPlaceholderText(PICK_TEXT)
         self.decision = decision_box()
-        self.corrected = QLineEdit()
-        self.corrected.setPlaceholderText("key_corrected: [TRUE, FALSE, …]")
+        self.corrected = KeyBoxes("Corrected key", KEY_TIP)
         self.decision_note = QLineEdit()
         self.decide_button = QPushButton("Record decision")
         self.decide_button.clicked.connect(self._decide)
@@ -86,7 +88,7 @@ class ServerAdjudicationPanel(QWidget):
         self.queue_list.blockSignals(False)
         self.detail.clear()
         self.decision.setCurrentIndex(0)
-        self.corrected.clear()
+        self.corrected.set_key(0, ())
         self.decision_note.clear()
         for item in items:
             text = queue_item_text(item)
@@ -96,8 +98,17 @@ class ServerAdjudicationPanel(QWidget):
             self.queue_list.addItem(entry)
 
     def set_detail(self, shown: dict[str, Any]) -> None:
-        """Show a question of the adjudication queue."""
+        """Show a question of the adjudication queue; the corrected key starts as on the
+        local Adjudication page (:func:`~.adjudication_form.correction_start`)."""
         self.detail.setPlainText(detail_text(shown))
+        official = key_values(shown.get("key"))
+        decision = shown.get("decision") or {}
+        start = correction_start(
+            official,
+            key_values(decision["key"]) if decision.get("key") else None,
+            (key_values(v.get("proposed_key")) or None for v in shown.get("others") or ()),
+        )
+        self.corrected.set_key(len(official), start)
 
     def _picked(self, current: QListWidgetItem | None, _previous: object) -> None:
         if current is not None:
@@ -111,6 +122,5 @@ class ServerAdjudicationPanel(QWidget):
         if code is None:
             self.refused.emit(NO_DECISION)
             return
-        self.decision_requested.emit(
-            str(item.data(_ID)), str(code), self.corrected.text().strip(), self.decision_note.text()
-        )
+        key = f"[{', '.join(self.corrected.key())}]" if code == KEY_CORRECTED else ""
+        self.decision_requested.emit(str(item.data(_ID)), str(code), key, self.decision_note.text())

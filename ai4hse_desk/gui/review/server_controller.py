@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Signal
 
 from ai4hse_desk.gui.workers.task import CollectionOp, QueryOp
+from ai4hse_desk.review.names import decision_name
 from ai4hse_desk.review.server import shapes
 
 if TYPE_CHECKING:
@@ -165,7 +166,7 @@ class ServerReviewController(QObject):
         """Record the login's decision; the queue is read again."""
 
         def decided(_decision: object) -> None:
-            self.stored.emit(f"Decision on {question_id} recorded: {decision}.")
+            self.stored.emit(f"Decision on {question_id} recorded: {decision_name(decision)}.")
             self.load_queue()
 
         self._write(

@@ -12,9 +12,12 @@ from typing import TYPE_CHECKING, Any
 
 from ai4hse_desk.display.format import option_letter, plural
 from ai4hse_desk.display.text_sanitize import display_text
+from ai4hse_desk.review.names import DECISION_NAMES, VERDICT_NAMES
+from ai4hse_desk.review.queue import REASONS
+from ai4hse_desk.review.values import FALSE, TRUE
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
 
 #: Characters of a raw response shown in the reveal (the rest is cut, with a count).
 RESPONSE_SHOWN = 400
@@ -22,6 +25,18 @@ RESPONSE_SHOWN = 400
 
 def _flag(value: object) -> str:
     return "TRUE" if value is True else "FALSE" if value is False else str(value)
+
+
+def _code(value: object, names: Mapping[str, str]) -> str:
+    """A code the server sent, in words (an unknown one as plain text)."""
+    text = str(value)
+    return names.get(text, display_text(text))
+
+
+def key_values(values: Sequence[object] | None) -> tuple[str, ...]:
+    """A key or an answer the server sent (Booleans or ``"TRUE"``/``"FALSE"``) as one
+    TRUE or FALSE per option."""
+    return tuple(TRUE if value is True or value == TRUE else FALSE for value in values or ())
 
 
 def _listed(values: Sequence[object] | None) -> str:
@@ -41,13 +56,16 @@ def progress_line(progress: dict[str, Any], role: str) -> str:
 
 def verdict_line(verdict: dict[str, Any]) -> str:
     """One verdict: who, what, the proposed key, the confidence, the source and note."""
-    parts = [f"{display_text(str(verdict.get('reviewer')))}: {verdict.get('verdict')}"]
+    parts = [
+        f"{display_text(str(verdict.get('reviewer')))}: "
+        f"{_code(verdict.get('verdict'), VERDICT_NAMES)}"
+    ]
     if verdict.get("proposed_key"):
         parts.append(f"proposed key {_listed(verdict['proposed_key'])}")
     if verdict.get("blind_answer"):
         parts.append(f"blind answer {_listed(verdict['blind_answer'])}")
     if verdict.get("confidence"):
-        parts.append(f"confidence {verdict['confidence']}")
+        parts.append(f"confidence {display_text(str(verdict['confidence']))}")
     if verdict.get("source"):
         parts.append(f"source: {display_text(str(verdict['source']))}")
     if verdict.get("note"):
@@ -58,27 +76,34 @@ def verdict_line(verdict: dict[str, Any]) -> str:
 def _runs(runs: Sequence[dict[str, Any]], options: int) -> list[str]:
     lines = []
     chosen = [0] * options
-    attempts = 0
+    attempts = 0  # with a selection: what the counts are out of, as in the local window
     for run in runs:
         lines.append(
             f"{display_text(str(run['run_id']))} ({display_text(str(run['model']))}, "
-            f"{run['track']})"
+            f"{display_text(str(run['track']))})"
         )
         for attempt in run.get("attempts") or ():
             selection = attempt.get("selection")
             mark = "✓" if attempt.get("correct") else "✗"
-            line = f"  rep {attempt.get('repetition')}: {attempt.get('status')} {mark} "
+            line = (
+                f"  rep {display_text(str(attempt.get('repetition')))}: "
+                f"{display_text(str(attempt.get('status')))} {mark} "
+            )
             line += _listed(selection) if selection is not None else "no selection"
             if attempt.get("response") is not None:
                 shown = display_text(str(attempt["response"]), RESPONSE_SHOWN)
                 line += f" — response: {shown.replace(chr(10), ' ⏎ ')}"
             lines.append(line)
-            attempts += 1
+            attempts += selection is not None
             for i, value in enumerate(selection or ()):
                 if value is True and i < options:
                     chosen[i] += 1
     counts = ", ".join(f"{option_letter(i)} {n}" for i, n in enumerate(chosen))
-    head = [f"Attempts selecting each option: {counts} (of {attempts})"] if attempts else []
+    head = (
+        [f"Attempts selecting each option: {counts} (of {plural(attempts, 'attempt')} with "
+         "a selection)"]
+        if attempts else []
+    )  # fmt: skip
     return [*head, *lines]
 
 
@@ -104,7 +129,8 @@ def reveal_text(shown: dict[str, Any]) -> str:
     if shown.get("decision"):
         decision = shown["decision"]
         lines.append(
-            f"Decision: {decision['decision']} by {display_text(str(decision['adjudicator']))}"
+            f"Decision: {_code(decision['decision'], DECISION_NAMES)} by "
+            f"{display_text(str(decision['adjudicator']))}"
         )
     runs = shown.get("runs") or []
     lines += ["", *(_runs(runs, options) or ["No run's attempts were published."])]
@@ -114,8 +140,9 @@ def reveal_text(shown: dict[str, Any]) -> str:
 def queue_item_text(item: dict[str, Any]) -> str:
     """The list entry of an adjudication queue item."""
     decision = item.get("decision")
-    state = f" · {decision['decision']}" if decision else ""
-    return f"{display_text(str(item['question_id']))} — {', '.join(item['reasons'])}{state}"
+    state = f" · {_code(decision['decision'], DECISION_NAMES)}" if decision else ""
+    reasons = "; ".join(_code(code, REASONS) for code in item["reasons"])
+    return f"{display_text(str(item['question_id']))} — {reasons}{state}"
 
 
 def detail_text(shown: dict[str, Any]) -> str:

@@ -13,6 +13,7 @@ from ai4hse_desk.display.format import option_letter, plural
 from ai4hse_desk.display.note_text import one_line
 from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.protocol.outcome import Status
+from ai4hse_desk.review.names import verdict_name
 from ai4hse_desk.review.records import NOT_BLIND
 from ai4hse_desk.review.values import TRUE, UNSURE
 
@@ -181,7 +182,7 @@ def other_row(verdict: ReviewVerdict) -> tuple[str, ...]:
     """An other reviewer's submitted verdict, as a table row."""
     return (
         display_text(verdict.reviewer),
-        verdict.verdict or "",
+        verdict_name(verdict.verdict),
         "" if verdict.proposed_key is None else selected_letters(verdict.proposed_key),
         verdict.confidence or "",
         answer_text(verdict.blind_answer),

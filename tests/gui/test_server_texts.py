@@ -1,0 +1,90 @@
+"""What the server window writes as text: codes in the words the local window uses, hostile
+text made visible, the vote counts out of the attempts with a selection.
+
+Pure functions over the server's JSON (cli.md's shapes); no Qt, no server.
+"""
+
+from __future__ import annotations
+
+from ai4hse_desk.display.text_sanitize import display_text
+from ai4hse_desk.gui.review.server_texts import (
+    key_values,
+    queue_item_text,
+    reveal_text,
+    verdict_line,
+)
+
+RLO = "\u202e"
+
+
+def test_a_queue_item_says_why_in_words_and_its_decision_by_name() -> None:
+    item = {
+        "question_id": "Q001",
+        "reasons": ["key_wrong", "proposed_keys_differ"],
+        "decision": {"decision": "unresolved"},
+    }
+    assert queue_item_text(item) == (
+        "Q001 — a reviewer says the key is wrong; the proposed keys differ · Unresolved"
+    )
+    odd = {"question_id": f"Q{RLO}9", "reasons": [f"new{RLO}code"], "decision": None}
+    assert queue_item_text(odd) == f"{display_text(f'Q{RLO}9')} — {display_text(f'new{RLO}code')}"
+    assert RLO not in queue_item_text(odd)
+
+
+def test_a_verdict_line_names_the_verdict_and_shows_hostile_text_plainly() -> None:
+    verdict = {
+        "reviewer": "bo",
+        "verdict": "key_wrong",
+        "proposed_key": ["TRUE", "TRUE", "FALSE", "FALSE"],
+        "confidence": f"high{RLO}",
+        "note": f"<b>bo</b>{RLO} reason",
+    }
+    line = verdict_line(verdict)
+    assert line.startswith("bo: Key wrong · proposed key A TRUE, B TRUE, C FALSE, D FALSE")
+    assert f"confidence {display_text(f'high{RLO}')}" in line
+    assert f"note: {display_text(f'<b>bo</b>{RLO} reason')}" in line
+    assert RLO not in line
+    assert verdict_line({"reviewer": "cy", "verdict": "unclear_options"}) == "cy: Options unclear"
+
+
+def test_the_votes_count_out_of_the_attempts_with_a_selection() -> None:
+    shown = {
+        "options": ["first", "second"],
+        "key": [True, False],
+        "verdict": {"blind_answer": ["TRUE", "FALSE"]},
+        "others": [],
+        "decision": {"decision": "key_corrected", "adjudicator": "cy"},
+        "runs": [
+            {
+                "run_id": "r1",
+                "model": "m",
+                "track": "answer_only",
+                "attempts": [
+                    {
+                        "repetition": 1,
+                        "status": "valid",
+                        "correct": True,
+                        "selection": [True, False],
+                    },
+                    {"repetition": 2, "status": "missing", "correct": False, "selection": None},
+                    {
+                        "repetition": 3,
+                        "status": "valid",
+                        "correct": False,
+                        "selection": [True, True],
+                    },
+                ],
+            }
+        ],
+    }
+    text = reveal_text(shown)
+    assert "Attempts selecting each option: A 2, B 1 (of 2 attempts with a selection)" in text
+    assert "Decision: Key corrected by cy" in text
+    assert "  rep 2: missing ✗ no selection" in text
+
+
+def test_a_key_from_the_server_reads_as_one_true_or_false_per_option() -> None:
+    assert key_values([True, False, True]) == ("TRUE", "FALSE", "TRUE")
+    assert key_values(["TRUE", "FALSE"]) == ("TRUE", "FALSE")
+    assert key_values(["true", None, 1]) == ("FALSE", "FALSE", "FALSE")
+    assert key_values(None) == ()
