@@ -476,8 +476,8 @@ def test_at_800_px_the_queue_folds_and_the_question_keeps_its_buttons_in_sight(
 ) -> None:
     """Two reviewers side by side on one screen: in an 800-px window the list folds away and
     the blind answer's buttons and the verdict form stay in sight (they were cut off behind
-    a sideways scroll bar); a list the reviewer drags open stays open until the window
-    crosses the rule's width, and then the rule arranges the panes again."""
+    a sideways scroll bar); *Queue list* opens it, and the reviewer's choice holds until the
+    window crosses the rule's width, when the rule arranges the panes again."""
     view, panes = window.review, window.review.splitter
     assert panes.list_shown(), "at 1366×768 the list stands beside the question"
     assert panes.width() >= panes.with_list_width()
@@ -494,12 +494,18 @@ def test_at_800_px_the_queue_folds_and_the_question_keeps_its_buttons_in_sight(
     assert_question_in_sight(view)
     assert not panes.list_shown(), "the form's width does not bring the list back"
 
-    panes.moveSplitter(150, 1)  # the reviewer drags the list open
+    assert not view.list_button.isChecked()
+    view.list_button.click()  # the reviewer opens the list
     assert panes.list_shown()
+    assert view.list_button.isChecked()
     laid_out(window, 840, 700)
-    assert panes.list_shown(), "the reviewer's arrangement holds"
+    assert panes.list_shown(), "the reviewer's choice holds"
+    panes.moveSplitter(0, 1)  # dragged shut
+    assert not panes.list_shown()
+    assert not view.list_button.isChecked(), "the button follows a drag"
     laid_out(window, 1366, 768)
     assert panes.sizes()[0] == view.queue_list.sizeHint().width(), "the rule again"
+    assert view.list_button.isChecked()
 
 
 def test_leaving_the_view_and_coming_back_keeps_what_was_ticked_and_typed(

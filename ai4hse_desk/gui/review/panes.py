@@ -6,18 +6,19 @@ The rule: the queue list stands at the left while the page is at least
 question and its verdict form, :data:`REVEAL_WIDTH` for the key, the runs' grid and the
 evidence (constants, so the list does not come and go as the form appears after the blind
 answer). Narrower — a window of 800 px, two reviewers side by side on one screen — the list
-folds away; drag the left edge of the page open to see it. Until the reviewer moves a handle,
-the question and the reveal share the width left evenly, the question never narrower than its
-content's minimum (:meth:`ReviewPanes.question_width`), so the blind answer's buttons and the
-form stay in sight: at 800 px they were cut off behind a sideways scroll bar. Moved, the
-sizes stay as the reviewer left them until the page crosses the rule's width.
+folds away; the page's *Queue list* button (or dragging its left edge) opens it again. Until
+the reviewer moves a handle or uses the button, the question and the reveal share the width
+left evenly, the question never narrower than its content's minimum
+(:meth:`ReviewPanes.question_width`), so the blind answer's buttons and the form stay in
+sight: at 800 px they were cut off behind a sideways scroll bar. Moved, the sizes stay as the
+reviewer left them until the page crosses the rule's width.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QScrollArea, QSplitter, QWidget
 
 if TYPE_CHECKING:
@@ -31,7 +32,13 @@ QUESTION_WIDTH = 480
 
 
 class ReviewPanes(QSplitter):
-    """Queue list | question | reveal (see the module docstring)."""
+    """Queue list | question | reveal (see the module docstring).
+
+    Signals:
+        list_changed: the queue list came into sight (True) or folded away (False).
+    """
+
+    list_changed = Signal(bool)
 
     def __init__(self, queue: QWidget, question: QScrollArea, reveal: QScrollArea) -> None:
         super().__init__(Qt.Orientation.Horizontal)
@@ -45,6 +52,7 @@ class ReviewPanes(QSplitter):
         self.splitterMoved.connect(self._moved)
         self._with_list: bool | None = None  # not arranged yet
         self._by_reviewer = False  # a handle moved in this arrangement
+        self._shown = False  # the list's state last reported
         # The question column's least width changes with its content (the verdict form
         # appears after the blind answer): arranged again once that is laid out.
         self._arrange_soon = QTimer(self)
@@ -84,6 +92,14 @@ class ReviewPanes(QSplitter):
             self._with_list, self._by_reviewer = with_list, False
         if not self._by_reviewer and (widths := self._default_widths(with_list)) != self.sizes():
             self.setSizes(widths)
+        self._report()
+
+    def set_list_shown(self, shown: bool) -> None:
+        """The reviewer shows or folds the list (kept, as a moved handle is, until the page
+        crosses the rule's width)."""
+        self.setSizes(self._default_widths(shown))
+        self._by_reviewer = True
+        self._report()
 
     def _default_widths(self, with_list: bool) -> list[int]:
         queue = self._queue.sizeHint().width() if with_list else 0
@@ -93,3 +109,9 @@ class ReviewPanes(QSplitter):
 
     def _moved(self, _position: int, _index: int) -> None:
         self._by_reviewer = True
+        self._report()
+
+    def _report(self) -> None:
+        if (shown := self.list_shown()) != self._shown:
+            self._shown = shown
+            self.list_changed.emit(shown)

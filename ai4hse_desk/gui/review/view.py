@@ -128,6 +128,9 @@ class ReviewView(QWidget):
             return made
 
         self.name_button = button("Reviewer name…", self.name_requested.emit)
+        self.list_button = QPushButton("Queue list")  # checked while the list is in sight
+        self.list_button.setCheckable(True)
+        self.list_button.setToolTip("Show or fold your queue beside the question")
         self.record_button = button("Record blind answer (Enter)", self.record_blind, BLIND_HINT)
         self.skip_blind_button = button(
             "Skip blind", self.skip_blind_requested.emit,
@@ -146,6 +149,7 @@ class ReviewView(QWidget):
         header = QHBoxLayout()
         header.addWidget(self.position, 1)
         header.addWidget(self.progress)
+        header.addWidget(self.list_button)
         header.addWidget(self.name_button)
         left = QWidget()
         column = QVBoxLayout(left)
@@ -160,6 +164,8 @@ class ReviewView(QWidget):
         side.addWidget(self.reveal)
         side.addStretch(1)
         self.splitter = ReviewPanes(self.queue_list, _scrolled(left), _scrolled(right))
+        self.splitter.list_changed.connect(self.list_button.setChecked)
+        self.list_button.clicked.connect(self.splitter.set_list_shown)
         actions = QHBoxLayout()
         for button in (self.record_button, self.skip_blind_button, self.submit_button,
                        self.draft_button):  # fmt: skip
