@@ -195,7 +195,9 @@ def test_an_adjudicator_sees_the_queue_and_decides(review_db: ReviewDatabase, qt
     assert page.who.text() == "cy · adjudicator"
     panel.decide_button.click()
     assert window.statusBar().currentMessage() == "Choose a decision first: nothing was recorded."
+    assert not panel.corrected.isEnabled(), "the corrected key only for Key corrected"
     panel.decision.setCurrentIndex(panel.decision.findData("key_corrected"))
+    assert panel.corrected.isEnabled()
     assert panel.corrected.key() == ("TRUE", "TRUE", "TRUE", "FALSE"), (
         "bo's proposed key first, as on the local Adjudication page"
     )

@@ -61,6 +61,10 @@ class ServerAdjudicationPanel(QWidget):
         self.detail.setPlaceholderText(PICK_TEXT)
         self.decision = decision_box()
         self.corrected = KeyBoxes("Corrected key", KEY_TIP)
+        self.corrected.setEnabled(False)  # only for Key corrected, as on the local page
+        self.decision.currentIndexChanged.connect(
+            lambda _i: self.corrected.setEnabled(self.decision.currentData() == KEY_CORRECTED)
+        )
         self.decision_note = QLineEdit()
         self.decide_button = QPushButton("Record decision")
         self.decide_button.clicked.connect(self._decide)
