@@ -498,7 +498,7 @@ def test_undo_and_redo_of_a_verdict_append_revisions_restoring_it(
     undo.trigger()
     settle(win)
     assert bobs()[-1] == ("undo", "unclear_question", "draft", "")
-    assert "Undone: bob's verdict on Q001 is back to draft, unclear_question" in (
+    assert "Undone: bob's verdict on Q001 is back to draft, Question unclear" in (
         win.statusBar().currentMessage()
     )
     undo.trigger()

@@ -25,6 +25,7 @@ from PySide6.QtCore import QObject, Signal
 
 from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.gui.controllers import undo_steps
+from ai4hse_desk.review.names import decision_name, verdict_name
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -59,7 +60,8 @@ def _undecided(decision: Decision) -> Decision:
 
 
 def _values(verdict: ReviewVerdict) -> str:
-    return f"{verdict.state}, {verdict.verdict or 'no verdict yet'}"
+    """``"draft, Question unclear"``: the state and the verdict, in the window's words."""
+    return f"{verdict.state}, {verdict_name(verdict.verdict) or 'no verdict yet'}"
 
 
 class SessionUndo(QObject):
@@ -199,8 +201,6 @@ class SessionUndo(QObject):
         action = "redo" if redo else "undo"
 
         def done(restored: Decision) -> None:
-            from ai4hse_desk.review.names import decision_name
-
             self._decided[qid] = restored
             other.append(step)
             self.message.emit(
