@@ -98,7 +98,8 @@ def _decision(decision: Mapping[str, Any] | None) -> str:
 def _rank(rank: object, ranked: int | None) -> str:
     if rank is None:
         return "not ranked"
-    return f"{rank} of {ranked} (1 = most suspect)" if ranked else f"{rank} (1 = most suspect)"
+    shown = f"{rank:,}" if isinstance(rank, int) else str(rank)
+    return f"{shown} of {ranked:,} (1 = most suspect)" if ranked else f"{shown} (1 = most suspect)"
 
 
 def _block(item: Mapping[str, Any], ranked: int | None) -> str:

@@ -162,7 +162,9 @@ def _check_line(check: Mapping[str, Any]) -> str:
     if not settled:
         return f"none of its {check.get('top')} questions settled by the review yet"
     shown = interval(check.get("wilson_low"), check.get("wilson_high"))
-    return f"{corrected} of {settled} settled keys corrected ({pct(check.get('share'))}, {shown})"
+    return (
+        f"{corrected:,} of {settled:,} settled keys corrected ({pct(check.get('share'))}, {shown})"
+    )
 
 
 def _rate(effort: Mapping[str, Any]) -> str:

@@ -461,3 +461,15 @@ def test_effort_and_the_key_audit_check_are_reported() -> None:
     assert "undefined: no submitted verdict is timed" in render_review_html(report)
     states = rows(parse(section(page, "Final states")))
     assert ["Key corrected", "corrected", "1"] in states
+
+
+def test_large_counts_read_with_thousands_separators() -> None:
+    """A corpus of 10,000 questions: "1,234 of 10,000", as the window writes its counts."""
+    report = make_report()
+    report["key_audit_check"].update(ranked=10_000, top=1_000, settled=1_200, corrected=1_100)
+    report["evidence"][0]["key_audit_rank"] = 1_234
+    page = render_review_html(report)
+    assert "<dd>1,234 of 10,000 (1 = most suspect)</dd>" in section(
+        page, "Appendix: evidence per question"
+    )
+    assert "<dd>1,100 of 1,200 settled keys corrected (33.3%" in section(page, "Summary")

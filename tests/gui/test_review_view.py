@@ -645,3 +645,21 @@ def test_the_revealed_responses_colour_correct_and_valid_but_wrong_apart(
                 colours[item.text()[-1]].add(item.background().color().name())
     assert colours["✓"] == {status_colours_now(Status.VALID, True)[0]}
     assert colours["✗"] <= {status_colours_now(Status.VALID, False)[0]}
+
+
+def test_the_responses_title_counts_with_thousands_separators(qtbot: QtBot) -> None:
+    """A question answered by a thousand runs (the million-attempt file): "1,000 of 1,001"."""
+    from ai4hse_desk.gui.review.tables import show_responses
+    from ai4hse_desk.index.filters import ListRow
+    from ai4hse_desk.protocol.outcome import Status, Track
+
+    rows = [
+        ListRow(n, 1, "Q001", f"run-{n:04d}", "m", Track.ANSWER_ONLY, 1, "answered",
+                Status.VALID, n > 0, False, False, None, selection=(True,))
+        for n in range(1001)
+    ]  # fmt: skip
+    table, title = QTableWidget(), QLabel()
+    qtbot.addWidget(table)
+    qtbot.addWidget(title)
+    show_responses(table, title, rows)
+    assert title.text().startswith("Model responses: 1,000 of 1,001 attempts correct, 1,001 runs")

@@ -84,7 +84,7 @@ def show_responses(table: QTableWidget, title: QLabel, rows: Sequence[ListRow]) 
         table.setItem(run_row[row.run_id], rep_col[row.repetition], item)
     correct = sum(row.correct for row in rows)
     title.setText(
-        f"Model responses: {correct} of {plural(len(rows), 'attempt')} correct, "
+        f"Model responses: {correct:,} of {plural(len(rows), 'attempt')} correct, "
         f"{plural(len(runs), 'run')} (each cell: the extracted selection, ✓ correct)"
         if rows else "No model response to this question in the audit file."
     )  # fmt: skip

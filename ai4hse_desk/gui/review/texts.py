@@ -84,7 +84,7 @@ def option_votes(rows: Sequence[ListRow], position: int) -> str:
     usable = [s for s in chosen if position < len(s)]
     if not usable:
         return NOT_EXTRACTED
-    return f"{sum(s[position] for s in usable)} of {len(usable)}"
+    return f"{sum(s[position] for s in usable):,} of {len(usable):,}"
 
 
 def rank_words(result: KeyAuditResult, item: QuestionSuspicion, place: int) -> str:

@@ -1,7 +1,8 @@
-"""What the server window writes as text: codes in the words the local window uses, hostile
-text made visible, the vote counts out of the attempts with a selection.
+"""What the review views write as text: the server window's codes in the words the local
+window uses, hostile text made visible, the vote counts out of the attempts with a selection
+and with thousands separators.
 
-Pure functions over the server's JSON (cli.md's shapes); no Qt, no server.
+Pure functions over the server's JSON (cli.md's shapes) and the index's rows; no Qt, no server.
 """
 
 from __future__ import annotations
@@ -88,3 +89,19 @@ def test_a_key_from_the_server_reads_as_one_true_or_false_per_option() -> None:
     assert key_values(["TRUE", "FALSE"]) == ("TRUE", "FALSE")
     assert key_values(["true", None, 1]) == ("FALSE", "FALSE", "FALSE")
     assert key_values(None) == ()
+
+
+def test_the_local_vote_counts_have_thousands_separators() -> None:
+    """A file of a million attempts: "1,500 of 2,000", as every other count reads."""
+    from ai4hse_desk.gui.review.texts import option_votes
+    from ai4hse_desk.index.filters import ListRow
+    from ai4hse_desk.protocol.outcome import Status, Track
+
+    def row(number: int, selection: tuple[bool, ...] | None) -> ListRow:
+        status = Status.VALID if selection is not None else Status.MISSING
+        return ListRow(number, 1, "Q001", "r1", "m", Track.ANSWER_ONLY, 1, "answered", status,
+                       False, False, False, None, selection=selection)  # fmt: skip
+
+    rows = [row(n, (n < 1500, True)) for n in range(2000)] + [row(2000 + n, None) for n in range(7)]
+    assert option_votes(rows, 0) == "1,500 of 2,000"
+    assert option_votes(rows, 1) == "2,000 of 2,000"
