@@ -191,11 +191,15 @@ def test_a_rank_that_only_the_corpus_order_gives_says_it_is_a_tie(pristine: Path
     quiet = [item(f"Q00{n}", n, ()) for n in (2, 3, 4)]  # a file without runs: nothing to tell
     result = KeyAuditResult([damaged, *quiet], {})
     said = evidence_text(db_question(pristine, "Q003"), result)
-    assert said.startswith("Key audit: suspicion rank 3 of 4 (tied with 2 others, ranks 2–4) ")
+    assert said.startswith(
+        "Key audit: suspicion rank 3 of 4 (tied with 2 others, ranks 2–4; no probability shown) — "
+    ), "one parenthesis, not two in a row"
     alone = evidence_text(db_question(pristine, "Q005"), result)
     assert alone.startswith("Key audit: suspicion rank 1 of 4 (no probability shown) — encoding")
     one = KeyAuditResult([damaged, *quiet[:2]], {})
-    assert "(tied with 1 other, ranks 2–3)" in evidence_text(db_question(pristine, "Q002"), one)
+    assert "(tied with 1 other, ranks 2–3; no probability shown)" in evidence_text(
+        db_question(pristine, "Q002"), one
+    )
 
 
 def db_question(path: Path, qid: str):  # type: ignore[no-untyped-def]

@@ -87,15 +87,16 @@ def option_votes(rows: Sequence[ListRow], position: int) -> str:
     return f"{sum(s[position] for s in usable):,} of {len(usable):,}"
 
 
-def rank_words(result: KeyAuditResult, item: QuestionSuspicion, place: int) -> str:
+def rank_words(result: KeyAuditResult, item: QuestionSuspicion, place: int, also: str = "") -> str:
     """``"suspicion rank 8 of 1,020"``, and when others tie with it (nothing tells them
-    apart but the corpus order) ``"… (tied with 1,012 others, ranks 8–1,020)"``."""
+    apart but the corpus order) ``"… (tied with 1,012 others, ranks 8–1,020)"``; ``also``
+    joins the same parenthesis (``"…, ranks 8–1,020; no probability shown)"``)."""
     rank = item.rank or place
     first, last = result.tied_ranks(item)
     words = f"suspicion rank {rank:,} of {len(result.questions):,}"
-    if last > first:
-        words += f" (tied with {plural(last - first, 'other')}, ranks {first:,}–{last:,})"
-    return words
+    tie = f"tied with {plural(last - first, 'other')}, ranks {first:,}–{last:,}"
+    notes = [note for note in (tie if last > first else "", also) if note]
+    return f"{words} ({'; '.join(notes)})" if notes else words
 
 
 def evidence_text(question: Question, result: KeyAuditResult | None) -> str:
@@ -115,7 +116,7 @@ def evidence_text(question: Question, result: KeyAuditResult | None) -> str:
             reasons = "; ".join(item.reasons) or "no signal stands out"
             shown = ("no probability shown" if item.probability is None
                      else f"P(key wrong) {item.probability:.2f}")  # fmt: skip
-            parts.append(f"Key audit: {rank_words(result, item, found + 1)} ({shown}) — {reasons}")
+            parts.append(f"Key audit: {rank_words(result, item, found + 1, shown)} — {reasons}")
     # Imported here: the keyaudit package loads numpy, which the window's start-up does not need.
     from ai4hse_desk.keyaudit.hygiene import empty_options, encoding_damage, identical_options
 
