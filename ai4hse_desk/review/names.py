@@ -7,7 +7,12 @@ code the same way.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Final
+
+from ai4hse_desk.review.queue import REASONS
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 #: Each verdict (``VERDICTS``) in words.
 VERDICT_NAMES: Final = {
@@ -45,6 +50,12 @@ def verdict_name(code: str | None) -> str:
 def decision_name(code: str | None) -> str:
     """A decision code in words (an unknown code as it is; ``None`` as an empty text)."""
     return "" if code is None else DECISION_NAMES.get(code, code)
+
+
+def reason_words(codes: Iterable[object]) -> str:
+    """Why a question entered adjudication (:data:`~.queue.REASONS` codes), in words joined
+    by ``"; "`` (an unknown code as it is)."""
+    return "; ".join(REASONS.get(str(code), str(code)) for code in codes)
 
 
 def yes_no(value: bool) -> str:

@@ -13,8 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from ai4hse_desk.display.format import option_letter
-from ai4hse_desk.review.names import CONFIDENCE_NAMES, decision_name, verdict_name
-from ai4hse_desk.review.queue import REASONS
+from ai4hse_desk.review.names import CONFIDENCE_NAMES, decision_name, reason_words, verdict_name
 from ai4hse_desk.review.report_markup import Html, facts, grid, private_block, text, when
 
 if TYPE_CHECKING:
@@ -105,10 +104,10 @@ def _rank(rank: object, ranked: int | None) -> str:
 def _block(item: Mapping[str, Any], ranked: int | None) -> str:
     qid = item.get("question_id")
     state = (item.get("final_state") or {}).get("text") or ""
-    reasons = [REASONS.get(str(r), str(r)) for r in item.get("reasons") or ()]
+    reasons = reason_words(item.get("reasons") or ())
     rank = item.get("key_audit_rank")
     pairs: list[tuple[str, object]] = [
-        ("In adjudication because", "; ".join(reasons) if reasons else "not in adjudication"),
+        ("In adjudication because", reasons or "not in adjudication"),
         ("Key audit rank", _rank(rank, ranked)),
         ("Decision", _decision(item.get("decision"))),
     ]

@@ -14,6 +14,9 @@ from ai4hse_desk.gui.review.server_texts import (
     reveal_text,
     verdict_line,
 )
+from ai4hse_desk.gui.review.texts import option_votes
+from ai4hse_desk.index.filters import ListRow
+from ai4hse_desk.protocol.outcome import Status, Track
 
 RLO = "\u202e"
 
@@ -93,9 +96,6 @@ def test_a_key_from_the_server_reads_as_one_true_or_false_per_option() -> None:
 
 def test_the_local_vote_counts_have_thousands_separators() -> None:
     """A file of a million attempts: "1,500 of 2,000", as every other count reads."""
-    from ai4hse_desk.gui.review.texts import option_votes
-    from ai4hse_desk.index.filters import ListRow
-    from ai4hse_desk.protocol.outcome import Status, Track
 
     def row(number: int, selection: tuple[bool, ...] | None) -> ListRow:
         status = Status.VALID if selection is not None else Status.MISSING

@@ -20,8 +20,7 @@ from ai4hse_desk.gui.review.texts import (
     option_votes,
     selected_letters,
 )
-from ai4hse_desk.review.names import decision_name, verdict_name
-from ai4hse_desk.review.queue import REASONS
+from ai4hse_desk.review.names import decision_name, reason_words, verdict_name
 from ai4hse_desk.review.values import FALSE, TRUE, UNSURE
 
 if TYPE_CHECKING:
@@ -59,7 +58,7 @@ def _value(flag: bool) -> str:
 
 def reasons_text(reasons: Sequence[str]) -> str:
     """Why a question entered adjudication, in words (``"a reviewer says …; …"``)."""
-    return "; ".join(REASONS.get(code, code) for code in reasons) or "no disagreement"
+    return reason_words(reasons) or "no disagreement"
 
 
 def key_diff(official: Sequence[bool], proposed: Sequence[str] | None) -> str:

@@ -12,12 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 from ai4hse_desk.display.format import option_letter, plural
 from ai4hse_desk.display.text_sanitize import display_text
-from ai4hse_desk.review.names import DECISION_NAMES, VERDICT_NAMES
-from ai4hse_desk.review.queue import REASONS
+from ai4hse_desk.review.names import decision_name, reason_words, verdict_name
 from ai4hse_desk.review.values import FALSE, TRUE
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Sequence
 
 #: Characters of a raw response shown in the reveal (the rest is cut, with a count).
 RESPONSE_SHOWN = 400
@@ -25,12 +24,6 @@ RESPONSE_SHOWN = 400
 
 def _flag(value: object) -> str:
     return "TRUE" if value is True else "FALSE" if value is False else str(value)
-
-
-def _code(value: object, names: Mapping[str, str]) -> str:
-    """A code the server sent, in words (an unknown one as plain text)."""
-    text = str(value)
-    return names.get(text, display_text(text))
 
 
 def key_values(values: Sequence[object] | None) -> tuple[str, ...]:
@@ -58,7 +51,7 @@ def verdict_line(verdict: dict[str, Any]) -> str:
     """One verdict: who, what, the proposed key, the confidence, the source and note."""
     parts = [
         f"{display_text(str(verdict.get('reviewer')))}: "
-        f"{_code(verdict.get('verdict'), VERDICT_NAMES)}"
+        f"{display_text(verdict_name(str(verdict.get('verdict'))))}"
     ]
     if verdict.get("proposed_key"):
         parts.append(f"proposed key {_listed(verdict['proposed_key'])}")
@@ -129,7 +122,7 @@ def reveal_text(shown: dict[str, Any]) -> str:
     if shown.get("decision"):
         decision = shown["decision"]
         lines.append(
-            f"Decision: {_code(decision['decision'], DECISION_NAMES)} by "
+            f"Decision: {display_text(decision_name(str(decision['decision'])))} by "
             f"{display_text(str(decision['adjudicator']))}"
         )
     runs = shown.get("runs") or []
@@ -140,8 +133,8 @@ def reveal_text(shown: dict[str, Any]) -> str:
 def queue_item_text(item: dict[str, Any]) -> str:
     """The list entry of an adjudication queue item."""
     decision = item.get("decision")
-    state = f" · {_code(decision['decision'], DECISION_NAMES)}" if decision else ""
-    reasons = "; ".join(_code(code, REASONS) for code in item["reasons"])
+    state = f" · {display_text(decision_name(str(decision['decision'])))}" if decision else ""
+    reasons = display_text(reason_words(item["reasons"]))
     return f"{display_text(str(item['question_id']))} — {reasons}{state}"
 
 
