@@ -41,6 +41,17 @@ CATEGORIES: Final = (
     "typo_or_format",
     "other",
 )
+#: Each flag category in words, as people read it (the window, the workbook); the JSON,
+#: the CSV and the command line keep the codes.
+CATEGORY_NAMES: Final = {
+    "key_incorrect": "Key incorrect",
+    "ambiguous_wording": "Ambiguous wording",
+    "multiple_defensible": "Several answers defensible",
+    "outdated_or_jurisdiction": "Outdated or jurisdiction-specific",
+    "option_overlap": "Options overlap",
+    "typo_or_format": "Typo or format",
+    "other": "Other",
+}
 SEVERITIES: Final = ("low", "medium", "high")
 #: Item states; a new item is ``open``; ``withdrawn`` takes it back.
 STATES: Final = ("open", "resolved", "withdrawn")
@@ -59,6 +70,11 @@ _TIME_RE = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z")
 
 #: A field value as stored and exported.
 Value = str | int | None
+
+
+def category_name(code: str | None) -> str:
+    """A flag category in words (an unknown code as it is; ``None`` as an empty text)."""
+    return "" if code is None else CATEGORY_NAMES.get(code, code)
 
 
 def utc_now() -> str:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
 
 from ai4hse_desk.display.format import option_letter
-from ai4hse_desk.notes.model import parse_time
+from ai4hse_desk.notes.model import category_name, parse_time
 from ai4hse_desk.review.export_json import lettered
 from ai4hse_desk.review.final_state import NOT_REVIEWED, state_of
 from ai4hse_desk.review.names import CONFIDENCE_NAMES, STATE_NAMES, decision_name, yes_no
@@ -149,6 +149,11 @@ def _flag_option(entry: Entry) -> str | None:
     return option_letter(option) if isinstance(option, int) else None
 
 
+def _category(entry: Entry) -> str | None:
+    value = entry.values.get("category")
+    return category_name(value) if isinstance(value, str) else None
+
+
 def _raw(entry: Entry) -> str | None:
     return None if entry.attempt is None else entry.attempt.raw_response
 
@@ -159,7 +164,7 @@ FLAG_COLUMNS: Final[tuple[Col[Entry], ...]] = (
     Col("Attempt", lambda e: e.item.attempt_id, "number"),
     Col("Run", lambda e: e.item.run_id),
     Col("Option", _flag_option),
-    Col("Category", _value("category")),
+    Col("Category", _category),
     Col("Severity", _value("severity")),
     Col("State", _value("state")),
     Col("Reviewer", lambda e: e.item.reviewer),

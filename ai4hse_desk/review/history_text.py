@@ -4,7 +4,7 @@ A verdict revision, a decision revision and a flag or note revision each become 
 :class:`~.export_xlsx.Change`: when, which question, which item, by whom, what
 happened ("Submitted", "Decided", "Revised" …) and what changed, field by field
 ("verdict: — → Key wrong; status: Draft → Submitted"). Keys and answers name the
-options by letter, verdicts and decisions are in words; the machine record of the
+options by letter, verdicts, decisions and flag categories are in words; the machine record of the
 same changes is the JSON export's ``revisions``.
 """
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from ai4hse_desk.display.format import option_letter
+from ai4hse_desk.notes.model import category_name
 from ai4hse_desk.review.export_json import lettered
 from ai4hse_desk.review.export_xlsx import Change
 from ai4hse_desk.review.names import CONFIDENCE_NAMES, STATE_NAMES, decision_name, verdict_name
@@ -143,6 +144,8 @@ def decision_changes(entries: Iterable[DecisionEntry]) -> list[Change]:
 def _flag_value(name: str, value: object) -> str:
     if name == "option":
         return option_letter(value) if isinstance(value, int) else "the question"
+    if name == "category" and value:
+        return category_name(str(value))
     return _shown(value)
 
 

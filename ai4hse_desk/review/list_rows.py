@@ -4,8 +4,9 @@
 display texts (plain text, invisible characters shown) for the columns in
 :data:`COLUMNS`. The window's notes list (``gui/views/notes_list.py``) shows them.
 
-A concern shows its verdict's own name in the *Category* column (``unclear_options``,
-not the flag category ``option_overlap`` it is filtered as). Given the final states
+Codes read as words (a flag's category "Key incorrect", a verdict "Options unclear"). A
+concern shows its verdict's own name in the *Category* column ("Options unclear", not the
+flag category "Options overlap" it is filtered as). Given the final states
 (:func:`~.final_state.read_final_states`), every row shows in *Decision* what the
 review made of its question ("Key confirmed", "Key corrected: A TRUE, …",
 "Awaiting adjudication" …).
@@ -18,7 +19,9 @@ from typing import TYPE_CHECKING
 
 from ai4hse_desk.display.note_text import format_time, one_line, option_text
 from ai4hse_desk.display.text_sanitize import display_text
+from ai4hse_desk.notes.model import category_name
 from ai4hse_desk.review.final_state import NOT_REVIEWED
+from ai4hse_desk.review.names import verdict_name
 from ai4hse_desk.review.values import CONCERN_CATEGORY
 
 if TYPE_CHECKING:
@@ -143,9 +146,9 @@ def note_cells(row: NoteRow) -> tuple[str, ...]:
         display_text(row.question_id),
         "" if row.attempt_id is None else str(row.attempt_id),
         option_text(row.option) if row.kind == "flag" else "",
-        row.category or "",
+        category_name(row.category) if row.kind == "flag" else verdict_name(row.category),
         row.severity or "",
-        display_text(row.verdict or ""),
+        display_text(verdict_name(row.verdict)),
         row.decision,
         row.state,
         display_text(row.reviewer),

@@ -172,3 +172,22 @@ def test_a_reviewers_own_export_holds_only_what_the_blind_rule_lets_them_see(
                              str(tmp_path / "x.json"), "--notes", store, *bad)  # fmt: skip
     assert (code, printed) == (2, "")
     assert err.startswith("error: ")
+
+
+def test_flag_categories_read_as_words_in_the_workbook_and_as_codes_for_programs(
+    reviewed: tuple[Path, str], tmp_path: Path
+) -> None:
+    audit, store = reviewed
+    with open_audit(audit) as db, NotesStore.open(db, store) as notes:
+        (bobs,) = [f for f in notes.flags() if f.reviewer == "bob"]
+        notes.edit_flag(bobs.flag_id, reviewer="bob", category="option_overlap")
+    out = tmp_path / "review.xlsx"
+    _export(audit, store, out)
+    book = openpyxl.load_workbook(out)
+    flags = {r["Reviewer"]: r["Category"] for r in _rows(book["Flags and notes"])}
+    assert flags == {"ann": "Other", "bob": "Options overlap"}
+    told = [str(r["Changes"]) for r in _rows(book["History"]) if r["Item"] == "Flag"]
+    assert "category: Other → Options overlap" in told
+    machine = {r["reviewer"]: r["category"] for r in _rows(book["notes"]) if r["kind"] == "flag"}
+    assert machine == {"ann": "other", "bob": "option_overlap"}
+    book.close()

@@ -188,7 +188,8 @@ def test_the_notes_list_shows_the_decision_and_the_verdict_by_its_own_name(
     assert cells[("Q005", "ann")]["Decision"] == "Unresolved"
     assert cells[("Q004", "ann")]["Decision"] == "Awaiting adjudication"
     # the verdict is shown by its own name, and still filtered as its flag category
-    assert cells[("Q003", "ann")]["Category"] == "unclear_options"
+    assert cells[("Q003", "ann")]["Category"] == "Options unclear"
+    assert cells[("Q003", "ann")]["Verdict"] == "Options unclear"
     overlap = note_rows([], [], concerns=concerns, category="option_overlap")
     assert [(r.kind, r.question_id, r.category) for r in overlap] == [
         (CONCERN, "Q003", "unclear_options"),
@@ -196,3 +197,5 @@ def test_the_notes_list_shows_the_decision_and_the_verdict_by_its_own_name(
     flagged = decided.add_flag(question_id="Q002", category="other", note="n", reviewer="dee")
     rows = note_rows([flagged], [], states=read_final_states(decided))
     assert rows[0].decision.startswith("Key corrected")
+    flag_cells = dict(zip(COLUMNS, note_cells(rows[0]), strict=True))
+    assert (flag_cells["Category"], flag_cells["Verdict"]) == ("Other", "")

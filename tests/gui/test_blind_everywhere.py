@@ -308,7 +308,7 @@ def test_nothing_of_q001_shows_before_bobs_blind_answer(bob: MainWindow, tmp_pat
     win.switcher.show_scores(wait=True)
     win.changes.explore()
     settle(win)
-    assert "No question has an open key_incorrect flag" in win.statusBar().currentMessage()
+    assert "No question has an open “Key incorrect” flag" in win.statusBar().currentMessage()
     panel = win.scores.sensitivity
     assert panel.questions.count() == 100
     assert FIRST not in panel.excluded()

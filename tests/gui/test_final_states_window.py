@@ -158,6 +158,7 @@ def test_once_the_review_decided_the_exploration_never_falls_back_to_flags(
     window.changes.explore()
     settle(window)
     assert window.scores.sensitivity.excluded() == {"Q001", "Q002"}
+    assert "2 questions with an open “Key incorrect” flag" in window.statusBar().currentMessage()
     decide(window, "Q001", "key_confirmed")
     window.scores.sensitivity.set_excluded_questions(set(), "")
     window.changes.explore()

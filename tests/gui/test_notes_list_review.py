@@ -70,8 +70,9 @@ def test_submitted_concerns_are_listed_beside_flags_as_plain_text(
     assert set(concerns) == {"Q002", "Q003"}  # not the draft, not key_ok
     bob = concerns["Q002"]
     assert bob[_column("Reviewer")] == "bob"
-    assert bob[_column("Verdict")] == "key_wrong"
-    assert bob[_column("Category")] == "key_wrong"  # the verdict's own name, not its flag category
+    assert bob[_column("Verdict")] == "Key wrong"
+    # the verdict's own name, not its flag category ("Key incorrect")
+    assert bob[_column("Category")] == "Key wrong"
     assert bob[_column("State")] == "submitted"
     assert bob[-1] == '<b>bold</b> & =HYPERLINK("x") ⏎ second line'  # literal, one line
     assert notes.count.text() == "3 of 3 flags, notes and review concerns"

@@ -31,6 +31,7 @@ from ai4hse_desk.gui.main_window import MainWindow
 from ai4hse_desk.gui.models.attempt_columns import COLUMNS
 from ai4hse_desk.notes import Flag, ReviewError
 from ai4hse_desk.notes.store import NotesStore
+from ai4hse_desk.review.list_rows import COLUMNS as COLUMNS_LIST
 from ai4hse_desk.verdicts.rescore import iter_verdicts, rescore
 from tests.gui.gui_fixtures import cell, sha256, shown_text
 
@@ -190,7 +191,7 @@ def test_added_flag_is_listed_marked_and_filterable(
 
     assert titles == [f"Add a flag to {question}"]
     panel = window.attempts.flags_panel
-    assert panel.flag_rows() == [("key_incorrect", "C", "high", "open", "ann", NOTE_HTML)]
+    assert panel.flag_rows() == [("Key incorrect", "C", "high", "open", "ann", NOTE_HTML)]
     assert panel.tab_titles()[0] == f"Flags on {question}: 1 (1 open)"
     rows = listed_rows(window)
     assert {q for q, mark in rows if mark == "⚑"} == {question}
@@ -311,7 +312,7 @@ def test_an_option_with_an_open_flag_is_marked_in_the_options_table(
     settle(window)
     letters = [cell(table, row, 0).text() for row in range(table.rowCount())]
     assert letters[:3] == ["A", "B ⚑", "C"]  # a whole-question flag marks no option
-    assert cell(table, 1, 0).toolTip() == "Open flags on option B: key_incorrect, option_overlap"
+    assert cell(table, 1, 0).toolTip() == "Open flags on option B: Key incorrect, Options overlap"
     assert cell(table, 0, 0).toolTip() == ""
 
     window.navigator.move_row(1)  # away and back: the mark is shown again
@@ -347,7 +348,7 @@ def test_edit_keeps_history_and_undo_reverts_it(
     settle(window)
     assert titles == [f"Edit the flag on {question}"]
     assert window.attempts.flags_panel.flag_rows() == [
-        ("option_overlap", "B", "high", "open", "ann", "second")
+        ("Options overlap", "B", "high", "open", "ann", "second")
     ]
 
     window.attempts.flags_panel.flag_history_button.click()
@@ -357,14 +358,14 @@ def test_edit_keeps_history_and_undo_reverts_it(
     assert len(rows) == 2
     assert [row[2] for row in rows] == ["created", "edited"]
     assert rows[1][3] == (
-        "option: A → B; category: key_incorrect → option_overlap; severity: low → high; "
+        "option: A → B; category: Key incorrect → Options overlap; severity: low → high; "
         "note: “first” → “second”"
     )
 
     window.menu_actions["undo"].trigger()
     settle(window)
     assert window.attempts.flags_panel.flag_rows() == [
-        ("key_incorrect", "A", "low", "open", "ann", "first")
+        ("Key incorrect", "A", "low", "open", "ann", "first")
     ]
     window.attempts.flags_panel.flag_history_button.click()
     settle(window)
@@ -537,6 +538,10 @@ def test_notes_list_filters_by_state_category_reviewer_and_kind(
         return sorted(row[-1] for row in notes.row_texts())
 
     assert shown() == ["a", "b", "c", "d"]
+    categories = [notes.category.itemText(i) for i in range(notes.category.count())]
+    assert categories[:3] == ["Any category", "Key incorrect", "Ambiguous wording"]
+    flagged = {row[-1]: row[COLUMNS_LIST.index("Category")] for row in notes.row_texts()}
+    assert flagged == {"a": "Key incorrect", "b": "Key incorrect", "c": "Typo or format", "d": ""}
     notes.state.setCurrentIndex(notes.state.findData("open"))
     assert shown() == ["a", "c", "d"]
     notes.category.setCurrentIndex(notes.category.findData("key_incorrect"))

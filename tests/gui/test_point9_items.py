@@ -56,6 +56,18 @@ def test_ctrl_enter_in_the_flag_note_saves_the_flag(qtbot: QtBot) -> None:
     assert dialog.values().note == "the key"  # no newline typed
 
 
+def test_the_flag_dialog_names_categories_in_words_and_records_codes(qtbot: QtBot) -> None:
+    dialog = FlagDialog(QUESTION)
+    qtbot.addWidget(dialog)
+    items = [dialog.category.itemText(i) for i in range(dialog.category.count())]
+    assert items[0] == "Key incorrect — the answer key looks wrong"
+    assert items[-1] == "Other — something else (say what in the note)"
+    assert not any("_" in item for item in items)
+    dialog.category.setCurrentIndex(dialog.category.count() - 1)
+    assert dialog.problem_text() == "Say in the note what the problem is (category “Other”)."
+    assert dialog.values().category == "other"
+
+
 def test_ctrl_enter_saves_the_attempt_note(qtbot: QtBot) -> None:
     dialog = NoteDialog("A note on attempt 7")
     shown(qtbot, dialog)

@@ -14,8 +14,9 @@ from ai4hse_desk.gui.review.server_texts import (
     reveal_text,
     verdict_line,
 )
-from ai4hse_desk.gui.review.texts import option_votes
+from ai4hse_desk.gui.review.texts import flags_text, option_votes
 from ai4hse_desk.index.filters import ListRow
+from ai4hse_desk.notes import Flag
 from ai4hse_desk.protocol.outcome import Status, Track
 
 RLO = "\u202e"
@@ -105,3 +106,14 @@ def test_the_local_vote_counts_have_thousands_separators() -> None:
     rows = [row(n, (n < 1500, True)) for n in range(2000)] + [row(2000 + n, None) for n in range(7)]
     assert option_votes(rows, 0) == "1,500 of 2,000"
     assert option_votes(rows, 1) == "2,000 of 2,000"
+
+
+def _flag(category: str, state: str = "open") -> Flag:
+    at = "2026-01-01T00:00:00.000000Z"
+    return Flag("f-" + category, "Q001", None, category, "low", "", state, "ann", at, "ann", at)
+
+
+def test_the_reveal_names_open_flags_by_category_in_words() -> None:
+    flags = [_flag("option_overlap"), _flag("key_incorrect"), _flag("other", "resolved")]
+    assert flags_text(flags) == "2 open flags: Key incorrect, Options overlap."
+    assert flags_text([flags[2]]) == "No open flag on this question (1 closed flag)."

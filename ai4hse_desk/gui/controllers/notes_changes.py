@@ -22,6 +22,7 @@ from ai4hse_desk.gui.dialogs.note import NoteDialog
 from ai4hse_desk.gui.workers.notes_store import DECIDED, LANE, store_problem, to_explore
 from ai4hse_desk.gui.workers.task import QueryOp
 from ai4hse_desk.notes.errors import ReviewError
+from ai4hse_desk.notes.model import category_name
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -309,7 +310,8 @@ class NoteChanges(QObject):
             self.message.emit(
                 "The review's decisions exclude no question and correct no key: the official "
                 "figures stand." if reason.startswith(DECIDED)
-                else "No question has an open key_incorrect flag, and the review has decided none."
+                else f"No question has an open “{category_name(EXPLORE_CATEGORY)}” flag, and "
+                "the review has decided none."
             )  # fmt: skip
             return
         self.explore_requested.emit(explored, reason)

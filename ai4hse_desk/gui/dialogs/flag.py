@@ -27,7 +27,7 @@ from ai4hse_desk.gui.dialogs.save_keys import save_on_ctrl_enter
 from ai4hse_desk.gui.plain_text import title_text
 from ai4hse_desk.gui.widgets.labels import plain_label
 from ai4hse_desk.notes import CATEGORIES, SEVERITIES, Flag
-from ai4hse_desk.notes.model import MAX_NOTE
+from ai4hse_desk.notes.model import MAX_NOTE, category_name
 
 if TYPE_CHECKING:
     from ai4hse_desk.audit.records import Question
@@ -71,7 +71,7 @@ class FlagDialog(QDialog):
         self.category = QComboBox()
         self.category.setAccessibleName("Category")
         for name in CATEGORIES:
-            self.category.addItem(f"{name} — {CATEGORY_LABELS.get(name, name)}", name)
+            self.category.addItem(f"{category_name(name)} — {CATEGORY_LABELS[name]}", name)
         self.option = QComboBox()
         self.option.setAccessibleName("Option")
         self.option.addItem("Whole question", _NO_OPTION)
@@ -145,7 +145,7 @@ class FlagDialog(QDialog):
         if len(values.note) > MAX_NOTE:
             return f"A note is limited to {MAX_NOTE:,} characters ({len(values.note):,} now)."
         if values.category == "other" and not values.note.strip():
-            return "Say in the note what the problem is (category “other”)."
+            return f"Say in the note what the problem is (category “{category_name('other')}”)."
         flag = self._flag
         if flag is not None and values == FlagValues(
             flag.category, flag.option, flag.severity, flag.note

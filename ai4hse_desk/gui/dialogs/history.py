@@ -21,7 +21,7 @@ from ai4hse_desk.display.note_text import CELL_TEXT, format_time, one_line, opti
 from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.gui.plain_text import title_text
 from ai4hse_desk.gui.widgets.labels import table_texts
-from ai4hse_desk.notes.model import FLAG_FIELDS, Value
+from ai4hse_desk.notes.model import FLAG_FIELDS, Value, category_name
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -37,6 +37,8 @@ def format_value(name: str, value: Value, limit: int = CELL_TEXT) -> str:
         return "—"
     if name == "note":
         return f"“{one_line(str(value), limit)}”"
+    if name == "category":
+        return display_text(category_name(str(value)))
     return display_text(str(value))
 
 

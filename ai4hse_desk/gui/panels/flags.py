@@ -23,6 +23,7 @@ from ai4hse_desk.display.note_text import format_time, one_line, option_text
 from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.gui.widgets.item_table import fill_items, item_table, selected_id
 from ai4hse_desk.gui.widgets.labels import plain_label, table_texts
+from ai4hse_desk.notes.model import category_name
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -176,7 +177,7 @@ class FlagsPanel(QWidget):
             (
                 flag.flag_id,
                 (
-                    flag.category,
+                    category_name(flag.category),
                     option_text(flag.option),
                     flag.severity,
                     flag.state,

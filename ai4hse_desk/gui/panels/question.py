@@ -32,6 +32,7 @@ from ai4hse_desk.gui.widgets.labels import (
     set_style_sheet,
     table_texts,
 )
+from ai4hse_desk.notes.model import category_name
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -145,7 +146,7 @@ class QuestionPanel(QWidget):
         marked: dict[int, tuple[str, ...]] = {}
         for flag in flags:
             if flag.state == "open" and flag.option is not None:
-                marked[flag.option] = (*marked.get(flag.option, ()), flag.category)
+                marked[flag.option] = (*marked.get(flag.option, ()), category_name(flag.category))
         self._option_flags = (question_id, marked)
         self._mark_flagged()
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from ai4hse_desk.display.format import option_letter, plural
 from ai4hse_desk.display.note_text import one_line
 from ai4hse_desk.display.text_sanitize import display_text
+from ai4hse_desk.notes.model import category_name
 from ai4hse_desk.protocol.outcome import Status
 from ai4hse_desk.review.names import verdict_name
 from ai4hse_desk.review.records import NOT_BLIND
@@ -147,7 +148,7 @@ def flags_text(flags: Sequence[Flag], sealed: int = 0) -> str:
         none = "No open flag of yours" if sealed else "No open flag"
         closed_part = f" ({plural(closed, 'closed flag')})." if closed else "."
         return f"{none} on this question{closed_part}{hidden}"
-    categories = sorted({f.category for f in open_flags})
+    categories = sorted({category_name(f.category) for f in open_flags})
     return f"{plural(len(open_flags), 'open flag')}: {', '.join(categories)}.{hidden}"
 
 

@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.gui.widgets.labels import plain_label, table_texts
 from ai4hse_desk.notes import CATEGORIES, STATES, AttemptNote, Flag
+from ai4hse_desk.notes.model import category_name
 from ai4hse_desk.review.list_rows import COLUMNS, KINDS, note_cells, note_rows
 
 if TYPE_CHECKING:
@@ -75,7 +76,8 @@ class NotesList(QWidget):
         self.state = _combo("State filter", [("Any state", None), *((s, s) for s in STATES)])
         self.state.setToolTip("A submitted review concern counts as an open flag")
         self.category = _combo(
-            "Category filter", [("Any category", None), *((c, c) for c in CATEGORIES)]
+            "Category filter",
+            [("Any category", None), *((category_name(c), c) for c in CATEGORIES)],
         )
         self.category.setToolTip("Attempt notes have no category: choosing one lists flags only")
         self.reviewer = _combo("Reviewer filter", [("Any reviewer", None)])

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from ai4hse_desk.errors import first_line
 from ai4hse_desk.gui.workers.task import failure_text
 from ai4hse_desk.notes.errors import ReviewError
+from ai4hse_desk.notes.model import category_name
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping
@@ -245,7 +246,8 @@ def to_explore(
                 f"{plural(len(corrected), 'corrected key')}{_named(corrected)}"
             )
     flagged = set() if store is None else flagged_for(store, viewer, category)
-    reason = f"{plural(len(flagged), 'question')} with an open {category} flag (reviewer notes)"
+    named = category_name(category)
+    reason = f"{plural(len(flagged), 'question')} with an open “{named}” flag (reviewer notes)"
     return Exploration(frozenset(flagged), {}), reason
 
 
