@@ -42,6 +42,7 @@ T = TypeVar("T")
 _DONE = {"open": "reopened", "resolved": "resolved", "withdrawn": "withdrawn"}
 #: Before any decision, questions whose open key_incorrect flags the exploration leaves out.
 EXPLORE_CATEGORY = "key_incorrect"
+_NOTHING_FLAGGED = f"No question has an open “{category_name(EXPLORE_CATEGORY)}” flag"
 
 
 class NoteChanges(QObject):
@@ -294,10 +295,9 @@ class NoteChanges(QObject):
         self._read(lambda store: store.history(item_id), show)
 
     def explore(self) -> None:
-        """Hand the review's decisions to the scores' exploration — the report's own:
-        without the excluded questions, with the corrected keys; before any decision, the
-        questions with an open ``key_incorrect`` flag or key concern. Only what the
-        visibility policy lets the reviewer see (never a blind question)."""
+        """Hand the review's decisions (the report's own: excluded questions, corrected keys;
+        before any decision, questions with an open ``key_incorrect`` flag or key concern)
+        to the scores' exploration, as far as the visibility policy lets the reviewer see."""
         if self._notes.store is None:
             self._explore(to_explore(None, None, EXPLORE_CATEGORY))
             return
@@ -310,8 +310,7 @@ class NoteChanges(QObject):
             self.message.emit(
                 "The review's decisions exclude no question and correct no key: the official "
                 "figures stand." if reason.startswith(DECIDED)
-                else f"No question has an open “{category_name(EXPLORE_CATEGORY)}” flag, and "
-                "the review has decided none."
+                else f"{_NOTHING_FLAGGED}, and the review has decided none."
             )  # fmt: skip
             return
         self.explore_requested.emit(explored, reason)
