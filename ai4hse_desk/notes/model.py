@@ -77,6 +77,22 @@ def category_name(code: str | None) -> str:
     return "" if code is None else CATEGORY_NAMES.get(code, code)
 
 
+def flag_note_problem(category: str, note: str) -> str:
+    """Why a flag of ``category`` cannot be recorded with ``note`` ("" when it can): a flag
+    of category ``other`` says in its note what the problem is."""
+    if category == "other" and not note.strip():
+        named = category_name("other")
+        return f"a flag of category “{named}” must say in its note what the problem is"
+    return ""
+
+
+def check_flag_note(category: str, note: str) -> None:
+    """Raise :class:`ReviewError` when :func:`flag_note_problem` finds a problem."""
+    problem = flag_note_problem(category, note)
+    if problem:
+        raise ReviewError(problem)
+
+
 def utc_now() -> str:
     """The current time as ``YYYY-MM-DDTHH:MM:SS.ffffffZ``."""
     return datetime.now(UTC).strftime(_TIME_FORMAT)

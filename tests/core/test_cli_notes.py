@@ -106,6 +106,10 @@ def test_default_store_import_twice_and_agreement(
         (["--category", "nonsense"], "error: unknown category: 'nonsense'"),
         (["--severity", "urgent"], "error: unknown severity: 'urgent'"),
         (["--reviewer", " "], "error: a reviewer name is required"),
+        (
+            ["--category", "other", "--note", " "],
+            "error: a flag of category “Other” must say in its note what the problem is",
+        ),
         (["--notes", "mysql://h/db"], "error: unsupported notes store mysql://h/db"),
     ],
 )

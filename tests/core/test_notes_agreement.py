@@ -79,7 +79,7 @@ def flag(store: NotesStore, reviewer: str, question: str, category: str, **kw: o
     made = store.add_flag(
         question_id=question,
         category=category,
-        note="",
+        note="a reason",
         reviewer=reviewer,
         **kw,  # type: ignore[arg-type]
     )

@@ -243,6 +243,28 @@ def test_import_checks_everything_before_adding_anything(
     assert _counts(store) == (2, 0, 2)
 
 
+def test_an_other_flag_without_a_note_from_an_earlier_desk_imports_as_written(
+    store: NotesStore, audit: AuditDB, tmp_path: Path
+) -> None:
+    """The rule that a flag of category other says what the problem is holds for new flags
+    and edits; what someone wrote before it is imported as it is, never rewritten."""
+    store.add_flag(question_id="Q001", category="typo_or_format", note="", reviewer="ann")
+    export_notes(store, "json", tmp_path / "ann.json")
+    doc = json.loads((tmp_path / "ann.json").read_text(encoding="utf-8"))
+    (revision,) = doc["flags"][0]["revisions"]
+    revision["values"]["category"] = "other"
+    revision["changes"]["category"] = [None, "other"]
+    doc["flags"][0]["category"] = "other"
+    (tmp_path / "earlier.json").write_text(json.dumps(doc), encoding="utf-8")
+    with NotesStore.open(audit, str(tmp_path / "bob.sqlite")) as team:
+        assert import_notes(team, tmp_path / "earlier.json").items_added == 1
+        (flag,) = team.flags()
+        assert (flag.category, flag.note) == ("other", "")
+        with pytest.raises(ReviewError, match="must say in its note"):
+            team.edit_flag(flag.flag_id, reviewer="bob", severity="high")
+        assert team.set_flag_state(flag.flag_id, "resolved", reviewer="bob").state == "resolved"
+
+
 def test_import_from_another_audit_file_warns(
     make_audit_db: Callable[..., Path], tmp_path: Path
 ) -> None:
@@ -251,7 +273,7 @@ def test_import_from_another_audit_file_warns(
         open_audit(make_audit_db(extra_questions=1)) as other,
         NotesStore.open(other, other_store) as notes,
     ):
-        notes.add_flag(question_id="Q004", category="other", note="", reviewer="zed")
+        notes.add_flag(question_id="Q004", category="typo_or_format", note="", reviewer="zed")
         export_notes(notes, "json", tmp_path / "other.json")
     with open_audit(make_audit_db()) as audit, NotesStore.open(audit) as notes:
         result = import_notes(notes, tmp_path / "other.json")

@@ -131,7 +131,9 @@ def test_an_opened_store_and_its_side_files_are_protected(
     store_path = tmp_path / "team.sqlite"
     with open_audit(make_audit_db()) as audit:
         with NotesStore.open(audit, str(store_path)) as notes:
-            flag = notes.add_flag(question_id="Q001", category="other", note="", reviewer="a")
+            flag = notes.add_flag(
+                question_id="Q001", category="typo_or_format", note="", reviewer="a"
+            )
         before = store_path.read_bytes()
         link = tmp_path / "report.png"
         link.symlink_to(store_path)

@@ -254,8 +254,12 @@ def test_a_store_whose_history_holds_an_impossible_time_refuses_changes_clearly(
 ) -> None:
     store = tmp_path / "old.sqlite"
     with NotesStore.open(audit, str(store)) as notes:
-        flag = notes.add_flag(question_id="Q001", category="other", note="", reviewer="ann")
-        other = notes.add_flag(question_id="Q002", category="other", note="", reviewer="ann")
+        flag = notes.add_flag(
+            question_id="Q001", category="typo_or_format", note="", reviewer="ann"
+        )
+        other = notes.add_flag(
+            question_id="Q002", category="typo_or_format", note="", reviewer="ann"
+        )
     _plant(store, flag.flag_id, at)
     with NotesStore.open(audit, str(store)) as notes:
         assert {f.flag_id: f.state for f in notes.flags()}[flag.flag_id] == "resolved"
@@ -271,7 +275,9 @@ def test_a_store_whose_history_holds_an_impossible_time_refuses_changes_clearly(
 def test_a_damaged_changes_column_is_an_error_not_a_crash(audit: AuditDB, tmp_path: Path) -> None:
     store = tmp_path / "damaged.sqlite"
     with NotesStore.open(audit, str(store)) as notes:
-        flag = notes.add_flag(question_id="Q001", category="other", note="", reviewer="ann")
+        flag = notes.add_flag(
+            question_id="Q001", category="typo_or_format", note="", reviewer="ann"
+        )
     _plant(store, flag.flag_id, "2020-01-01T00:00:00.000000Z", changes="{not json")
     with (
         NotesStore.open(audit, str(store)) as notes,

@@ -26,7 +26,7 @@ def test_default_store_is_beside_the_audit_file(
     with open_audit(audit_path) as audit, NotesStore.open(audit) as notes:
         assert notes.location.path == audit_path.with_name("bench run.sqlite.review.sqlite")
         assert notes.location.default
-        notes.add_flag(question_id="Q001", category="other", note="", reviewer="ann")
+        notes.add_flag(question_id="Q001", category="typo_or_format", note="", reviewer="ann")
     names = sorted(p.name for p in audit_path.parent.iterdir())
     assert names == ["bench run.sqlite", "bench run.sqlite.review.sqlite"]  # no probe left
     assert not data_dir.exists()
@@ -57,7 +57,9 @@ def test_read_only_audit_folder_falls_back_to_the_data_dir(
         assert notes.location.path.parent == data_dir
         assert notes.location.path.name.startswith("audit.sqlite-")
         assert notes.location.path.name.endswith(SUFFIX)
-        flag = notes.add_flag(question_id="Q002", category="other", note="", reviewer="ann")
+        flag = notes.add_flag(
+            question_id="Q002", category="typo_or_format", note="", reviewer="ann"
+        )
     assert [p.name for p in audit_path.parent.iterdir()] == ["audit.sqlite"]
     with open_audit(audit_path) as audit, NotesStore.open(audit) as again:
         assert [f.flag_id for f in again.flags()] == [flag.flag_id]
@@ -146,7 +148,7 @@ def test_a_store_from_a_newer_desk_is_refused(
     store_path = tmp_path / "n.sqlite"
     with open_audit(make_audit_db()) as audit:
         with NotesStore.open(audit, str(store_path)) as made:  # made by its first write
-            made.add_flag(question_id="Q001", category="other", note="", reviewer="ann")
+            made.add_flag(question_id="Q001", category="typo_or_format", note="", reviewer="ann")
         with sqlite3.connect(store_path) as conn:
             conn.execute("UPDATE review_schema_version SET version_num = '9999'")
         conn.close()

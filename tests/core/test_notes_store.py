@@ -193,6 +193,7 @@ def test_filters_and_marked_questions(store: NotesStore) -> None:
         ({"severity": "urgent"}, "unknown severity"),
         ({"reviewer": "  "}, "a reviewer name is required"),
         ({"reviewer": "ann\nbob"}, "not a usable reviewer name"),
+        ({"note": " \n "}, "a flag of category “Other” must say in its note what the problem is"),
     ],
 )
 def test_bad_input_is_a_one_line_review_error(
@@ -207,8 +208,20 @@ def test_bad_input_is_a_one_line_review_error(
     assert store.flags() == []
 
 
+def test_a_flag_of_category_other_keeps_a_note_through_every_edit(store: NotesStore) -> None:
+    flag = store.add_flag(question_id="Q001", category="typo_or_format", note="", reviewer="ann")
+    with pytest.raises(ReviewError, match="“Other” must say in its note"):
+        store.edit_flag(flag.flag_id, reviewer="ann", category="other")
+    store.edit_flag(flag.flag_id, reviewer="ann", category="other", note="the unit is wrong")
+    with pytest.raises(ReviewError, match="“Other” must say in its note"):
+        store.edit_flag(flag.flag_id, reviewer="ann", note="  ")
+    store.edit_flag(flag.flag_id, reviewer="ann", category="key_incorrect", note="")
+    assert [r.action for r in store.history(flag.flag_id)] == ["create", "edit", "edit"]
+    assert store.flags()[0].category == "key_incorrect"
+
+
 def test_unknown_items_and_states(store: NotesStore) -> None:
-    flag = store.add_flag(question_id="Q005", category="other", note="", reviewer="ann")
+    flag = store.add_flag(question_id="Q005", category="typo_or_format", note="", reviewer="ann")
     note = store.add_attempt_note(attempt_id=1, note="x", reviewer="ann")
     with pytest.raises(ReviewError, match="unknown flag"):
         store.edit_flag(note.note_id, reviewer="ann", note="y")
@@ -229,7 +242,7 @@ def test_another_audit_file_opens_with_a_warning(
     make_audit_db: Callable[..., Path], store_url: str
 ) -> None:
     with open_audit(make_audit_db()) as first, NotesStore.open(first, store_url) as notes:
-        notes.add_flag(question_id="Q001", category="other", note="", reviewer="ann")
+        notes.add_flag(question_id="Q001", category="typo_or_format", note="", reviewer="ann")
         recorded = first.fingerprint()
     with (
         open_audit(make_audit_db(extra_questions=2)) as other,

@@ -239,7 +239,7 @@ def test_a_clock_an_hour_fast_freezes_nobody(
     book = ReviewBook(store)
     _clock(monkeypatch, "2020-01-01T11:00:00.000000Z")  # a client an hour ahead
     book.save_verdict("Q001", "ann", verdict="key_ok", not_blind=True, submit=False)
-    flag = store.add_flag(question_id="Q002", category="other", note="", reviewer="ann")
+    flag = store.add_flag(question_id="Q002", category="typo_or_format", note="", reviewer="ann")
     _clock(monkeypatch, "2020-01-01T10:00:05.000000Z")  # a correct client, five seconds on
     revised = book.save_verdict("Q001", "ann", verdict="key_ok", not_blind=True, note="checked")
     assert revised.note == "checked"

@@ -64,7 +64,9 @@ def test_the_flag_dialog_names_categories_in_words_and_records_codes(qtbot: QtBo
     assert items[-1] == "Other — something else (say what in the note)"
     assert not any("_" in item for item in items)
     dialog.category.setCurrentIndex(dialog.category.count() - 1)
-    assert dialog.problem_text() == "Say in the note what the problem is (category “Other”)."
+    assert dialog.problem_text() == (
+        "A flag of category “Other” must say in its note what the problem is."
+    )
     assert dialog.values().category == "other"
 
 

@@ -27,7 +27,7 @@ from ai4hse_desk.gui.dialogs.save_keys import save_on_ctrl_enter
 from ai4hse_desk.gui.plain_text import title_text
 from ai4hse_desk.gui.widgets.labels import plain_label
 from ai4hse_desk.notes import CATEGORIES, SEVERITIES, Flag
-from ai4hse_desk.notes.model import MAX_NOTE, category_name
+from ai4hse_desk.notes.model import MAX_NOTE, category_name, flag_note_problem
 
 if TYPE_CHECKING:
     from ai4hse_desk.audit.records import Question
@@ -144,8 +144,9 @@ class FlagDialog(QDialog):
         values = self.values()
         if len(values.note) > MAX_NOTE:
             return f"A note is limited to {MAX_NOTE:,} characters ({len(values.note):,} now)."
-        if values.category == "other" and not values.note.strip():
-            return f"Say in the note what the problem is (category “{category_name('other')}”)."
+        problem = flag_note_problem(values.category, values.note)
+        if problem:
+            return f"{problem[0].upper()}{problem[1:]}."
         flag = self._flag
         if flag is not None and values == FlagValues(
             flag.category, flag.option, flag.severity, flag.note
