@@ -7,7 +7,8 @@ Sheets, in order (the workbook opens on the first):
   key, confidence, source, note, what the review made of the question, dates;
 * **Decisions** — one row per adjudicated question: the decision in words, the
   corrected key beside the official one (private), the adjudicator, note, dates;
-* **Flags and notes** — the reviewers' flags and attempt notes;
+* **Flags and notes** — the reviewers' flags and attempt notes (category, severity and state
+  in words: "Key incorrect", "Medium", "Open");
 * **History** — every change of every verdict, decision, flag and note, oldest first,
   each told in words ("verdict: — → Key wrong; status: Draft → Submitted");
 * **Plan** — every plan's assignments, the plan in force marked;
@@ -149,6 +150,12 @@ def _flag_option(entry: Entry) -> str | None:
     return option_letter(option) if isinstance(option, int) else None
 
 
+def _word(name: str) -> Callable[[Entry], str | None]:
+    """A field whose values are words (``medium``, ``open``), capitalised as the other
+    sheets' words are ("Medium", "Open")."""
+    return lambda e: v.capitalize() if isinstance(v := e.values.get(name), str) else None
+
+
 def _category(entry: Entry) -> str | None:
     value = entry.values.get("category")
     return category_name(value) if isinstance(value, str) else None
@@ -165,8 +172,8 @@ FLAG_COLUMNS: Final[tuple[Col[Entry], ...]] = (
     Col("Run", lambda e: e.item.run_id),
     Col("Option", _flag_option),
     Col("Category", _category),
-    Col("Severity", _value("severity")),
-    Col("State", _value("state")),
+    Col("Severity", _word("severity")),
+    Col("State", _word("state")),
     Col("Reviewer", lambda e: e.item.reviewer),
     Col("Note", _value("note"), "long"),
     Col("Created (UTC)", lambda e: _time(e.item.created_at), "date"),

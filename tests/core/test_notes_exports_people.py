@@ -184,8 +184,12 @@ def test_flag_categories_read_as_words_in_the_workbook_and_as_codes_for_programs
     out = tmp_path / "review.xlsx"
     _export(audit, store, out)
     book = openpyxl.load_workbook(out)
-    flags = {r["Reviewer"]: r["Category"] for r in _rows(book["Flags and notes"])}
-    assert flags == {"ann": "Other", "bob": "Options overlap"}
+    flags = {r["Reviewer"]: (r["Category"], r["Severity"], r["State"])
+             for r in _rows(book["Flags and notes"])}  # fmt: skip
+    assert flags == {
+        "ann": ("Other", "Medium", "Open"),
+        "bob": ("Options overlap", "Medium", "Open"),
+    }
     told = [str(r["Changes"]) for r in _rows(book["History"]) if r["Item"] == "Flag"]
     assert "category: Other → Options overlap" in told
     machine = {r["reviewer"]: r["category"] for r in _rows(book["notes"]) if r["kind"] == "flag"}
