@@ -40,7 +40,13 @@ def register(commands: Any) -> None:
         ),
     )
     p.add_argument("--option", type=int, metavar="POS", help="0-based option position")
-    p.add_argument("--note", required=True, metavar="TEXT")
+    p.add_argument(
+        "--note",
+        required=True,
+        metavar="TEXT",
+        help="why: a regulation, a source, the option that should differ (may be empty, "
+        "except for category other)",
+    )
     p.add_argument("--reviewer", required=True, metavar="NAME")
     p.add_argument("--severity", default="medium", help="low, medium (default) or high")
     p.set_defaults(handler=run)
