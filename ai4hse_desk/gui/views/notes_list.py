@@ -7,11 +7,13 @@ an open flag, so "open" lists it), category (a category hides attempt notes,
 which have none), reviewer (the author) and kind. *Decision* says what the review
 made of the row's question (its final state), where the reviewer may see it. A
 double-click on a flag or a concern shows the first listed attempt of its question;
-on an attempt note, that attempt. Every text is shown as plain text. The list is small (people write
-notes): the notes controller reads it whole, off the GUI thread, and it is
-filtered here. It holds only what the visibility policy lets the reviewer see:
-under the table, a line says what is hidden, on which questions, and why, with a
-button to answer a blind one in the Review view.
+on an attempt note, that attempt. Every text is shown as plain text. People write notes, so
+the list is thousands at most: the notes controller reads it whole, off the GUI thread, the
+core filters it (:func:`~ai4hse_desk.review.list_rows.note_rows`) and a thin model
+(:class:`~ai4hse_desk.gui.models.notes_table.NotesTableModel`) shows it, the view asking
+only for the rows it draws (20,000 flags refresh in well under 0.1 s). It holds only what
+the visibility policy lets the reviewer see: under the table, a line says what is hidden,
+on which questions, and why, with a button to answer a blind one in the Review view.
 """
 
 from __future__ import annotations
@@ -27,17 +29,17 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QPushButton,
-    QTableWidget,
-    QTableWidgetItem,
+    QTableView,
     QVBoxLayout,
     QWidget,
 )
 
 from ai4hse_desk.display.text_sanitize import display_text
-from ai4hse_desk.gui.widgets.labels import plain_label, table_texts
+from ai4hse_desk.gui.models.notes_table import NotesTableModel
+from ai4hse_desk.gui.widgets.labels import plain_label
 from ai4hse_desk.notes import CATEGORIES, STATES, AttemptNote, Flag
 from ai4hse_desk.notes.model import category_name
-from ai4hse_desk.review.list_rows import COLUMNS, KINDS, note_cells, note_rows
+from ai4hse_desk.review.list_rows import COLUMNS, KINDS, note_rows
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence, Set
@@ -45,9 +47,9 @@ if TYPE_CHECKING:
     from ai4hse_desk.review.final_state import FinalState
     from ai4hse_desk.review.records import ReviewVerdict
 
-_CELL = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-_ROLE_KIND = Qt.ItemDataRole.UserRole
-_ROLE_TARGET = Qt.ItemDataRole.UserRole + 1
+
+#: Rows whose texts set the columns' widths (Qt's default, 1,000, cost 0.1 s per refresh).
+_WIDTH_ROWS = 100
 
 
 def _combo(name: str, choices: Sequence[tuple[str, str | None]]) -> QComboBox:
@@ -88,9 +90,10 @@ class NotesList(QWidget):
         self.review_button.clicked.connect(
             lambda: self.review_requested.emit(self.review_button.property("question"))
         )
-        self.table = QTableWidget(0, len(COLUMNS))
+        self.model = NotesTableModel(self)
+        self.table = QTableView()
+        self.table.setModel(self.model)
         self.table.setAccessibleName("Flags, attempt notes and review concerns")
-        self.table.setHorizontalHeaderLabels(list(COLUMNS))
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -98,12 +101,14 @@ class NotesList(QWidget):
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setDefaultSectionSize(22)
         header = self.table.horizontalHeader()
+        header.setResizeContentsPrecision(_WIDTH_ROWS)
         for column in range(len(COLUMNS) - 1):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(len(COLUMNS) - 1, QHeaderView.ResizeMode.Stretch)
         # Newest change first until a header is clicked.
         header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
-        self.table.itemDoubleClicked.connect(self._activated)
+        self.table.setSortingEnabled(True)
+        self.table.doubleClicked.connect(lambda index: self.activate_row(index.row()))
 
         filters = QHBoxLayout()
         for label, combo in (
@@ -183,21 +188,7 @@ class NotesList(QWidget):
             concerns=concerns,
             states=self._states,
         )
-        self.table.setSortingEnabled(False)
-        self.table.setRowCount(len(rows))
-        for r, row in enumerate(rows):
-            target: str | int = row.question_id if row.attempt_id is None else row.attempt_id
-            for column, text in enumerate(note_cells(row)):
-                item = QTableWidgetItem()
-                if column == 2 and row.attempt_id is not None:
-                    item.setData(Qt.ItemDataRole.DisplayRole, row.attempt_id)
-                else:
-                    item.setText(text)
-                item.setFlags(_CELL)
-                item.setData(_ROLE_KIND, row.kind)
-                item.setData(_ROLE_TARGET, target)
-                self.table.setItem(r, column, item)
-        self.table.setSortingEnabled(True)
+        self.model.set_rows(rows)
         what = "flags, notes and review concerns" if concerns else "flags and notes"
         total = len(flags) + len(notes) + len(concerns)
         self.count.setText(
@@ -218,20 +209,17 @@ class NotesList(QWidget):
 
     def row_texts(self) -> list[tuple[str, ...]]:
         """The table's cells, row by row, as shown."""
-        return table_texts(self.table)
+        return self.model.texts()
 
     def activate_row(self, row: int) -> None:
         """Jump to what ``row`` concerns (as a double-click does)."""
-        item = self.table.item(row, 0)
-        if item is not None:
-            self._activated(item)
-
-    def _activated(self, item: QTableWidgetItem) -> None:
-        target = item.data(_ROLE_TARGET)
-        if item.data(_ROLE_KIND) == "attempt_note":
-            self.attempt_activated.emit(int(target))
+        found = self.model.note_row(row)
+        if found is None:
+            return
+        if found.kind == "attempt_note" and found.attempt_id is not None:
+            self.attempt_activated.emit(found.attempt_id)
         else:  # a flag or a review concern: its question
-            self.question_activated.emit(str(target))
+            self.question_activated.emit(found.question_id)
 
 
 class NotesDock(QDockWidget):
