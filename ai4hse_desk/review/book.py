@@ -37,12 +37,14 @@ from ai4hse_desk.review.values import (
     CONFIDENCES,
     DRAFT,
     KEY_WRONG,
+    PROPOSED_IS_OFFICIAL,
     SUBMITTED,
     VERDICTS,
     check_answer,
     check_seed,
     choice,
     clean_source,
+    proposes_the_official_key,
 )
 from ai4hse_desk.review.visibility import Visibility, read_visibility
 
@@ -232,7 +234,8 @@ class ReviewBook:
 
         Raises:
             ReviewError: an unknown question, reviewer, verdict or confidence; a list of
-                the wrong length; ``key_wrong`` without a proposed key.
+                the wrong length; ``key_wrong`` without a proposed key, or proposing
+                the official key.
             BlindRuleError: a blind answer after the reveal.
         """
         question = self.question(question_id)
@@ -252,6 +255,8 @@ class ReviewBook:
         choice(confidence, CONFIDENCES, "confidence")
         if verdict == KEY_WRONG and key is None:
             raise ReviewError("key_wrong needs a proposed key (--proposed-key [TRUE, FALSE, ...])")
+        if proposes_the_official_key(verdict, key, question.key):
+            raise ReviewError(PROPOSED_IS_OFFICIAL)
         if submit and verdict is None:
             raise ReviewError("a verdict is needed to submit")
         values = {

@@ -145,6 +145,21 @@ def answer_of(key: tuple[bool, ...]) -> Answer:
     return tuple(TRUE if value else FALSE for value in key)
 
 
+#: Why a ``key_wrong`` verdict cannot propose the official key (the store's and the
+#: review server's words; the verdict form says the same).
+PROPOSED_IS_OFFICIAL: Final = (
+    "key_wrong: the proposed key is the official key; propose the key you think is right"
+)
+
+
+def proposes_the_official_key(
+    verdict: str | None, proposed: Answer | None, key: tuple[bool, ...]
+) -> bool:
+    """True for a ``key_wrong`` verdict whose proposed key is the official ``key``: a
+    verdict that contradicts itself, refused wherever a verdict is recorded."""
+    return verdict == KEY_WRONG and proposed == answer_of(key)
+
+
 def is_concern(verdict: str) -> bool:
     """True for every verdict but ``key_ok``."""
     return verdict != KEY_OK

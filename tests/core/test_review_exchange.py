@@ -46,7 +46,7 @@ def record_review(notes: NotesStore) -> None:
     review = ReviewBook(notes)
     review.make_plan(reviewers=["ann", "bob"], per_question=2)
     review.record_blind("Q001", "ann", [T, F, U, F])
-    review.save_verdict("Q001", "ann", verdict="key_wrong", proposed_key=[T, F, T, F],
+    review.save_verdict("Q001", "ann", verdict="key_wrong", proposed_key=[T, F, T, T],
                         confidence="high", source="ISO 45001 §8", note=FORMULA)  # fmt: skip
     review.save_verdict("Q002", "ann", verdict="key_ok", not_blind=True, submit=False)
     review.save_verdict("Q002", "ann", verdict="key_ok", not_blind=True)
@@ -470,7 +470,7 @@ def test_csv_and_xlsx_guard_formulas_and_name_options_by_letter(
     assert ann_q001["note"] == "'" + FORMULA
     assert ann_q001["blind"] == "True"
     assert ann_q001["blind_answer"] == "A TRUE, B FALSE, C UNSURE, D FALSE"
-    assert ann_q001["proposed_key"] == "A TRUE, B FALSE, C TRUE, D FALSE"
+    assert ann_q001["proposed_key"] == "A TRUE, B FALSE, C TRUE, D TRUE"
     assert (ann_q001["verdict"], ann_q001["confidence"]) == ("key_wrong", "high")
     assert ann_q001["revisions"] == "2"
     assert rows[2]["blind"] == "False"
@@ -491,7 +491,7 @@ def test_csv_and_xlsx_guard_formulas_and_name_options_by_letter(
     assert ann_verdict["Note"] == "'" + FORMULA
     assert ann_verdict["Answered blind"] == "Yes"
     assert ann_verdict["Blind answer"] == "A TRUE, B FALSE, C UNSURE, D FALSE"
-    assert ann_verdict["Proposed key"] == "A TRUE, B FALSE, C TRUE, D FALSE"
+    assert ann_verdict["Proposed key"] == "A TRUE, B FALSE, C TRUE, D TRUE"
     assert "Official key" not in ann_verdict  # private
     assert (bob_q005["Source checked"], bob_q005["Note"]) == ("'+SUM(1)", "'-2")
     history = sheets["History"]

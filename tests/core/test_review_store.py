@@ -124,6 +124,11 @@ def test_questions_outside_the_queue_stay_hidden(store: NotesStore) -> None:
         ({"question_id": "Q999", "verdict": "key_ok"}, "unknown question"),
         ({"verdict": "fine"}, "unknown verdict"),
         ({"verdict": "key_wrong"}, "needs a proposed key"),
+        ({"verdict": "key_wrong", "proposed_key": [T, F, T, F]}, "proposed key is the official"),
+        (
+            {"verdict": "key_wrong", "proposed_key": "[TRUE, FALSE, TRUE, FALSE]", "submit": False},
+            "proposed key is the official key; propose the key you think is right",
+        ),
         ({"verdict": "key_ok", "proposed_key": [T, F]}, "has 2 values"),
         ({"verdict": "key_ok", "proposed_key": [T, F, U, F]}, "other than TRUE, FALSE"),
         ({"verdict": "key_ok", "confidence": "certain"}, "unknown confidence"),
@@ -143,6 +148,24 @@ def test_bad_verdicts_are_refused_and_write_nothing(
         ReviewBook(store).save_verdict(**call)  # type: ignore[arg-type]
     assert ReviewBook(store).all_verdicts() == []
     assert _sha(audit) == before
+
+
+def test_key_wrong_proposes_a_key_other_than_the_official_one(store: NotesStore) -> None:
+    book = ReviewBook(store)
+    book.make_plan(reviewers=["ann", "bob"], per_question=2)
+    with pytest.raises(ReviewError) as refused:  # Q001's key is A, C
+        book.save_verdict("Q001", "ann", verdict="key_wrong", not_blind=True,
+                          proposed_key=[T, F, T, F])  # fmt: skip
+    assert str(refused.value) == (
+        "key_wrong: the proposed key is the official key; propose the key you think is right"
+    )
+    assert book.all_verdicts() == []
+    # only key_wrong proposes a key: another verdict may carry the official one
+    book.save_verdict("Q001", "ann", verdict="multiple_defensible", not_blind=True,
+                      proposed_key=[T, F, T, F])  # fmt: skip
+    made = book.save_verdict("Q001", "bob", verdict="key_wrong", not_blind=True,
+                             proposed_key=[T, F, T, T])  # fmt: skip
+    assert made.proposed_key == (T, F, T, T)
 
 
 def test_revisions_append_and_status_counts_queues(store: NotesStore) -> None:

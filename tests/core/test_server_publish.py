@@ -55,9 +55,14 @@ def review_db() -> Iterator[ReviewDatabase]:
 
 def test_the_migrations_are_numbered_and_packaged() -> None:
     names = sorted(e.name for e in files("ai4hse_desk.review.server").joinpath("sql").iterdir())
-    assert names == ["0001_tables.sql", "0002_functions.sql", "0003_own_queue.sql"]
-    assert [v for v, _ in migration_files()] == [1, 2, 3]
-    assert schema_version() == 3
+    assert names == [
+        "0001_tables.sql",
+        "0002_functions.sql",
+        "0003_own_queue.sql",
+        "0004_key_wrong_proposes.sql",
+    ]
+    assert [v for v, _ in migration_files()] == [1, 2, 3, 4]
+    assert schema_version() == 4
 
 
 @pytest.mark.parametrize("responses", ["none", "selections", "full"])
@@ -350,7 +355,7 @@ def test_a_schema_newer_or_older_than_the_desk_is_refused(
         assert f"version 99, newer than this desk's ({schema_version()})" in err
 
 
-def test_publishing_again_brings_a_version_2_server_to_3_and_keeps_every_verdict(
+def test_publishing_again_brings_a_version_2_server_up_to_date_and_keeps_every_verdict(
     review_db: ReviewDatabase,
     demo_db: Path,
     capsys: pytest.CaptureFixture[str],
@@ -373,10 +378,24 @@ def test_publishing_again_brings_a_version_2_server_to_3_and_keeps_every_verdict
         review_db.sql("ann", f"SELECT {S}.own_queue()")
     monkeypatch.undo()
     status, _, err = review_db.desk(["review", "status", "--server", review_db.url("ann")], capsys)
-    assert (status, "older than this desk's (3)" in err) == (2, True)
+    assert (status, "older than this desk's (4)" in err) == (2, True)
     review_db.publish(demo_db, capsys, *plan)
     versions = review_db.sql("coord", f"SELECT version FROM {S}.schema_version ORDER BY version")
-    assert versions == [(1,), (2,), (3,)]
+    assert versions == [(1,), (2,), (3,), (4,)]
+    # version 4: a key_wrong verdict proposing the official key (Q001's: A, C) is refused by
+    # the database itself, through the desk and through a plain client alike
+    official = "[TRUE, FALSE, TRUE, FALSE]"
+    status, _, err = review_db.desk(["review", "verdict", "--server", review_db.url("ann"),
+                                     "--question", "Q001", "--verdict", "key_wrong", "--not-blind",
+                                     "--proposed-key", official], capsys)  # fmt: skip
+    assert (status, err) == (
+        2, "error: key_wrong: the proposed key is the official key; propose the key you think "
+        "is right\n",
+    )  # fmt: skip
+    as_key = "ARRAY['TRUE', 'FALSE', 'TRUE', 'FALSE']"
+    with pytest.raises(errors.InvalidParameterValue, match="the proposed key is the official"):
+        review_db.sql("ann", f"SELECT {S}.save_verdict('Q001', NULL, true, 'key_wrong', "
+                      f"{as_key}, NULL, '', '', false, NULL)")  # fmt: skip
     server = ReviewServer.open(review_db.url("ann"))
     assert server.own_queue() == [{"question_id": "Q001", "position": 0, "state": "submitted"}]
     assert server.show("Q001")["verdict"]["note"] == "before the update"

@@ -28,7 +28,7 @@ from ai4hse_desk.review.values import (
     TRUE,
     UNSURE,
     VERDICTS,
-    answer_of,
+    proposes_the_official_key,
 )
 
 if TYPE_CHECKING:
@@ -69,7 +69,7 @@ class VerdictValues:
         """Why these values cannot be recorded against the official ``key`` ("" if they can)."""
         if submit and self.verdict is None:
             return "Choose a verdict before submitting (or save a draft)."
-        if self.verdict == KEY_WRONG and self.proposed_key == answer_of(tuple(key)):
+        if proposes_the_official_key(self.verdict, self.proposed_key, tuple(key)):
             return (
                 "Key wrong: the proposed key is the official key; change the options "
                 "you think the key has wrong."
