@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QDialog
 from sqlalchemy.exc import OperationalError
 
@@ -757,3 +757,27 @@ def test_key_audit_keys_open_the_compare_grid_and_prefill_a_key_flag(
     (flag,) = store.flags(question_id=top.question_id)
     assert (flag.category, flag.option, flag.state) == ("key_incorrect", top.option, "open")
     assert window.keyaudit.model.index(0, 4).data() == "⚑"
+
+
+def test_the_notes_list_keeps_an_800_px_window_800_px_wide(window: MainWindow) -> None:
+    """Two reviewers side by side on one screen: opening the notes list made an 800-px
+    window about 980 px wide (its four filters at their longest choices and the count on
+    one line); the filters now give way, their lists still showing whole choices."""
+    window.switcher.show_review(wait=True)
+    window.resize(800, 900)
+    settle(window)
+    narrow = window.width()  # 800, or the pages' own minimum where fonts are wider
+    notes = window.notes_dock.list
+    assert notes.minimumSizeHint().width() <= 760
+    window.notes_dock.show()
+    settle(window)
+    assert window.width() == narrow, "opening the notes list does not widen the window"
+    for widget in (notes.state, notes.category, notes.reviewer, notes.kind, notes.count):
+        right = widget.mapTo(window, QPoint(widget.width(), 0)).x()
+        assert widget.isVisible()
+        assert right <= window.width(), widget.accessibleName()
+    choices = notes.category.view()
+    assert choices.minimumWidth() >= choices.sizeHintForColumn(0)
+    window.resize(1400, 900)
+    settle(window)
+    assert notes.category.width() >= notes.category.sizeHint().width()  # room: whole choices

@@ -50,14 +50,27 @@ if TYPE_CHECKING:
 
 #: Rows whose texts set the columns' widths (Qt's default, 1,000, cost 0.1 s per refresh).
 _WIDTH_ROWS = 100
+#: A filter's narrowest width in characters: the four filters and the count fit an 800-px
+#: window (the dock would otherwise widen it, to about 980 px).
+_COMBO_CHARS = 12
 
 
 def _combo(name: str, choices: Sequence[tuple[str, str | None]]) -> QComboBox:
+    """A filter as wide as its longest choice where there is room, down to
+    :data:`_COMBO_CHARS` characters where there is not (its text elided); its list as wide
+    as its longest choice."""
     combo = QComboBox()
     combo.setAccessibleName(name)
+    combo.setMinimumWidth(_COMBO_CHARS * combo.fontMetrics().averageCharWidth())
     for label, value in choices:
         combo.addItem(label, value)
+    _fit_list(combo)
     return combo
+
+
+def _fit_list(combo: QComboBox) -> None:
+    view = combo.view()
+    view.setMinimumWidth(view.sizeHintForColumn(0) + view.verticalScrollBar().sizeHint().width())
 
 
 class NotesList(QWidget):
@@ -84,7 +97,7 @@ class NotesList(QWidget):
         self.category.setToolTip("Attempt notes have no category: choosing one lists flags only")
         self.reviewer = _combo("Reviewer filter", [("Any reviewer", None)])
         self.kind = _combo("Kind filter", KINDS)
-        self.count = plain_label(name="Notes shown", wrap=False)
+        self.count = plain_label(name="Notes shown")
         self.hidden = plain_label(name="Notes hidden from you")
         self.review_button = QPushButton()
         self.review_button.clicked.connect(
@@ -206,6 +219,7 @@ class NotesList(QWidget):
             self.reviewer.addItem(display_text(name), name)
         self.reviewer.setCurrentIndex(max(0, self.reviewer.findData(chosen)))
         self.reviewer.blockSignals(False)
+        _fit_list(self.reviewer)
 
     def row_texts(self) -> list[tuple[str, ...]]:
         """The table's cells, row by row, as shown."""
