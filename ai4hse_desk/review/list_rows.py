@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 #: The row kind of a submitted review concern.
 CONCERN = "review_concern"
 KINDS = (
-    ("Flags, notes and concerns", None),
+    ("Any kind", None),
     ("Flags", "flag"),
     ("Attempt notes", "attempt_note"),
     ("Review concerns", CONCERN),

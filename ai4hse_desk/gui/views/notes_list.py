@@ -50,18 +50,19 @@ if TYPE_CHECKING:
 
 #: Rows whose texts set the columns' widths (Qt's default, 1,000, cost 0.1 s per refresh).
 _WIDTH_ROWS = 100
-#: A filter's narrowest width in characters: the four filters and the count fit an 800-px
-#: window (the dock would otherwise widen it, to about 980 px).
-_COMBO_CHARS = 12
+#: Pixels of a filter beside its text (frame, margins, arrow): at its narrowest a filter
+#: shows its first choice whole, and the four and the count fit an 800-px window (at their
+#: longest choices the dock widened it to about 980 px).
+_COMBO_FRAME = 36
 
 
 def _combo(name: str, choices: Sequence[tuple[str, str | None]]) -> QComboBox:
-    """A filter as wide as its longest choice where there is room, down to
-    :data:`_COMBO_CHARS` characters where there is not (its text elided); its list as wide
-    as its longest choice."""
+    """A filter as wide as its longest choice where there is room, down to its first choice
+    ("Any state") where there is not (a longer choice elided); its list as wide as its
+    longest choice."""
     combo = QComboBox()
     combo.setAccessibleName(name)
-    combo.setMinimumWidth(_COMBO_CHARS * combo.fontMetrics().averageCharWidth())
+    combo.setMinimumWidth(combo.fontMetrics().horizontalAdvance(choices[0][0]) + _COMBO_FRAME)
     for label, value in choices:
         combo.addItem(label, value)
     _fit_list(combo)
