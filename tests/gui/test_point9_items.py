@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
 
 from ai4hse_desk.audit import pin
 from ai4hse_desk.audit.records import Option, Question
@@ -116,6 +117,56 @@ def test_the_filters_dock_hides_beside_scores_key_audit_and_review(
     assert not dock.isVisible()  # and it stays closed
     assert not toggle.isChecked()
     assert toggle.isEnabled()
+
+
+def _width(window: MainWindow, width: int) -> None:
+    for _ in range(2):  # (as a drag does: the dock folds, then the window narrows further)
+        window.resize(width, 700)
+        for _ in range(3):
+            QApplication.processEvents()
+
+
+def test_in_a_narrow_window_the_filters_dock_folds_and_comes_back(
+    window: MainWindow, pristine: Path
+) -> None:
+    """Two reviewers' 800-px windows side by side: the dock beside the attempts page was
+    squeezed to a sliver and the page overflowed (about 840 px). Below the rule's width the
+    dock folds away; crossing back it returns; between crossings the reviewer's choice holds,
+    on any page."""
+    dock, toggle = window.filters_dock, window.filters_dock.toggleViewAction()
+    assert window.open_path(pristine, wait=True)
+    rule = window.switcher.filters_rule
+    assert rule is not None
+    assert 800 < rule.fold_width() < 1366
+    _width(window, 1366)
+    assert dock.isVisible()
+    _width(window, 800)
+    assert not dock.isVisible()
+    assert not toggle.isChecked()
+    assert toggle.isEnabled()  # the reviewer may bring it back
+    assert window.width() == 800
+    _width(window, 1366)
+    assert dock.isVisible()
+
+    _width(window, 800)
+    toggle.trigger()  # the reviewer wants it, narrow as the window is
+    assert dock.isVisible()
+    _width(window, 820)  # no crossing: the choice holds
+    assert dock.isVisible()
+    dock.close()  # closed by its ×, then the window widens: it stays closed
+    _width(window, 1366)
+    assert not dock.isVisible()
+    toggle.trigger()
+    assert dock.isVisible()
+
+    window.switcher.show_review()  # narrowed on another page, folded on return
+    _width(window, 800)
+    window.switcher.show_attempt_tab()
+    assert not dock.isVisible()
+    window.switcher.show_review()  # widened on another page, back on return
+    _width(window, 1366)
+    window.switcher.show_attempt_tab()
+    assert dock.isVisible()
 
 
 # -- the run filter has a search box --------------------------------------------

@@ -6,8 +6,8 @@ for an opened file; the key audit in the background as soon as the file's review
 index is ready (or when its page is shown first) (``wait`` waits for them, for headless
 screenshots and tests). A click on a plotted bar filters the attempt list; the key audit opens a
 question's compare grid or starts a ``key_incorrect`` flag on it. The Filters dock
-filters the attempt list only: it is hidden beside the other pages (its toggle unchecked
-and disabled there) and shown again, as the reviewer left it, on the attempts page.
+filters the attempt list only, and folds away in a narrow window
+(:class:`~.filters_dock_rule.FiltersDockRule`).
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
+
+from ai4hse_desk.gui.controllers.filters_dock_rule import FiltersDockRule
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QDockWidget, QTabWidget
@@ -53,10 +55,13 @@ class ViewSwitcher(QObject):
         filters_dock: QDockWidget | None = None,
     ) -> None:
         super().__init__(pages)
-        self._filters_dock = filters_dock
-        #: Whether the reviewer left the Filters dock shown on the attempts page
-        #: (``None`` while the attempts page is current).
-        self._filters_wanted: bool | None = None
+        self.filters_rule = (
+            None
+            if filters_dock is None
+            else FiltersDockRule(
+                filters_dock, pages, on_attempts=pages.currentIndex() == VIEW_ATTEMPTS
+            )
+        )
         self._pages, self._detail = pages, detail_tabs
         self._scores, self._keyaudit = scores, keyaudit
         self._navigator, self._list = navigator, attempt_list
@@ -126,23 +131,9 @@ class ViewSwitcher(QObject):
             set(explored.excluded), reason, corrected=explored.corrected_keys
         )
 
-    def _keep_filters_dock(self, page: int) -> None:
-        """Hide the Filters dock beside pages it does not filter; restore it on return."""
-        dock = self._filters_dock
-        if dock is None:
-            return
-        toggle = dock.toggleViewAction()
-        if page != VIEW_ATTEMPTS and self._filters_wanted is None:
-            self._filters_wanted = not dock.isHidden()
-            dock.hide()
-            toggle.setEnabled(False)
-        elif page == VIEW_ATTEMPTS and self._filters_wanted is not None:
-            toggle.setEnabled(True)
-            dock.setVisible(self._filters_wanted)
-            self._filters_wanted = None
-
     def _page_changed(self, page: int) -> None:
-        self._keep_filters_dock(page)
+        if self.filters_rule is not None:
+            self.filters_rule.page_changed(page == VIEW_ATTEMPTS)
         session = self._session
         if session is None:
             return

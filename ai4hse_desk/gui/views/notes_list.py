@@ -133,8 +133,8 @@ class NotesList(QWidget):
         ):
             filters.addWidget(QLabel(label))
             filters.addWidget(combo)
-        filters.addStretch(1)
-        filters.addWidget(self.count)
+        self.count.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        filters.addWidget(self.count, 1)  # the spare width: one line where there is room
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(filters)
