@@ -30,7 +30,6 @@ from ai4hse_desk.notes.model import (
     Revision,
     Value,
     check_choice,
-    check_flag_note,
     clean_note,
     new_id,
     usable_text,
@@ -216,7 +215,6 @@ class NotesStore:
             "note": clean_note(note, required=False),
             "state": "open",
         }
-        check_flag_note(str(values["category"]), str(values["note"]))
         item = ItemRecord(
             item_id=new_id(),
             kind="flag",
@@ -273,13 +271,9 @@ class NotesStore:
             updates["category"] = check_choice(category, CATEGORIES, "category")
         if severity is not None:
             updates["severity"] = check_choice(severity, SEVERITIES, "severity")
-        flag = self._flag(flag_id)
         if not isinstance(option, EllipsisType):
-            self.check_question(flag.question_id, option)
+            self.check_question(self._flag(flag_id).question_id, option)
             updates["option"] = option
-        check_flag_note(
-            str(updates.get("category", flag.category)), str(updates.get("note", flag.note))
-        )
         self._change(flag_id, "flag", reviewer, "edit", updates)
         return self._flag(flag_id)
 

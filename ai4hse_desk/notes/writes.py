@@ -26,6 +26,7 @@ from ai4hse_desk.notes.model import (
     Revision,
     Value,
     after,
+    check_flag_note,
     clean_note,
     frozen_values,
     new_id,
@@ -84,6 +85,7 @@ def record_audit(conn: Connection, sha256: str, name: str) -> str | None:
 
 def create(conn: Connection, item: ItemRecord, values: Mapping[str, Value]) -> Revision:
     """Insert a new item and its ``create`` revision (every field changed from ``None``)."""
+    _check_values(item.kind, values)
     item = replace(item, created_at=backend.clock(conn))
     revision = Revision(
         revision_id=new_id(),
@@ -168,7 +170,16 @@ def change(
 ) -> Revision | None:
     """Lock the item, then append a revision applying ``updates`` to its current fields."""
     item = locked_item(conn, item_id, kind)
-    return append(conn, item, {**current_values(conn, item), **updates}, reviewer, action)
+    new = {**current_values(conn, item), **updates}
+    _check_values(kind, new)
+    return append(conn, item, new, reviewer, action)
+
+
+def _check_values(kind: str, values: Mapping[str, Value]) -> None:
+    """The rules across fields of the values a new flag or an edit writes (a state change,
+    an undo and an import keep what was written)."""
+    if kind == "flag":
+        check_flag_note(str(values["category"]), str(values["note"]))
 
 
 def with_reason(note: Value, state: str, reason: str) -> str:
