@@ -47,10 +47,6 @@ class FiltersDockRule(QObject):
         """The window width below which the dock folds away."""
         return self._dock.sizeHint().width() + _SEPARATOR + self._pages.minimumSizeHint().width()
 
-    def folded(self) -> bool:
-        """True while the width rule keeps the dock away."""
-        return self._folded
-
     def page_changed(self, attempts: bool) -> None:
         """The attempts page (``attempts``) or another became current."""
         toggle = self._dock.toggleViewAction()
