@@ -80,7 +80,8 @@ def _verdicts(item: Mapping[str, Any]) -> str:
         ]
         for v in item.get("verdicts") or ()
     ]
-    return grid(("reviewer", "verdict", "confidence", "source checked", "note"), lines, wide=True)
+    header = ("reviewer", "verdict", "confidence", "source checked", "note")
+    return grid(header, lines, wide=True, empty="No submitted verdict.")
 
 
 def _decision(decision: Mapping[str, Any] | None) -> str:

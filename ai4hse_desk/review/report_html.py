@@ -77,13 +77,14 @@ def _with_private(
     lines: list[list[object]],
     *,
     appendix: bool,
+    empty: str,
 ) -> str:
     """A table of ``lines``; the private question texts of ``items`` in a last column,
     unless the evidence appendix shows them (``appendix``)."""
     if not appendix and any("question_text" in i or "options" in i for i in items):
         header = (*header, "question text and options")
         lines = [[*line, private_block(item)] for line, item in zip(lines, items, strict=True)]
-    return grid(header, lines, wide=True)
+    return grid(header, lines, wide=True, empty=empty)
 
 
 def _pick(item: Mapping[str, Any], keys: Iterable[str], missing: object = "—") -> list[object]:
@@ -201,7 +202,7 @@ def _status(report: Mapping[str, Any]) -> list[str]:
     status = report.get("status") or {}
     cover = {**(status.get("coverage") or {}), **(status.get("adjudication") or {})}
     keys = ("questions", "fully_reviewed", "partly_reviewed", "unreviewed", "needed", "decided")
-    coverage = ("questions", "fully reviewed", "partly reviewed", "unreviewed",
+    coverage = ("questions", "fully reviewed", "partly reviewed", "no verdict yet",
                 "entered adjudication", "decided")  # fmt: skip
     effort = {r.get("reviewer"): r for r in (report.get("effort") or {}).get("reviewers", [])}
     header = ["reviewer", "assigned", "submitted", "drafts", "remaining"]
@@ -220,7 +221,7 @@ def _status(report: Mapping[str, Any]) -> list[str]:
         facts([("Plan", plan_text(status.get("plan")))]),
         grid(coverage, [_pick(cover, keys, 0)]),
         "<h2>Reviewers</h2>",
-        grid(header, reviewers),
+        grid(header, reviewers, empty="No reviewer yet: no plan and no verdict."),
     ]
 
 
@@ -245,9 +246,17 @@ def _agreement(agreement: Mapping[str, Any]) -> list[str]:
     return [
         "<h2>Agreement</h2>",
         f'<p class="note">{text(sentence(definition))}</p>' if definition else "",
-        grid(("measure", "statistic", "value", "units", "reviewers"), lines),
+        grid(
+            ("measure", "statistic", "value", "units", "reviewers"),
+            lines,
+            empty="No question has two submitted verdicts yet.",
+        ),
         "<h3>Blind answers vs key</h3>",
-        grid(("counted", "agree", "of", "share", "95% Wilson interval"), shares),
+        grid(
+            ("counted", "agree", "of", "share", "95% Wilson interval"),
+            shares,
+            empty="No blind answer submitted yet.",
+        ),
     ]
 
 
@@ -383,13 +392,20 @@ def render_review_html(report: Mapping[str, Any]) -> str:
         *_agreement(report.get("agreement") or {}),
         *_final_states(report.get("final_states")),
         "<h2>Decisions</h2>",
-        _with_private(decided, decisions, [_decision(d) for d in decisions], appendix=bool(shown)),
+        _with_private(
+            decided,
+            decisions,
+            [_decision(d) for d in decisions],
+            appendix=bool(shown),
+            empty="No decision yet.",
+        ),  # fmt: skip
     ]
     if concerned is not None:
         header = ("question", "verdicts", "in adjudication")
         lines = [_concerned(q) for q in concerned]
         body += ["<h2>Questions concerned</h2>",
-                 _with_private(header, concerned, lines, appendix=bool(shown))]  # fmt: skip
+                 _with_private(header, concerned, lines, appendix=bool(shown),
+                               empty="No submitted verdict raises a concern yet.")]  # fmt: skip
     check = report.get("key_audit_check")
     body += _key_audit_check(check)
     body += _sensitivity(report.get("sensitivity") or [])

@@ -95,14 +95,23 @@ def cell(value: object, kind: str | None = None) -> str:
     return f'<td class="{kind}">{shown}</td>'
 
 
-def grid(header: Sequence[str], lines: Iterable[Sequence[object]], *, wide: bool = False) -> str:
+def grid(
+    header: Sequence[str],
+    lines: Iterable[Sequence[object]],
+    *,
+    wide: bool = False,
+    empty: str = "None.",
+) -> str:
     """A table: one header row, then one row per line (a cell may be a pre-built
-    ``<td>`` as :class:`Html` starting with ``<td``)."""
+    ``<td>`` as :class:`Html` starting with ``<td``); without lines, the sentence
+    ``empty`` instead of a table of headers alone."""
     head = "".join(f"<th>{text(h)}</th>" for h in header)
     rows = []
     for line in lines:
         cells = [c if isinstance(c, Html) and c.startswith("<td") else cell(c) for c in line]
         rows.append(f"<tr>{''.join(cells)}</tr>")
+    if not rows:
+        return f'<p class="note muted">{text(empty)}</p>'
     kind = ' class="wide"' if wide else ""
     return f"<table{kind}><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
 

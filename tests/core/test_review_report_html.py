@@ -473,3 +473,37 @@ def test_large_counts_read_with_thousands_separators() -> None:
         page, "Appendix: evidence per question"
     )
     assert "<dd>1,100 of 1,200 settled keys corrected (33.3%" in section(page, "Summary")
+
+
+def test_an_empty_table_says_so_in_a_sentence() -> None:
+    """A review just planned: no decisions, no concerns, no agreement yet; each part says
+    so in words instead of showing a table of headers alone."""
+    report = make_report()
+    report["decisions"] = []
+    report["questions_concerned"] = []
+    report["agreement"] = {}
+    report["status"]["reviewers"] = []
+    report["evidence"] = []
+    page = render_review_html(report)
+    for heading, sentence in (
+        ("Decisions", "No decision yet."),
+        ("Questions concerned", "No submitted verdict raises a concern yet."),
+        ("Agreement", "No question has two submitted verdicts yet."),
+        ("Agreement", "No blind answer submitted yet."),
+        ("Reviewers", "No reviewer yet: no plan and no verdict."),
+    ):
+        part = section(page, heading)
+        assert f'<p class="note muted">{sentence}</p>' in part, heading
+    for heading in ("Decisions", "Questions concerned", "Reviewers"):
+        assert "<table" not in section(page, heading), heading
+    assert all(len(table) > 1 for table in parse(page).tables)
+
+
+def test_coverage_counts_questions_without_a_verdict_in_words_apart_from_final_states() -> None:
+    """"Not reviewed" is a final state (outside the plan); the coverage's questions without
+    a submitted verdict are named otherwise, so the two never read as one count."""
+    page = render_review_html(make_report())
+    assert headers(section(page, "Plan and coverage"))[0] == [
+        "questions", "fully reviewed", "partly reviewed", "no verdict yet",
+        "entered adjudication", "decided",
+    ]  # fmt: skip
