@@ -383,6 +383,8 @@ def render_review_html(report: Mapping[str, Any]) -> str:
     private = any("question_text" in i or "options" in i
                   for i in [*decisions, *(concerned or []), *shown])  # fmt: skip
     decided = ("question", "decision", "corrected key", "adjudicator", "decided", "note")
+    decision_table = _with_private(decided, decisions, [_decision(d) for d in decisions],
+                                   appendix=bool(shown), empty="No decision yet.")  # fmt: skip
     body = [
         *_header(report),
         *_summary(report),
@@ -392,13 +394,7 @@ def render_review_html(report: Mapping[str, Any]) -> str:
         *_agreement(report.get("agreement") or {}),
         *_final_states(report.get("final_states")),
         "<h2>Decisions</h2>",
-        _with_private(
-            decided,
-            decisions,
-            [_decision(d) for d in decisions],
-            appendix=bool(shown),
-            empty="No decision yet.",
-        ),  # fmt: skip
+        decision_table,
     ]
     if concerned is not None:
         header = ("question", "verdicts", "in adjudication")

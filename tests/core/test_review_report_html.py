@@ -500,8 +500,9 @@ def test_an_empty_table_says_so_in_a_sentence() -> None:
 
 
 def test_coverage_counts_questions_without_a_verdict_in_words_apart_from_final_states() -> None:
-    """"Not reviewed" is a final state (outside the plan); the coverage's questions without
-    a submitted verdict are named otherwise, so the two never read as one count."""
+    """The final state "Not reviewed" is a question outside the plan; the coverage's
+    planned questions without a submitted verdict are named otherwise, so the two never
+    read as one count."""
     page = render_review_html(make_report())
     assert headers(section(page, "Plan and coverage"))[0] == [
         "questions", "fully reviewed", "partly reviewed", "no verdict yet",
