@@ -9,9 +9,9 @@ The page: a header (when, by which desk and protocol, on which file, the plan wi
 creator, order and seed), a summary, the method in words, plan and coverage,
 reviewers with their effort, verdicts, agreement, final states, decisions, questions
 concerned, the key audit's check, the sensitivity table (NOT OFFICIAL, four clearly
-named columns; an unscored run says why) and an appendix with the evidence per
-question (:mod:`.report_appendix`). Codes (``key_corrected``) are shown in words;
-where a code is shown beside its words it never breaks.
+named columns; an unscored run says why: :mod:`.report_sensitivity`) and an appendix
+with the evidence per question (:mod:`.report_appendix`). Codes (``key_corrected``)
+are shown in words; where a code is shown beside its words it never breaks.
 """
 
 from __future__ import annotations
@@ -37,13 +37,13 @@ from ai4hse_desk.review.report_markup import (
     text,
     when,
 )
+from ai4hse_desk.review.report_sensitivity import sensitivity
 from ai4hse_desk.review.values import VERDICTS
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
 
 TITLE: Final = "AI4HSE-Bench review report"
-NOT_OFFICIAL: Final = "Sensitivity — NOT OFFICIAL"
 _STATISTICS: Final = {
     "cohen_kappa": "Cohen's κ",
     "krippendorff_alpha": "Krippendorff's α (nominal)",
@@ -53,13 +53,6 @@ _MEASURES: Final = (
     ("concern", "concern vs key correct"),
     ("category", "verdict category"),
     ("blind_options", "blind answers per option"),
-)
-#: The sensitivity columns: the official figure and three named explorations.
-VARIANTS: Final = (
-    ("official", "Official (rescore)"),
-    ("without_excluded", "Without excluded questions"),
-    ("corrected_keys_only", "Corrected keys only"),
-    ("without_excluded_with_corrected_keys", "Both: without excluded, corrected keys"),
 )
 
 
@@ -315,58 +308,6 @@ def _key_audit_check(check: Mapping[str, Any] | None) -> list[str]:
     ]
 
 
-def _figure(row: Mapping[str, Any], key: str) -> object:
-    if row.get(key) is None and row.get("official") is None:
-        reason = row.get("unscored_reason")
-        return f"no score: {reason}" if key == "official" and reason else "—"
-    return pct(row.get(key))
-
-
-def _variant(rep: Mapping[str, Any] | None) -> str:
-    if rep is None or rep.get("exact_accuracy") is None:
-        return "—"
-    shown = interval(rep.get("wilson_low"), rep.get("wilson_high"))
-    return f"{pct(rep['exact_accuracy'])} [{shown}] ({rep.get('correct')}/{rep.get('attempts')})"
-
-
-def _repetitions(run: Mapping[str, Any]) -> list[list[object]]:
-    given = run.get("repetitions") or {}
-    variants = [k for k, _ in VARIANTS if k in given or k == "official"]
-    by = {k: {x.get("repetition"): x for x in given.get(k) or ()} for k in variants}
-    numbers = dict.fromkeys(n for k in variants for n in by[k])
-    return [
-        [run.get("run_id"), n, *(_variant(by.get(k, {}).get(n)) for k, _ in VARIANTS)]
-        for n in numbers
-    ]
-
-
-def _sensitivity(rows: Sequence[Mapping[str, Any]]) -> list[str]:
-    tracks: dict[str, list[Mapping[str, Any]]] = {}
-    for row in rows:
-        tracks.setdefault(str(row.get("track")), []).append(row)
-    parts = [
-        '<section class="exploration" aria-label="Sensitivity, not official">',
-        f"<h2>{text(NOT_OFFICIAL)}</h2>",
-        '<p class="note"><span class="official">Only the "Official (rescore)" figures are '
-        "official.</span> The other columns rescore the same runs for discussion only and never "
-        "change rescore: <b>without excluded questions</b> leaves out the questions decided "
-        "question excluded; <b>corrected keys only</b> scores every question against the "
-        "adjudicator's corrected keys; <b>both</b> does both. A run without an official score "
-        "says why.</p>",
-    ]
-    labels = [label for _, label in VARIANTS]
-    for track, runs in tracks.items():
-        lines = [[r.get("run_id"), r.get("model") or "—", *(_figure(r, k) for k, _ in VARIANTS)]
-                 for r in runs]  # fmt: skip
-        reps = [line for run in runs for line in _repetitions(run)]
-        parts += [f"<h3>{text(NOT_OFFICIAL)} — track {text(track)}</h3>",
-                  grid(("run", "model", *labels), lines)]  # fmt: skip
-        if reps:
-            parts += ["<h4>Exact accuracy per repetition [95% Wilson] (correct/attempts)</h4>",
-                      grid(("run", "repetition", *labels), reps)]  # fmt: skip
-    return [*parts, "</section>"]
-
-
 def render_review_html(report: Mapping[str, Any]) -> str:
     """The review report as one self-contained, printable HTML document.
 
@@ -404,7 +345,7 @@ def render_review_html(report: Mapping[str, Any]) -> str:
                                empty="No submitted verdict raises a concern yet.")]  # fmt: skip
     check = report.get("key_audit_check")
     body += _key_audit_check(check)
-    body += _sensitivity(report.get("sensitivity") or [])
+    body += sensitivity(report.get("sensitivity") or [])
     body += appendix(shown, None if not check else check.get("ranked"))
     privacy = "includes private question and option text" if private else "holds no question text"
     version = report.get("desk_version") or __version__
