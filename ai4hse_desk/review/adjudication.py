@@ -26,7 +26,14 @@ from ai4hse_desk.review.book import ReviewBook
 from ai4hse_desk.review.queue import adjudication_queue, needs_adjudication
 from ai4hse_desk.review.rules import decide, question_reviewers
 from ai4hse_desk.review.status import adjudication_list
-from ai4hse_desk.review.values import DECISIONS, KEY_CORRECTED, answer_of, check_answer, choice
+from ai4hse_desk.review.values import (
+    CORRECTED_IS_OFFICIAL,
+    DECISIONS,
+    KEY_CORRECTED,
+    check_answer,
+    choice,
+    corrects_to_the_official_key,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -93,12 +100,9 @@ class Adjudication:
             if key is None
             else check_answer(key, question.n_options, unsure=False, what="the corrected key")
         )
-        official = answer_of(tuple(option.key for option in question.options))
-        if corrected is not None and corrected == official:
-            raise ReviewError(
-                f"the corrected key equals {question_id}'s official key; "
-                "decide key_confirmed to keep it"
-            )
+        official = tuple(option.key for option in question.options)
+        if corrects_to_the_official_key(decision, corrected, official):
+            raise ReviewError(CORRECTED_IS_OFFICIAL)
         text = clean_note(note, required=False)
 
         def write(conn: Connection) -> Decision:

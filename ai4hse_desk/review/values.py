@@ -160,6 +160,22 @@ def proposes_the_official_key(
     return verdict == KEY_WRONG and proposed == answer_of(key)
 
 
+#: Why a ``key_corrected`` decision cannot give the official key (the store's words;
+#: the decision form says the same).
+CORRECTED_IS_OFFICIAL: Final = (
+    "key_corrected: the corrected key is the official key; change the options the key has "
+    "wrong, or decide key_confirmed"
+)
+
+
+def corrects_to_the_official_key(
+    decision: str | None, corrected: Answer | None, key: tuple[bool, ...]
+) -> bool:
+    """True for a ``key_corrected`` decision whose corrected key is the official ``key``:
+    a correction that changes nothing, refused wherever a decision is recorded."""
+    return decision == KEY_CORRECTED and corrected == answer_of(key)
+
+
 def is_concern(verdict: str) -> bool:
     """True for every verdict but ``key_ok``."""
     return verdict != KEY_OK

@@ -116,8 +116,12 @@ def test_a_correction_that_keeps_the_official_key_is_refused(notes: NotesStore) 
     book = ReviewBook(notes)
     book.save_verdict("Q002", "ann", verdict="key_wrong", not_blind=True, proposed_key=[T, F, F, T])
     adjudication = Adjudication(notes)
-    with pytest.raises(ReviewError, match="equals Q002's official key"):
+    with pytest.raises(ReviewError) as refused:
         adjudication.adjudicate("Q002", "cy", "key_corrected", key=[F, F, F, T])
+    assert str(refused.value) == (
+        "key_corrected: the corrected key is the official key; change the options the key "
+        "has wrong, or decide key_confirmed"
+    )
     assert adjudication.decisions() == []
     kept = adjudication.adjudicate("Q002", "cy", "key_corrected", key=[T, F, F, T])
     assert kept.corrected_key == (T, F, F, T)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
-from ai4hse_desk.review.values import KEY_CORRECTED, answer_of
+from ai4hse_desk.review.values import CORRECTED_IS_OFFICIAL, corrects_to_the_official_key
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence, Set
@@ -41,11 +41,8 @@ class DecisionValues:
         """Why these values cannot be recorded against the ``official`` key ("" if they can)."""
         if self.decision is None:
             return CHOOSE
-        if self.decision == KEY_CORRECTED and self.key == answer_of(tuple(official)):
-            return (
-                "key_corrected: the corrected key is the official key; change the options "
-                "the key has wrong, or decide key_confirmed."
-            )
+        if corrects_to_the_official_key(self.decision, self.key, tuple(official)):
+            return f"{CORRECTED_IS_OFFICIAL}."
         return ""
 
 
