@@ -26,6 +26,7 @@ from datetime import UTC, datetime, timedelta
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Final
 
+from ai4hse_desk.display.note_text import option_text
 from ai4hse_desk.notes.errors import ReviewError
 
 if TYPE_CHECKING:
@@ -75,6 +76,19 @@ Value = str | int | None
 def category_name(code: str | None) -> str:
     """A flag category in words (an unknown code as it is; ``None`` as an empty text)."""
     return "" if code is None else CATEGORY_NAMES.get(code, code)
+
+
+def flag_value_text(name: str, value: object) -> str:
+    """One field of a flag revision in words, as every history reads it (the window's
+    and the workbook's): an option as its letter or "whole question", a category in
+    words, no value as "—"."""
+    if name == "option":
+        return option_text(value if isinstance(value, int) else None)
+    if value is None or value == "":
+        return "—"
+    if name == "category":
+        return category_name(str(value))
+    return str(value)
 
 
 def flag_note_problem(category: str, note: str) -> str:

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from ai4hse_desk.display.format import option_letter
-from ai4hse_desk.notes.model import category_name
+from ai4hse_desk.notes.model import flag_value_text
 from ai4hse_desk.review.export_json import lettered
 from ai4hse_desk.review.export_xlsx import Change
 from ai4hse_desk.review.names import CONFIDENCE_NAMES, STATE_NAMES, decision_name, verdict_name
@@ -141,14 +140,6 @@ def decision_changes(entries: Iterable[DecisionEntry]) -> list[Change]:
     return found
 
 
-def _flag_value(name: str, value: object) -> str:
-    if name == "option":
-        return option_letter(value) if isinstance(value, int) else "the question"
-    if name == "category" and value:
-        return category_name(str(value))
-    return _shown(value)
-
-
 def flag_changes(entries: Iterable[Entry]) -> list[Change]:
     """Every flag and attempt-note revision as a change."""
     found = []
@@ -160,7 +151,7 @@ def flag_changes(entries: Iterable[Entry]) -> list[Change]:
             found.append(Change(
                 rev.at, entry.item.question_id, item, rev.reviewer,
                 _ACTIONS.get(rev.action, rev.action),
-                told(rev.changes, _FLAG_FIELDS, _flag_value),
+                told(rev.changes, _FLAG_FIELDS, flag_value_text),
             ))  # fmt: skip
     return found
 

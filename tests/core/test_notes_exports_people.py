@@ -180,7 +180,8 @@ def test_flag_categories_read_as_words_in_the_workbook_and_as_codes_for_programs
     audit, store = reviewed
     with open_audit(audit) as db, NotesStore.open(db, store) as notes:
         (bobs,) = [f for f in notes.flags() if f.reviewer == "bob"]
-        notes.edit_flag(bobs.flag_id, reviewer="bob", category="option_overlap")
+        assert bobs.option is None
+        notes.edit_flag(bobs.flag_id, reviewer="bob", category="option_overlap", option=1)
     out = tmp_path / "review.xlsx"
     _export(audit, store, out)
     book = openpyxl.load_workbook(out)
@@ -191,7 +192,8 @@ def test_flag_categories_read_as_words_in_the_workbook_and_as_codes_for_programs
         "bob": ("Options overlap", "Medium", "Open"),
     }
     told = [str(r["Changes"]) for r in _rows(book["History"]) if r["Item"] == "Flag"]
-    assert "category: Other → Options overlap" in told
+    # as the window's flag history says it: the whole question, then option B
+    assert "option: whole question → B; category: Other → Options overlap" in told
     machine = {r["reviewer"]: r["category"] for r in _rows(book["notes"]) if r["kind"] == "flag"}
     assert machine == {"ann": "other", "bob": "option_overlap"}
     book.close()

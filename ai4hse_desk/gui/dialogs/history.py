@@ -17,11 +17,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ai4hse_desk.display.note_text import CELL_TEXT, format_time, one_line, option_text
+from ai4hse_desk.display.note_text import CELL_TEXT, format_time, one_line
 from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.gui.plain_text import title_text
 from ai4hse_desk.gui.widgets.labels import table_texts
-from ai4hse_desk.notes.model import FLAG_FIELDS, Value, category_name
+from ai4hse_desk.notes.model import FLAG_FIELDS, Value, flag_value_text
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -30,16 +30,10 @@ if TYPE_CHECKING:
 
 
 def format_value(name: str, value: Value, limit: int = CELL_TEXT) -> str:
-    """One field's value as the history shows it."""
-    if name == "option":
-        return option_text(value if isinstance(value, int) else None)
-    if value is None:
-        return "—"
-    if name == "note":
+    """One field's value as the history shows it (a note quoted, on one line)."""
+    if name == "note" and value is not None:
         return f"“{one_line(str(value), limit)}”"
-    if name == "category":
-        return display_text(category_name(str(value)))
-    return display_text(str(value))
+    return display_text(flag_value_text(name, value))
 
 
 _ACTIONS: Final = {"create": "created", "edit": "edited", "state": "state changed", "undo": "undo"}
