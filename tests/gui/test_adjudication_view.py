@@ -13,6 +13,7 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 
 from ai4hse_desk.gui.controllers.views import VIEW_REVIEW
+from ai4hse_desk.gui.review.tables import RUN_COLUMNS
 from ai4hse_desk.gui.review.texts import VOTES_TIP
 from ai4hse_desk.gui.widgets.labels import table_texts as cells
 from ai4hse_desk.review.values import FALSE, TRUE
@@ -113,6 +114,31 @@ def test_every_verdict_side_by_side_with_the_evidence(window: MainWindow) -> Non
     assert view.responses.rowCount() > 0  # every run's choices
     assert view.responses_title.text().startswith("Model responses:")
     assert HOSTILE not in view.title.text()
+
+
+def test_the_repetitions_share_one_width_and_none_takes_the_spare_width(
+    window: MainWindow,
+) -> None:
+    """In a wide window the last repetition's column was stretched across the spare width
+    (rep 1 and rep 2 narrow, rep 3 several times wider): each now as wide as the widest
+    repetition's cells, its text whole, and the table ends after its last repetition."""
+    window.resize(1600, 1000)
+    view = show(window, "Q001")
+    table = view.responses
+    header = table.horizontalHeader()
+    reps = range(RUN_COLUMNS, table.columnCount())
+    assert len(reps) == 3
+    widths = {header.sectionSize(c) for c in reps}
+    assert len(widths) == 1
+    (width,) = widths
+    metrics = table.fontMetrics()
+    for row in range(table.rowCount()):
+        for column in reps:
+            item = table.item(row, column)
+            if item is not None:
+                assert metrics.horizontalAdvance(item.text()) < width, item.text()
+    used = sum(header.sectionSize(c) for c in range(table.columnCount()))
+    assert used < table.viewport().width() - width  # the spare width left empty
 
 
 def test_in_an_800_px_window_nothing_of_the_page_is_cut_off(window: MainWindow) -> None:

@@ -39,14 +39,15 @@ def fill_cells(table: QTableWidget, rows: Sequence[Sequence[str]], *, tips: bool
             table.setItem(r, c, item)
 
 
-def fit_height(table: QTableWidget) -> None:
-    """As tall as its rows (the page scrolls, not each table)."""
+def fit_height(table: QTableWidget, *, stretch_last: bool = True) -> None:
+    """As tall as its rows (the page scrolls, not each table); every column as wide as
+    its contents, the last one taking the spare width unless not ``stretch_last``."""
     header = table.horizontalHeader()
     last = table.columnCount() - 1
     for column in range(last + 1):
         mode = (
             QHeaderView.ResizeMode.Stretch
-            if column == last
+            if column == last and stretch_last
             else QHeaderView.ResizeMode.ResizeToContents
         )
         header.setSectionResizeMode(column, mode)
@@ -89,7 +90,14 @@ def show_responses(table: QTableWidget, title: QLabel, rows: Sequence[ListRow]) 
         if rows else "No model response to this question in the audit file."
     )  # fmt: skip
     table.setVisible(bool(rows))
-    fit_height(table)
+    # The repetitions side by side at one width (the widest one's), none stretched
+    # across the spare width: the table may end before its frame does.
+    fit_height(table, stretch_last=False)
+    header = table.horizontalHeader()
+    widths = [header.sectionSize(c) for c in range(RUN_COLUMNS, table.columnCount())]
+    for column in range(RUN_COLUMNS, table.columnCount()):
+        header.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
+        header.resizeSection(column, max(widths))
 
 
 __all__ = ["RUN_COLUMNS", "fill_cells", "fit_height", "show_responses"]
