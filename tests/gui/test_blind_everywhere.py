@@ -302,7 +302,9 @@ def test_nothing_of_q001_shows_before_bobs_blind_answer(bob: MainWindow, tmp_pat
     assert [item.question_id for item in ranked if item] == ["Q002"]  # bob answered it
     assert FIRST not in "\n".join(model_texts(win.keyaudit.model))
     assert win.keyaudit.reasons.toPlainText().startswith("Q002 —")
-    assert "99 left out: hidden until your blind answer" in win.keyaudit.corpus.text()
+    assert "100 questions ranked · 1 shown, 99 hidden until your blind answer (Review view)" in (
+        win.keyaudit.corpus.text()
+    )
     # The sensitivity exploration: ann's key_incorrect flag is not bob's to explore,
     # and Q001 cannot be left out by hand either.
     win.switcher.show_scores(wait=True)
@@ -409,6 +411,12 @@ def test_under_a_plan_without_a_name_every_planned_question_is_hidden_and_the_wi
     assert cover.reason.text() == NO_NAME
     assert cover.button.text() == "Give your reviewer name…"
     assert all(cells[_COLUMN["Correct"]] == "hidden" for cells in q001_rows(win))
+    win.switcher.show_keyaudit(wait=True)  # every question ranked, none shown: said so
+    assert win.keyaudit.model.rowCount() == 0
+    assert win.keyaudit.corpus.text().startswith(
+        "100 questions ranked · all hidden until you have answered them blind (Review view)"
+    )
+    win.switcher.show_attempt_tab()
 
     monkeypatch.setattr(reviewer_name, "ask_name", lambda _parent, _current: "Bob")
     cover.button.click()  # asks the name: Bob is bob (one person, one name)

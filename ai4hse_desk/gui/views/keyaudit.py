@@ -196,8 +196,12 @@ class KeyAuditView(QWidget):
         self.model.set_items(shown)
         skew = result.corpus.get("position_skew") or {}
         parts = [f"{len(result.questions):,} questions ranked"]
-        if left_out := len(result.questions) - len(shown):
-            parts.append(f"{left_out:,} left out: hidden until your blind answer (Review view)")
+        if not shown and result.questions:
+            parts.append("all hidden until you have answered them blind (Review view)")
+        elif left_out := len(result.questions) - len(shown):
+            parts.append(
+                f"{len(shown):,} shown, {left_out:,} hidden until your blind answer (Review view)"
+            )
         from ai4hse_desk.keyaudit.skew import skew_words  # (loaded with the first result)
 
         phrase, detail = skew_words(skew if isinstance(skew, dict) else {})
