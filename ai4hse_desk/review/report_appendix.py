@@ -13,8 +13,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from ai4hse_desk.display.format import option_letter
+from ai4hse_desk.display.html_table import Html, grid
 from ai4hse_desk.review.names import CONFIDENCE_NAMES, decision_name, reason_words, verdict_name
-from ai4hse_desk.review.report_markup import Html, facts, grid, private_block, text, when
+from ai4hse_desk.review.report_markup import facts, private_block, text, when
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence

@@ -21,15 +21,14 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ai4hse_desk import __version__
 from ai4hse_desk.display.format import option_letter
+from ai4hse_desk.display.html_table import Html, grid
 from ai4hse_desk.review.final_state import FINAL_STATES
 from ai4hse_desk.review.names import decision_name, verdict_name
 from ai4hse_desk.review.report_appendix import appendix
 from ai4hse_desk.review.report_markup import (
     CSS,
-    Html,
     duration,
     facts,
-    grid,
     interval,
     pct,
     private_block,

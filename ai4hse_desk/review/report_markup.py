@@ -1,10 +1,12 @@
-"""The review report's HTML building blocks: escaping, tables, facts and the style sheet.
+"""The review report's HTML building blocks: escaping, facts, figures and the style sheet
+(its tables are :mod:`ai4hse_desk.display.html_table`'s, as every report's).
 
 Every value passes through :func:`text` (:func:`~ai4hse_desk.display.html_text.html_text`,
 the one helper every report uses): invisible and bidi characters are made
 visible (:func:`~ai4hse_desk.display.text_sanitize.make_visible`), then the text is
 escaped, so nothing a reviewer or the audit file wrote is ever markup or hidden.
-Markup this package built is a :class:`Html` and is inserted as it is.
+Markup a report built is an :class:`~ai4hse_desk.display.html_table.Html` and is
+inserted as it is.
 
 The style sheet prints on A4: page margins, table headers repeated on each page,
 no row split across pages, sections kept with their heading, and words never broken
@@ -16,10 +18,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from ai4hse_desk.display.format import option_letter
+from ai4hse_desk.display.html_table import Html
 from ai4hse_desk.display.html_text import html_text
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping, Sequence
+    from collections.abc import Iterable, Mapping
 
 CSS: Final = """
 @page { size: A4; margin: 14mm 12mm 16mm; }
@@ -68,10 +71,6 @@ h2.appendix { margin-top: 2.4em; }
 """
 
 
-class Html(str):
-    """Markup this package built (its parts already escaped)."""
-
-
 #: ``value`` as safe HTML text: invisible characters made visible, then escaped.
 text = html_text
 
@@ -84,36 +83,6 @@ def pct(value: Any) -> str:
 def interval(low: Any, high: Any) -> str:
     """A 95 % interval as ``"22.8%–40.6%"``; ``"—"`` when undefined."""
     return "—" if low is None or high is None else f"{pct(low)}–{pct(high)}"
-
-
-def cell(value: object, kind: str | None = None) -> str:
-    """One ``<td>``: numbers right-aligned, texts wrapping between words only."""
-    if kind is None:
-        numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
-        kind = "n" if numeric else "t"
-    shown = value if isinstance(value, Html) else text("—" if value is None else value)
-    return f'<td class="{kind}">{shown}</td>'
-
-
-def grid(
-    header: Sequence[str],
-    lines: Iterable[Sequence[object]],
-    *,
-    wide: bool = False,
-    empty: str = "None.",
-) -> str:
-    """A table: one header row, then one row per line (a cell may be a pre-built
-    ``<td>`` as :class:`Html` starting with ``<td``); without lines, the sentence
-    ``empty`` instead of a table of headers alone."""
-    head = "".join(f"<th>{text(h)}</th>" for h in header)
-    rows = []
-    for line in lines:
-        cells = [c if isinstance(c, Html) and c.startswith("<td") else cell(c) for c in line]
-        rows.append(f"<tr>{''.join(cells)}</tr>")
-    if not rows:
-        return f'<p class="note muted">{text(empty)}</p>'
-    kind = ' class="wide"' if wide else ""
-    return f"<table{kind}><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
 
 
 def facts(pairs: Iterable[tuple[str, object]], kind: str = "facts") -> str:

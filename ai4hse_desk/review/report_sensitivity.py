@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from ai4hse_desk.review.report_markup import grid, interval, pct, text
+from ai4hse_desk.display.html_table import grid
+from ai4hse_desk.review.report_markup import interval, pct, text
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ai4hse_desk import __version__
+from ai4hse_desk.display.html_table import grid
 from ai4hse_desk.display.html_text import html_text
 from ai4hse_desk.protocol.outcome import Status
 from ai4hse_desk.scores.sensitivity import SENSITIVITY_COLUMNS, SensitivityRow
@@ -113,14 +114,6 @@ def _table(rows: Sequence[R], columns: Sequence[Column[R]]) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
 
-def _grid(header: Sequence[str], lines: Iterable[Sequence[object]]) -> str:
-    head = "".join(f"<th>{_e(h)}</th>" for h in header)
-    body = "".join(
-        "<tr>" + "".join(f"<td>{_e(cell)}</td>" for cell in line) + "</tr>" for line in lines
-    )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-
-
 def _rate(value: Any) -> str:
     return "undefined" if value is None else percent_text(float(value))
 
@@ -140,7 +133,7 @@ def _repetitions(rows: Sequence[ScoreRow]) -> str:
                 (row.run_id, rep["repetition"], rep["attempts"], rep["correct"], accuracy, interval)
             )
     header = ("run", "repetition", "attempts", "correct", "exact accuracy", "95% Wilson")
-    return _grid(header, lines)
+    return grid(header, lines)
 
 
 def _statuses(rows: Sequence[ScoreRow]) -> str:
@@ -149,7 +142,7 @@ def _statuses(rows: Sequence[ScoreRow]) -> str:
     lines = [
         (row.run_id, *(c.get(s, 0) for s in shown)) for row, c in zip(rows, counts, strict=True)
     ]
-    return _grid(("run", *shown), lines)
+    return grid(("run", *shown), lines)
 
 
 def _slices(rows: Sequence[ScoreRow], consistency_facet: str) -> str:
@@ -167,7 +160,7 @@ def _slices(rows: Sequence[ScoreRow], consistency_facet: str) -> str:
                 slice_values = row.run.get("slices", {}).get(facet, {})
                 cells.append(_rate(slice_values[value]) if value in slice_values else "—")
             lines.append((value, *cells))
-        parts.append(f"<h4>{_e(facet)}</h4>" + _grid((facet, *(r.run_id for r in rows)), lines))
+        parts.append(f"<h4>{_e(facet)}</h4>" + grid((facet, *(r.run_id for r in rows)), lines))
         if facet == consistency_facet:
             index = "; ".join(f"{r.run_id}: {display(_CONSISTENCY, r)}" for r in rows)
             parts.append(f'<p class="note">Consistency index ({_e(facet)}): {_e(index)}</p>')
