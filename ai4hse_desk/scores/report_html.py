@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import base64
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ai4hse_desk import __version__
 from ai4hse_desk.display.html_table import grid
@@ -26,6 +26,7 @@ from ai4hse_desk.protocol.outcome import Status
 from ai4hse_desk.scores.sensitivity import SENSITIVITY_COLUMNS, SensitivityRow
 from ai4hse_desk.scores.table_rows import (
     COLUMNS,
+    FROZEN_KEYS,
     Column,
     R,
     ScoreRow,
@@ -41,15 +42,27 @@ if TYPE_CHECKING:
     from ai4hse_desk.audit import Question
 
 _CSS = """
-body { font: 14px/1.45 system-ui, sans-serif; margin: 2em; color: #111; background: #fff; }
+@page { size: A4 landscape; margin: 12mm 12mm 14mm; }
+body { font: 14px/1.45 system-ui, "DejaVu Sans", sans-serif; margin: 2em; color: #111;
+  background: #fff; }
 h1 { font-size: 1.6em; } h2 { border-bottom: 2px solid #444; margin-top: 2em; }
 table { border-collapse: collapse; margin: .6em 0 1.2em; font-size: 12.5px; }
 th, td { border: 1px solid #bbb; padding: 3px 6px; text-align: left; vertical-align: top; }
 th { background: #eef; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
+td.id { white-space: nowrap; }
 .note { color: #333; max-width: 60em; } .muted { color: #666; }
 .exploration { border: 3px dashed #b45309; background: #fffbeb; padding: .2em 1em 1em; }
 .exploration h2 { color: #92400e; border-color: #b45309; }
 figure { margin: 1em 0; } figure img { max-width: 100%; border: 1px solid #ccc; }
+@media print {
+  body { margin: 0; font-size: 10pt; }
+  table { font-size: 8pt; page-break-inside: auto; }
+  tr { page-break-inside: avoid; break-inside: avoid; }
+  thead { display: table-header-group; }
+  h2, h3, h4 { page-break-after: avoid; break-after: avoid; }
+  figure { break-inside: avoid; }
+  th, .exploration { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+}
 """
 _NUMERIC = frozenset({"count", "percent", "score", "points", "delta"})
 
@@ -101,13 +114,34 @@ def excluded_questions(
 _e = html_text
 
 
+#: A track's columns as the report prints them: who ran it (every table), then one
+#: table per kind — the scores, the attempts counted, the run's settings — so that no
+#: table is wider than a printed page (all :data:`COLUMNS`, each once).
+_GROUPS: Final = (
+    ("", frozenset({"percent", "score"})),
+    ("Attempts", frozenset({"count"})),
+    ("Run settings", frozenset({"setting"})),
+)
+
+
+def column_groups() -> list[tuple[str, list[Column[ScoreRow]]]]:
+    """(heading, columns) per table of a track, each led by :data:`FROZEN_KEYS`' columns."""
+    lead = [c for c in COLUMNS if c.key in FROZEN_KEYS]
+    return [(title, [*lead, *(c for c in COLUMNS if c.kind in kinds)]) for title, kinds in _GROUPS]
+
+
+def _class(column: Column[R]) -> str:
+    if column.kind in _NUMERIC:
+        return "n"
+    return "t id" if column.key in FROZEN_KEYS or column.key == "track" else "t"
+
+
 def _table(rows: Sequence[R], columns: Sequence[Column[R]]) -> str:
     head = "".join(f'<th title="{_e(c.tip)}">{_e(c.header)}</th>' for c in columns)
     body = []
     for row in rows:
         cells = "".join(
-            f'<td class="{"n" if c.kind in _NUMERIC else "t"}" title="{_e(exact_text(c, row))}">'
-            f"{_e(display(c, row))}</td>"
+            f'<td class="{_class(c)}" title="{_e(exact_text(c, row))}">{_e(display(c, row))}</td>'
             for c in columns
         )
         body.append(f"<tr>{cells}</tr>")
@@ -238,9 +272,10 @@ def build_report(
         "pooled interval. Check each run's settings when comparing runs.</p>",
     ]
     for track, rows in tables.items():
+        body.append(f"<h2>{_e(track_title(track))}</h2>")
+        for title, columns in column_groups():
+            body += [f"<h3>{_e(title)}</h3>" if title else "", _table(rows, columns)]
         body += [
-            f"<h2>{_e(track_title(track))}</h2>",
-            _table(rows, COLUMNS),
             "<h3>Exact accuracy per repetition</h3>",
             _repetitions(rows),
             "<h3>Attempts per status</h3>",
