@@ -2,14 +2,16 @@
 
 A cell's value passes through :func:`~ai4hse_desk.display.html_text.html_text`
 (invisible and bidi characters made visible, then escaped) unless it is :class:`Html`,
-markup a report built itself. Numbers sit right-aligned (class ``n``), texts left (``t``);
+markup a report built itself. Numbers sit right-aligned (class ``n``; a percentage or a
+count written as text too), texts left (``t``);
 the report's style sheet says what the classes look like. A table without rows is a
 sentence instead (``empty``), never a header alone.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import re
+from typing import TYPE_CHECKING, Final
 
 from ai4hse_desk.display.html_text import html_text
 
@@ -21,11 +23,25 @@ class Html(str):
     """Markup a report built itself (its parts already escaped), written as it is."""
 
 
+#: A number written as text: ``1,234``, ``64.0%``, ``-0.71 pp``, ``0.913`` (not a date,
+#: an interval or an id).
+_NUMBER: Final = re.compile(r"[-−+]?\d[\d,]*(\.\d+)?( ?%| pp)?")
+
+
+def is_number(value: object) -> bool:
+    """True for a number, or a text that is one written out (:data:`_NUMBER`)."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, (int, float)):
+        return True
+    return isinstance(value, str) and _NUMBER.fullmatch(value) is not None
+
+
 def cell(value: object, kind: str | None = None) -> str:
-    """One ``<td>``: numbers right-aligned, texts wrapping between words only."""
+    """One ``<td>``: numbers right-aligned (class ``n``, also when written as text),
+    texts left (``t``)."""
     if kind is None:
-        numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
-        kind = "n" if numeric else "t"
+        kind = "n" if is_number(value) else "t"
     shown = value if isinstance(value, Html) else html_text("—" if value is None else value)
     return f'<td class="{kind}">{shown}</td>'
 
@@ -51,4 +67,4 @@ def grid(
     return f"<table{kind}><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
 
 
-__all__ = ["Html", "cell", "grid"]
+__all__ = ["Html", "cell", "grid", "is_number"]
