@@ -3,9 +3,9 @@
 A cell's value passes through :func:`~ai4hse_desk.display.html_text.html_text`
 (invisible and bidi characters made visible, then escaped) unless it is :class:`Html`,
 markup a report built itself. Numbers sit right-aligned (class ``n``; a percentage or a
-count written as text too), texts left (``t``);
-the report's style sheet says what the classes look like. A table without rows is a
-sentence instead (``empty``), never a header alone.
+count written as text too), texts left (``t``); the report's style sheet says what the
+classes look like. A table without rows is a sentence instead (``empty``), never a
+header alone.
 """
 
 from __future__ import annotations
