@@ -46,6 +46,12 @@ def cell(value: object, kind: str | None = None) -> str:
     return f'<td class="{kind}">{shown}</td>'
 
 
+def id_cell(value: object) -> Html:
+    """A ``<td>`` for an id (a run, a model): left, and never wrapped at its hyphens
+    (class ``t id``)."""
+    return Html(cell(value, "t id"))
+
+
 def grid(
     header: Sequence[str],
     lines: Iterable[Sequence[object]],
@@ -67,4 +73,4 @@ def grid(
     return f"<table{kind}><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
 
 
-__all__ = ["Html", "cell", "grid", "is_number"]
+__all__ = ["Html", "cell", "grid", "id_cell", "is_number"]

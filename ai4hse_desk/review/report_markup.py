@@ -39,6 +39,7 @@ td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowra
 td.t { white-space: pre-wrap; overflow-wrap: break-word; word-break: normal; hyphens: none; }
 td.c { text-align: center; white-space: nowrap; font-variant-numeric: tabular-nums; }
 td.d { font-weight: 700; background: #fde68a; text-decoration: underline; }
+td.id { white-space: nowrap; }
 code, .code { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: .92em;
   white-space: nowrap; }
 .hash { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: .9em;

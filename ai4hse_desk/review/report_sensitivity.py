@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from ai4hse_desk.display.html_table import grid
+from ai4hse_desk.display.html_table import grid, id_cell
 from ai4hse_desk.review.report_markup import interval, pct, text
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ def _repetitions(run: Mapping[str, Any]) -> list[list[object]]:
     by = {k: {x.get("repetition"): x for x in given.get(k) or ()} for k in variants}
     numbers = dict.fromkeys(n for k in variants for n in by[k])
     return [
-        [run.get("run_id"), n, *(_variant(by.get(k, {}).get(n)) for k, _ in VARIANTS)]
+        [id_cell(run.get("run_id")), n, *(_variant(by.get(k, {}).get(n)) for k, _ in VARIANTS)]
         for n in numbers
     ]
 
@@ -69,7 +69,8 @@ def sensitivity(rows: Sequence[Mapping[str, Any]]) -> list[str]:
     ]
     labels = [label for _, label in VARIANTS]
     for track, runs in tracks.items():
-        lines = [[r.get("run_id"), r.get("model") or "—", *(_figure(r, k) for k, _ in VARIANTS)]
+        lines = [[id_cell(r.get("run_id")), id_cell(r.get("model") or "—"),
+                  *(_figure(r, k) for k, _ in VARIANTS)]
                  for r in runs]  # fmt: skip
         reps = [line for run in runs for line in _repetitions(run)]
         parts += [f"<h3>{text(NOT_OFFICIAL)} — track {text(track)}</h3>",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ai4hse_desk.display.html_table import Html, cell, grid, is_number
+from ai4hse_desk.display.html_table import Html, cell, grid, id_cell, is_number
 
 
 @pytest.mark.parametrize(
@@ -41,4 +41,14 @@ def test_a_table_has_its_header_and_rows_and_without_rows_a_sentence() -> None:
     )
     assert grid(("run",), [], empty="No run <yet>.") == (
         '<p class="note muted">No run &lt;yet&gt;.</p>'
+    )
+
+
+def test_an_id_cell_never_wraps_and_stays_left_even_when_it_looks_like_a_number() -> None:
+    assert id_cell("ao-borealis-large-2026-09-04") == (
+        '<td class="t id">ao-borealis-large-2026-09-04</td>'
+    )
+    assert id_cell("2024") == '<td class="t id">2024</td>'
+    assert grid(("run",), [[id_cell("r<1>")]]).endswith(
+        '<tbody><tr><td class="t id">r&lt;1&gt;</td></tr></tbody></table>'
     )

@@ -332,6 +332,10 @@ def test_sensitivity_per_track_not_official() -> None:
             "32.0% [20.0%–40.0%] (32/100)", "33.7% [25.1%–43.8%] (33/98)"] in shown  # fmt: skip
     assert ["r1", "2", "30.0% [22.0%–39.0%] (30/100)", "—", "—", "—"] in shown
     assert not any(line[0] in ("r2", "r3") and len(line) == 6 and line[1] == "1" for line in shown)
+    # run ids and models never wrap at their hyphens ("ao-borealis-large-" / "2026-09-04")
+    assert '<td class="t id">r1</td><td class="t id">gpt-x</td>' in part
+    assert '<td class="t id">r1</td><td class="n">1</td>' in part
+    assert "td.id { white-space: nowrap; }" in page
 
 
 def test_private_text_only_when_given() -> None:
