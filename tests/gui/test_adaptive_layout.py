@@ -419,3 +419,35 @@ def test_the_review_index_progress_and_cancel_keep_their_own_width(window: MainW
     finally:
         bar.show_progress(100, 100)
     assert not bar.isVisible()
+
+
+def test_the_options_stay_whole_when_a_wider_window_narrows_the_question_column(
+    qtbot: QtBot, pristine: Path
+) -> None:
+    """Widened from 1366 to 1600 px the detail goes from two columns to three and the
+    question's column narrows: Q001's long options wrap onto more lines. The options table
+    had kept its old height (option D cut off, a scroll bar beside it) over a flags panel
+    with room to spare; the question takes the height its rows need, as with a new attempt."""
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.resize(1366, 768)
+    win.show()
+    assert win.open_path(pristine, wait=True)
+    win.navigator.show_attempt(1)  # Q001, whose options run to three lines
+    assert win.attempts.question_panel.heading_text().startswith("Q001")
+    _settle()
+    panes = win.attempts.detail_splitter
+    assert panes.is_stacked()
+    win.resize(1600, 1000)
+    qtbot.waitUntil(lambda: not panes.is_stacked())
+    table = win.attempts.question_panel.table()
+
+    def whole() -> bool:
+        shown = table.viewport().height() >= table.verticalHeader().length()
+        return shown and not table.verticalScrollBar().isVisible()
+
+    qtbot.waitUntil(whole, timeout=3000)
+    _settle()
+    assert whole()  # and it stays so
+    assert table.rowCount() == 4
+    win.close()

@@ -116,6 +116,9 @@ class QuestionPanel(QWidget):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         table.verticalHeader().sectionResized.connect(self._fit_table_height)
+        # Rows re-wrapped at a new width (a scroll bar that came, a resize) change the
+        # length to fit, not always with a section signal; the range says so.
+        table.verticalScrollBar().rangeChanged.connect(self._range_changed)
         return table
 
     # ----------------------------------------------------------------- public
@@ -194,6 +197,10 @@ class QuestionPanel(QWidget):
         if table.horizontalScrollBar().isVisible():
             height += table.horizontalScrollBar().height()
         table.setMaximumHeight(height)
+
+    def _range_changed(self, _least: int, most: int) -> None:
+        if most > 0:  # the rows no longer fit the table's height
+            self._fit_table_height()
 
     def _mark_flagged(self) -> None:
         question_id, flags = self._option_flags
