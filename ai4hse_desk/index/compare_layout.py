@@ -55,6 +55,12 @@ class CompareLayout:
         """The columns showing options."""
         return tuple(i for i, column in enumerate(self.columns) if column.option is not None)
 
+    @property
+    def repetition_columns(self) -> tuple[int, ...]:
+        """The columns of one repetition each (one row per run): those after the options."""
+        last = max(self.option_columns, default=len(self.columns) - 1)
+        return tuple(range(last + 1, len(self.columns)))
+
 
 def _columns(choices: CompareChoices) -> tuple[CompareColumn, ...]:
     head = [CompareColumn("Run", "run id (model, track); tracks are never merged into one row")]

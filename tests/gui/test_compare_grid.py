@@ -258,6 +258,28 @@ def test_pinned_rows_line_up_with_the_run_rows(grid: CompareGrid) -> None:
     assert grid.table.geometry().bottom() < grid.share_view.geometry().top()
 
 
+@pytest.mark.usefixtures("qapp")
+def test_the_repetitions_stand_at_one_width(grid: CompareGrid) -> None:
+    """One status per repetition: the columns are as wide as the widest one ("Provider
+    error" beside "Valid ✓"), so that rep 3 is not the narrow one at the edge."""
+    layout = grid.table.grid_model().grid_layout
+    assert layout is not None
+    reps = layout.repetition_columns
+    assert [layout.columns[c].title for c in reps] == ["rep 1", "rep 2", "rep 3"]
+    assert max(layout.option_columns) < min(reps)
+    widths = {grid.table.columnWidth(c) for c in reps}
+    assert len(widths) == 1
+    model = grid.table.grid_model()
+    texts = [model.index(r, c).data() for r in range(model.rowCount()) for c in reps]
+    metrics = grid.table.fontMetrics()
+    assert max(metrics.horizontalAdvance(str(t)) for t in texts) < widths.pop()
+
+
+def test_the_per_attempt_layout_has_no_repetition_columns(demo: Demo) -> None:
+    assert demo.layout(per_repetition=True).repetition_columns == ()
+    assert len(demo.layout().repetition_columns) == 3
+
+
 def test_the_controller_reads_on_its_lane_and_opens_side_by_side(
     qtbot: QtBot, tasks: TaskRunner, demo: Demo
 ) -> None:

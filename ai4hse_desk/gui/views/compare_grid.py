@@ -179,8 +179,9 @@ class CompareGrid(QWidget):
         self.table.scrollTo(index)
 
     def fit_columns(self) -> None:
-        """Share the width: every column as wide as its texts (the run column elides
-        down to :data:`MIN_RUN_WIDTH` first), the options the rest, equally."""
+        """Share the width: every column as wide as its texts (the repetitions as the
+        widest of them; the run column elides down to :data:`MIN_RUN_WIDTH` first), the
+        options the rest, equally."""
         layout = self.table.grid_model().grid_layout
         if layout is None or self._fitting:
             return
@@ -193,13 +194,19 @@ class CompareGrid(QWidget):
             max(header.sectionSizeHint(c), *(v.sizeHintForColumn(c) for v in views))
             for c in range(len(layout.columns))
         ]
+        # The repetitions at one width, the options at one width (at least the least).
+        groups = ((layout.repetition_columns, 0), (layout.option_columns, MIN_OPTION_WIDTH))
+        for group, least in groups:
+            widest = max((widths[c] for c in group), default=0)
+            for c in group:
+                widths[c] = max(least, widest)
         available = self.table.viewport().width()
         # The run column elides (in the middle) before the grid scrolls sideways.
         widths[0] = max(MIN_RUN_WIDTH, min(widths[0], available - sum(widths[1:])))
         options = layout.option_columns
-        if options:
+        if options:  # the spare width to the options, equally
             spare = available - sum(w for c, w in enumerate(widths) if c not in options)
-            each = max(MIN_OPTION_WIDTH, *(widths[c] for c in options), spare // len(options))
+            each = max(widths[options[0]], spare // len(options))
             for c in options:
                 widths[c] = each
         self._fitting = True
