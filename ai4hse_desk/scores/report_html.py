@@ -1,10 +1,11 @@
 """A self-contained HTML review report of the scores (no Qt; one file, inline CSS).
 
-The report holds aggregates only: per track, the runs' table in rescore's
-order, per-repetition accuracy with its 95% Wilson interval, status counts,
-label slices with the consistency index, optional plot images (embedded as
-base64 ``data:`` URIs, so an SVG can never run script), and, clearly apart,
-the sensitivity exploration, which is not official. No question text, option
+The report holds aggregates only: per track, the runs' columns in rescore's order as
+three tables (the scores, the attempts counted, the run settings: :func:`column_groups`,
+so that each fits a printed A4 landscape page), per-repetition accuracy with its 95%
+Wilson interval, status counts, label slices with the consistency index, optional plot
+images (embedded as base64 ``data:`` URIs, so an SVG can never run script), and,
+clearly apart, the sensitivity exploration, which is not official. No question text, option
 text or raw response appears unless ``include_private`` is set (then only the
 excluded questions' text and options, in the sensitivity section).
 
