@@ -11,10 +11,11 @@ from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.gui.review.server_texts import (
     key_values,
     queue_item_text,
+    response_rows,
     reveal_text,
     verdict_line,
 )
-from ai4hse_desk.gui.review.texts import flags_text, option_votes
+from ai4hse_desk.gui.review.texts import flags_text, option_votes, response_cell, response_tip
 from ai4hse_desk.index.filters import ListRow
 from ai4hse_desk.notes import Flag
 from ai4hse_desk.protocol.outcome import Status, Track
@@ -117,3 +118,44 @@ def test_the_reveal_names_open_flags_by_category_in_words() -> None:
     flags = [_flag("option_overlap"), _flag("key_incorrect"), _flag("other", "resolved")]
     assert flags_text(flags) == "2 open flags: Key incorrect, Options overlap."
     assert flags_text([flags[2]]) == "No open flag on this question (1 closed flag)."
+
+
+def _released(*attempts: dict[str, object], track: str = "answer_only") -> dict[str, object]:
+    return {"runs": [{"run_id": f"r{RLO}1", "model": "m", "track": track,
+                      "attempts": list(attempts)}]}  # fmt: skip
+
+
+def test_the_released_attempts_are_rows_of_the_local_responses_table() -> None:
+    """The server window's responses table is the local Review page's: each released
+    attempt a row with its status, correctness and selection, counted as the local ones."""
+    shown = _released(
+        {"attempt_id": 7, "repetition": 1, "status": "valid", "correct": True,
+         "selection": [True, False]},
+        {"attempt_id": 8, "repetition": 2, "status": "missing", "correct": False,
+         "selection": None},
+        {"attempt_id": 9, "repetition": 3, "status": "valid", "correct": False,
+         "selection": [True, True]},
+    )  # fmt: skip
+    rows = response_rows(shown)
+    assert [(r.attempt_id, r.run_id, r.track, r.repetition, r.status, r.correct, r.selection)
+            for r in rows] == [
+        (7, f"r{RLO}1", Track.ANSWER_ONLY, 1, Status.VALID, True, (True, False)),
+        (8, f"r{RLO}1", Track.ANSWER_ONLY, 2, Status.MISSING, False, None),
+        (9, f"r{RLO}1", Track.ANSWER_ONLY, 3, Status.VALID, False, (True, True)),
+    ]  # fmt: skip
+    assert option_votes(rows, 0) == "2 of 2"
+    assert option_votes(rows, 1) == "1 of 2"
+    assert response_cell(rows[0], "Valid") == "A ✓"
+    assert response_cell(rows[1], "Missing") == "Missing"
+    assert response_tip(rows[2]) == "attempt 9: valid, selection A, B, not correct"
+
+
+def test_a_status_or_track_the_desk_does_not_know_leaves_the_table_out() -> None:
+    ok = {"attempt_id": 1, "repetition": 1, "status": "valid", "correct": True,
+          "selection": [True]}  # fmt: skip
+    assert len(response_rows(_released(ok))) == 1
+    assert response_rows(_released({**ok, "status": "new_status"})) == []
+    assert response_rows(_released(ok, track="new_track")) == []
+    assert response_rows(_released({**ok, "attempt_id": None})) == []
+    assert response_rows({"runs": None}) == []
+    assert response_rows({}) == []

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QInputDialog
+from PySide6.QtWidgets import QInputDialog, QLabel, QTableWidget
 
 from ai4hse_desk.gui.app import run_window
 from ai4hse_desk.gui.review.server_window import ServerReviewWindow, open_server_window
@@ -65,6 +65,27 @@ def _close(window: ServerReviewWindow, qtbot: QtBot) -> None:
     qtbot.waitUntil(lambda: window.tasks.idle(), timeout=10_000)
 
 
+def _the_local_responses_table(table: QTableWidget, title: QLabel) -> None:
+    """Q001 as the local Review page shows it: the demo's 8 runs a row each, a column per
+    repetition, each cell the selection (✓ correct) or the status, coloured by it."""
+    assert title.isVisibleTo(title.parentWidget())
+    assert title.text() == (
+        "Model responses: 17 of 24 attempts correct, 8 runs "
+        "(each cell: the extracted selection, ✓ correct)"
+    )
+    assert table.rowCount() == 8
+    assert [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())] == [
+        "Run", "Track", "rep 1", "rep 2", "rep 3",
+    ]  # fmt: skip
+    cells = [table.item(r, c).text() for r in range(8) for c in range(2, 5)]
+    assert cells.count("A, C ✓") == 17
+    assert "Missing" in cells
+    assert "Provider error" in cells
+    assert table.item(0, 2).toolTip().startswith("attempt ")
+    colours = {table.item(r, c).background().color().name() for r in range(8) for c in (2, 3, 4)}
+    assert len(colours) >= 3  # correct, wrong and the error statuses apart
+
+
 def test_a_reviewer_answers_blind_then_sees_the_key_and_submits(
     review_db: ReviewDatabase, qtbot: QtBot
 ) -> None:
@@ -95,6 +116,7 @@ def test_a_reviewer_answers_blind_then_sees_the_key_and_submits(
     assert "Your blind answer: A TRUE, B FALSE, C TRUE, D FALSE" in revealed
     assert "hidden until you submit your verdict" in revealed
     assert page.revealed.isVisible()
+    _the_local_responses_table(page.responses, page.responses_title)
     assert not page.record_button.isVisible()
     page.form.verdict.setCurrentIndex(page.form.verdict.findData("key_ok"))
     page.submit_button.click()
@@ -181,6 +203,8 @@ def test_an_adjudicator_sees_the_queue_and_decides(review_db: ReviewDatabase, qt
     assert page.tabs.tabText(1) == "Adjudication (1)"
     assert not page.tabs.isTabVisible(0), "cy reviews nothing here"
     assert panel.detail.toPlainText() == "", "nothing opened (released) before a pick"
+    assert panel.responses.rowCount() == 0
+    assert not panel.responses_title.isVisibleTo(panel)
     first = panel.queue_list.item(0)
     assert (
         first.toolTip()
@@ -192,6 +216,7 @@ def test_an_adjudicator_sees_the_queue_and_decides(review_db: ReviewDatabase, qt
     qtbot.waitUntil(lambda: "Official key" in panel.detail.toPlainText(), timeout=10_000)
     assert "bo: Key wrong" in panel.detail.toPlainText()
     assert "\nSubmitted verdicts:\n" in panel.detail.toPlainText(), "none of them is cy's"
+    _the_local_responses_table(panel.responses, panel.responses_title)
     assert page.who.text() == "cy · adjudicator"
     panel.decide_button.click()
     assert window.statusBar().currentMessage() == "Choose a decision first: nothing was recorded."

@@ -27,7 +27,15 @@ from PySide6.QtWidgets import (
 
 from ai4hse_desk.gui.review.adjudication_form import KEY_TIP, correction_start, decision_box
 from ai4hse_desk.gui.review.key_boxes import KeyBoxes
-from ai4hse_desk.gui.review.server_texts import detail_text, key_values, queue_item_text
+from ai4hse_desk.gui.review.server_texts import (
+    detail_text,
+    key_values,
+    queue_item_text,
+    response_rows,
+)
+from ai4hse_desk.gui.review.tables import show_responses
+from ai4hse_desk.gui.widgets.item_table import item_table
+from ai4hse_desk.gui.widgets.labels import plain_label
 from ai4hse_desk.review.values import KEY_CORRECTED
 
 PICK_TEXT = "Pick a question of the queue to see its key, its runs and the verdicts."
@@ -59,6 +67,9 @@ class ServerAdjudicationPanel(QWidget):
         self.detail.setReadOnly(True)
         self.detail.setAccessibleName("The question's key, runs and verdicts")
         self.detail.setPlaceholderText(PICK_TEXT)
+        self.responses_title = plain_label(name="Model responses")
+        self.responses = item_table("Model responses per run and repetition", ("Run", "Track"))
+        self._show_responses(None)
         self.decision = decision_box()
         self.corrected = KeyBoxes("Corrected key", KEY_TIP)
         self.corrected.setEnabled(False)  # only for Key corrected, as on the local page
@@ -76,6 +87,8 @@ class ServerAdjudicationPanel(QWidget):
         right = QWidget()
         side = QVBoxLayout(right)
         side.addWidget(self.detail, 1)
+        side.addWidget(self.responses_title)
+        side.addWidget(self.responses)
         side.addLayout(form)
         split = QSplitter()
         split.addWidget(self.queue_list)
@@ -91,6 +104,7 @@ class ServerAdjudicationPanel(QWidget):
         self.queue_list.clear()
         self.queue_list.blockSignals(False)
         self.detail.clear()
+        self._show_responses(None)
         self.decision.setCurrentIndex(0)
         self.corrected.set_key(0, ())
         self.decision_note.clear()
@@ -105,6 +119,7 @@ class ServerAdjudicationPanel(QWidget):
         """Show a question of the adjudication queue; the corrected key starts as on the
         local Adjudication page (:func:`~.adjudication_form.correction_start`)."""
         self.detail.setPlainText(detail_text(shown))
+        self._show_responses(shown)
         official = key_values(shown.get("key"))
         decision = shown.get("decision") or {}
         start = correction_start(
@@ -113,6 +128,13 @@ class ServerAdjudicationPanel(QWidget):
             (key_values(v.get("proposed_key")) or None for v in shown.get("others") or ()),
         )
         self.corrected.set_key(len(official), start)
+
+    def _show_responses(self, shown: dict[str, Any] | None) -> None:
+        """Every run's selection per repetition, coloured as on the local page (nothing
+        while no question is open, or when the server sent values the desk does not know)."""
+        rows = [] if shown is None else response_rows(shown)
+        show_responses(self.responses, self.responses_title, rows)
+        self.responses_title.setVisible(bool(rows))
 
     def _picked(self, current: QListWidgetItem | None, _previous: object) -> None:
         if current is not None:

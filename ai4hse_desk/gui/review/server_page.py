@@ -6,7 +6,8 @@ It only shows what the server released and asks for what to record; the
 :class:`~.server_controller.ServerReviewController` calls the server. Before the blind
 answer the page holds the question's text and options only (the server sent nothing
 more); recording it (or *Skip blind*, recorded as "not blind") brings the key, the runs'
-selections and responses and the verdict form; the other reviewers' verdicts follow once
+selections and responses (in words, and run by run in the local page's coloured responses
+table) and the verdict form; the other reviewers' verdicts follow once
 the verdict is submitted. The blind answer and verdict widgets are the local Review
 page's own (:class:`~.blind.BlindAnswerPanel`, :class:`~.form.VerdictForm`).
 """
@@ -36,10 +37,9 @@ from ai4hse_desk.gui.review.form import VerdictForm, starting_key
 from ai4hse_desk.gui.review.queue_list import OwnQueueList, place_text
 from ai4hse_desk.gui.review.reads import BlindQuestion
 from ai4hse_desk.gui.review.server_adjudication import ServerAdjudicationPanel
-from ai4hse_desk.gui.review.server_texts import (
-    progress_line,
-    reveal_text,
-)
+from ai4hse_desk.gui.review.server_texts import progress_line, response_rows, reveal_text
+from ai4hse_desk.gui.review.tables import show_responses
+from ai4hse_desk.gui.widgets.item_table import item_table
 from ai4hse_desk.gui.widgets.labels import plain_label
 from ai4hse_desk.review.server.client import verdict_of
 
@@ -121,6 +121,8 @@ class ServerReviewPage(QWidget):
         self.skip_button.clicked.connect(lambda: self._blind(skip=True))
         self.reveal = _read_only()
         self.reveal.setAccessibleName("Key, runs and other verdicts")
+        self.responses_title = plain_label(name="Model responses")
+        self.responses = item_table("Model responses per run and repetition", ("Run", "Track"))
         self.form = VerdictForm()
         self.submit_button = QPushButton("Submit verdict")
         self.submit_button.clicked.connect(lambda: self._verdict(submit=True))
@@ -133,8 +135,8 @@ class ServerReviewPage(QWidget):
         self.revealed = QWidget()
         revealed = QVBoxLayout(self.revealed)
         revealed.setContentsMargins(0, 0, 0, 0)
-        revealed.addWidget(self.reveal, 1)
-        revealed.addWidget(self.form)
+        for widget in (self.reveal, self.responses_title, self.responses, self.form):
+            revealed.addWidget(widget, 1 if widget is self.reveal else 0)
         self._filler = QWidget()  # the space the reveal takes once it is there
         tab = QWidget()
         layout = QVBoxLayout(tab)
@@ -194,6 +196,9 @@ class ServerReviewPage(QWidget):
             self.blind.set_answer(None if answer is None else tuple(answer), locked=True)
         self.reveal.setPlainText(reveal_text(shown))
         if shown.get("key") is not None:
+            rows = response_rows(shown)
+            show_responses(self.responses, self.responses_title, rows)
+            self.responses_title.setVisible(bool(rows))  # (else the text alone says it)
             mine = None if own is None else verdict_of(own)
             start = starting_key(None if mine is None else mine.blind_answer, shown["key"])
             self.form.set_content(len(shown.get("options") or ()), mine, start)
@@ -210,6 +215,7 @@ class ServerReviewPage(QWidget):
         self.draft_button.setVisible(revealed)
         if not revealed:
             self.reveal.clear()
+            self.responses.setRowCount(0)
 
     def set_adjudication_queue(self, items: list[dict[str, Any]]) -> None:
         """Show the adjudication queue; its size in the tab's title."""

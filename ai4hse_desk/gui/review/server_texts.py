@@ -1,17 +1,20 @@
 """What the server window writes as plain text: the reveal, the others' verdicts, a queue item.
 
 No Qt here: each function turns one of the server's JSON objects (cli.md's shapes) into
-lines a read-only text panel shows. Every text that came from the server (a question,
+lines a read-only text panel shows, or (:func:`response_rows`) into the rows of the
+responses table the local Review page shows too. Every text that came from the server (a question,
 an option, a response, a note, a name) has its invisible and bidi characters made visible
 (:func:`~ai4hse_desk.display.text_sanitize.display_text`).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ai4hse_desk.display.format import option_letter, plural
 from ai4hse_desk.display.text_sanitize import display_text
+from ai4hse_desk.protocol.outcome import Selection, Status, Track
 from ai4hse_desk.review.names import decision_name, reason_words, verdict_name
 from ai4hse_desk.review.values import FALSE, TRUE
 
@@ -98,6 +101,41 @@ def _runs(runs: Sequence[dict[str, Any]], options: int) -> list[str]:
         if attempts else []
     )  # fmt: skip
     return [*head, *lines]
+
+
+@dataclass(frozen=True)
+class ServerAttempt:
+    """An attempt a review server released, as the responses table reads it
+    (:class:`~.texts.ResponseRow`)."""
+
+    attempt_id: int
+    run_id: str
+    model: str
+    track: Track
+    repetition: int
+    status: Status
+    correct: bool
+    selection: Selection | None
+
+
+def response_rows(shown: dict[str, Any]) -> list[ServerAttempt]:
+    """Every attempt ``shown`` released, run by run; none at all when a value is not one
+    the desk knows (a status or track of another version): the text says everything."""
+    rows = []
+    try:
+        for run in shown.get("runs") or ():
+            track = Track(str(run["track"]))
+            for attempt in run.get("attempts") or ():
+                picked = attempt.get("selection")
+                rows.append(ServerAttempt(
+                    int(attempt["attempt_id"]), str(run["run_id"]), str(run["model"]), track,
+                    int(attempt["repetition"]), Status(str(attempt["status"])),
+                    attempt.get("correct") is True,
+                    None if picked is None else tuple(value is True for value in picked),
+                ))  # fmt: skip
+    except (KeyError, TypeError, ValueError):
+        return []
+    return rows
 
 
 def reveal_text(shown: dict[str, Any]) -> str:

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
     from PySide6.QtWidgets import QLabel
 
-    from ai4hse_desk.index import ListRow
+    from ai4hse_desk.gui.review.texts import ResponseRow
 
 #: Columns before the repetitions in the responses table (run, track).
 RUN_COLUMNS = 2
@@ -58,7 +58,7 @@ def fit_height(table: QTableWidget, *, stretch_last: bool = True) -> None:
     table.setFixedHeight(height)
 
 
-def show_responses(table: QTableWidget, title: QLabel, rows: Sequence[ListRow]) -> None:
+def show_responses(table: QTableWidget, title: QLabel, rows: Sequence[ResponseRow]) -> None:
     """Every run's extracted selection per repetition (a run a row), coloured by status."""
     runs: list[tuple[str, str, str]] = []
     for row in rows:

@@ -7,7 +7,7 @@ and is shown in plain-text widgets.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from ai4hse_desk.display.format import option_letter, plural
 from ai4hse_desk.display.note_text import one_line
@@ -22,9 +22,9 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from ai4hse_desk.audit.records import Question
-    from ai4hse_desk.index import ListRow
     from ai4hse_desk.keyaudit import KeyAuditResult, QuestionSuspicion
     from ai4hse_desk.notes import Flag
+    from ai4hse_desk.protocol.outcome import Selection, Track
     from ai4hse_desk.review.final_state import FinalState
     from ai4hse_desk.review.records import ReviewVerdict
 
@@ -79,7 +79,29 @@ def option_answer(value: str | None) -> str:
     return "unsure" if value == UNSURE else value
 
 
-def option_votes(rows: Sequence[ListRow], position: int) -> str:
+class ResponseRow(Protocol):
+    """One attempt as the responses table shows it: a review index's
+    :class:`~ai4hse_desk.index.ListRow`, or an attempt a review server released."""
+
+    @property
+    def attempt_id(self) -> int: ...
+    @property
+    def run_id(self) -> str: ...
+    @property
+    def model(self) -> str: ...
+    @property
+    def track(self) -> Track: ...
+    @property
+    def repetition(self) -> int: ...
+    @property
+    def status(self) -> Status: ...
+    @property
+    def correct(self) -> bool: ...
+    @property
+    def selection(self) -> Selection | None: ...
+
+
+def option_votes(rows: Sequence[ResponseRow], position: int) -> str:
     """``"5 of 8"``: attempts with an extracted selection that select option ``position``."""
     chosen = [row.selection for row in rows if row.selection is not None]
     usable = [s for s in chosen if position < len(s)]
@@ -166,14 +188,14 @@ def final_text(final: FinalState | None) -> str:
     return line
 
 
-def response_cell(row: ListRow, status_label: str) -> str:
+def response_cell(row: ResponseRow, status_label: str) -> str:
     """A responses-table cell: the selection and ✓/✗ when valid, else the status."""
     if row.status is Status.VALID and row.selection is not None:
         return f"{selected_letters(row.selection)} {'✓' if row.correct else '✗'}"
     return status_label
 
 
-def response_tip(row: ListRow) -> str:
+def response_tip(row: ResponseRow) -> str:
     """A responses-table cell's tooltip: the attempt, its status and what was extracted."""
     picked = NOT_EXTRACTED if row.selection is None else selected_letters(row.selection)
     verdict = "correct" if row.correct else "not correct"
