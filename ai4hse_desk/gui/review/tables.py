@@ -1,6 +1,6 @@
 """The review pages' read-only tables: plain-text cells, fitted to their rows, and the
-runs' responses per repetition (the Review view's reveal and the adjudication workspace
-show the same table)."""
+runs' responses per repetition (the Review view's reveal, the adjudication workspace and
+the review server's two pages show the same table)."""
 
 from __future__ import annotations
 
