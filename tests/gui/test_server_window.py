@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QInputDialog, QLabel, QTableWidget
 from ai4hse_desk.gui.app import run_window
 from ai4hse_desk.gui.review.server_window import ServerReviewWindow, open_server_window
 from ai4hse_desk.review.server.client import ReviewServer
+from tests.gui.gui_fixtures import header_text
 from tests.server_support import ReviewDatabase, fresh_database
 
 if TYPE_CHECKING:
@@ -68,21 +69,26 @@ def _close(window: ServerReviewWindow, qtbot: QtBot) -> None:
 def _the_local_responses_table(table: QTableWidget, title: QLabel) -> None:
     """Q001 as the local Review page shows it: the demo's 8 runs a row each, a column per
     repetition, each cell the selection (✓ correct) or the status, coloured by it."""
-    assert title.isVisibleTo(title.parentWidget())
+    parent = title.parentWidget()
+    assert parent is not None
+    assert title.isVisibleTo(parent)
     assert title.text() == (
         "Model responses: 17 of 24 attempts correct, 8 runs "
         "(each cell: the extracted selection, ✓ correct)"
     )
     assert table.rowCount() == 8
-    assert [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())] == [
+    display = Qt.ItemDataRole.DisplayRole
+    assert [header_text(table.model(), c, display) for c in range(table.columnCount())] == [
         "Run", "Track", "rep 1", "rep 2", "rep 3",
     ]  # fmt: skip
-    cells = [table.item(r, c).text() for r in range(8) for c in range(2, 5)]
+    items = [table.item(r, c) for r in range(8) for c in range(2, 5)]
+    cells = [item.text() for item in items if item is not None]
+    assert len(cells) == 24
     assert cells.count("A, C ✓") == 17
     assert "Missing" in cells
     assert "Provider error" in cells
-    assert table.item(0, 2).toolTip().startswith("attempt ")
-    colours = {table.item(r, c).background().color().name() for r in range(8) for c in (2, 3, 4)}
+    assert all(item.toolTip().startswith("attempt ") for item in items if item is not None)
+    colours = {item.background().color().name() for item in items if item is not None}
     assert len(colours) >= 3  # correct, wrong and the error statuses apart
 
 
