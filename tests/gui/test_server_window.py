@@ -211,6 +211,7 @@ def test_an_adjudicator_sees_the_queue_and_decides(review_db: ReviewDatabase, qt
     assert panel.detail.toPlainText() == "", "nothing opened (released) before a pick"
     assert panel.responses.rowCount() == 0
     assert not panel.responses_title.isVisibleTo(panel)
+    assert not panel.options.isVisibleTo(panel)
     first = panel.queue_list.item(0)
     assert (
         first.toolTip()
@@ -223,6 +224,22 @@ def test_an_adjudicator_sees_the_queue_and_decides(review_db: ReviewDatabase, qt
     assert "bo: Key wrong" in panel.detail.toPlainText()
     assert "\nSubmitted verdicts:\n" in panel.detail.toPlainText(), "none of them is cy's"
     _the_local_responses_table(panel.responses, panel.responses_title)
+    # the options side by side, as on the local Adjudication page
+    options = panel.options
+    display = Qt.ItemDataRole.DisplayRole
+    assert [header_text(options.model(), c, display) for c in range(options.columnCount())] == [
+        "Option", "Official key", "Attempts selecting it", "ann: blind", "ann: proposed",
+        "bo: blind", "bo: proposed", "Text",
+    ]  # fmt: skip
+    assert options.rowCount() == 4
+    b_row = [options.item(1, c) for c in range(options.columnCount())]
+    assert [cell.text() if cell else None for cell in b_row[:7]] == [
+        "B", "FALSE", "0 of 20", "not blind", "—", "not blind", "TRUE ≠ key",
+    ]  # fmt: skip
+    differs, same = b_row[6], b_row[1]
+    assert differs is not None
+    assert same is not None
+    assert differs.background().color() != same.background().color()
     assert page.who.text() == "cy · adjudicator"
     panel.decide_button.click()
     assert window.statusBar().currentMessage() == "Choose a decision first: nothing was recorded."

@@ -26,8 +26,7 @@ from ai4hse_desk.review.values import FALSE, TRUE, UNSURE
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from ai4hse_desk.audit.records import Question
-    from ai4hse_desk.index import ListRow
+    from ai4hse_desk.gui.review.texts import ResponseRow
     from ai4hse_desk.review.queue import QueueItem
     from ai4hse_desk.review.records import Decision, ReviewVerdict
 
@@ -102,10 +101,10 @@ def verdict_cells(verdict: ReviewVerdict, official: Sequence[bool]) -> tuple[str
     )
 
 
-def reviewer_columns(item: QueueItem) -> list[str]:
+def reviewer_columns(verdicts: Sequence[ReviewVerdict]) -> list[str]:
     """The options table's columns for the reviewers: a blind and a proposed one each."""
     columns: list[str] = []
-    for verdict in item.verdicts:
+    for verdict in verdicts:
         name = display_text(verdict.reviewer)
         columns += [f"{name}: blind", f"{name}: proposed"]
     return columns
@@ -125,20 +124,22 @@ def _blind_cell(value: str | None, key: bool) -> str:
 
 
 def option_rows(
-    question: Question, item: QueueItem, rows: Sequence[ListRow]
+    official: Sequence[bool],
+    texts: Sequence[str],
+    verdicts: Sequence[ReviewVerdict],
+    rows: Sequence[ResponseRow],
 ) -> list[tuple[str, ...]]:
     """The options side by side: official key, the runs' votes, each reviewer's blind
     answer and proposed key on it (``≠ key`` where they differ from the key), its text."""
     table = []
-    for p, option in enumerate(question.options):
-        key = item.official_key[p] if p < len(item.official_key) else option.key
+    for p, (key, text) in enumerate(zip(official, texts, strict=False)):
         cells = [option_letter(p), _value(key), option_votes(rows, p)]
-        for verdict in item.verdicts:
-            blind = verdict.blind_answer
-            proposed = verdict.proposed_key
-            cells.append(_blind_cell(None if blind is None else blind[p], key))
-            cells.append(_proposed_cell(None if proposed is None else proposed[p], key))
-        table.append((*cells, one_line(option.text)))
+        for verdict in verdicts:
+            blind, proposed = verdict.blind_answer, verdict.proposed_key
+            cells.append(_blind_cell(None if blind is None or p >= len(blind) else blind[p], key))
+            cells.append(_proposed_cell(
+                None if proposed is None or p >= len(proposed) else proposed[p], key))  # fmt: skip
+        table.append((*cells, one_line(text)))
     return table
 
 

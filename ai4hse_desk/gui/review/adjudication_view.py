@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QKeyEvent, QKeySequence, QShortcut
+from PySide6.QtGui import QFont, QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSplitter,
-    QTableWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -36,21 +35,18 @@ from ai4hse_desk.display.status_style import MATCH_COLOURS, chip_style_sheet
 from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.gui.review.adjudication_form import DecisionForm
 from ai4hse_desk.gui.review.adjudication_texts import (
-    DIFFERS,
     OPTION_COLUMNS,
     TEXT_COLUMN,
     VERDICT_COLUMNS,
     decision_text,
-    option_rows,
     queue_entry,
     queue_header,
     reasons_text,
-    reviewer_columns,
     verdict_cells,
 )
-from ai4hse_desk.gui.review.tables import fill_cells, fit_height, show_responses
-from ai4hse_desk.gui.review.texts import VOTES_COLUMN, VOTES_TIP, evidence_text, selected_letters
-from ai4hse_desk.gui.widgets.item_table import header_tip, item_table
+from ai4hse_desk.gui.review.tables import fill_cells, fit_height, show_options, show_responses
+from ai4hse_desk.gui.review.texts import evidence_text, selected_letters
+from ai4hse_desk.gui.widgets.item_table import item_table
 from ai4hse_desk.gui.widgets.labels import WrappingLabel, plain_label, set_style_sheet
 
 if TYPE_CHECKING:
@@ -69,17 +65,6 @@ PICK = "Select a question of the queue."
 RECORD_TIP = "Record the decision (Ctrl+Enter); Notes ▸ Undo takes it back"
 _MOVES = frozenset({Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown,
                     Qt.Key.Key_Home, Qt.Key.Key_End})  # fmt: skip
-
-
-def _mark_differences(table: QTableWidget) -> None:
-    """Colour the cells where a reviewer's answer or key differs from the official key."""
-    background, foreground = (QBrush(QColor(c)) for c in MATCH_COLOURS[False])
-    for row in range(table.rowCount()):
-        for column in range(table.columnCount()):
-            cell = table.item(row, column)
-            if cell is not None and cell.text().endswith(DIFFERS):
-                cell.setBackground(background)
-                cell.setForeground(foreground)
 
 
 class AdjudicationView(QWidget):
@@ -245,14 +230,8 @@ class AdjudicationView(QWidget):
         self.reasons.setText(f"In the queue because {reasons_text(item.reasons)}.")
         self.text.setText(display_text(question.text))
         self.key_line.setText(f"Official key: {selected_letters(item.official_key)}")
-        options = self.options
-        options.setColumnCount(len(OPTION_COLUMNS) + 2 * verdicts + 1)
-        columns = [*OPTION_COLUMNS, *reviewer_columns(item), TEXT_COLUMN]
-        options.setHorizontalHeaderLabels(columns)
-        header_tip(options, columns.index(VOTES_COLUMN), VOTES_TIP)
-        fill_cells(options, option_rows(question, item, rows), tips=True)
-        _mark_differences(options)
-        fit_height(options)
+        texts = [option.text for option in question.options]
+        show_options(self.options, item.official_key, texts, item.verdicts, rows)
         fill_cells(self.verdicts, [verdict_cells(v, item.official_key) for v in item.verdicts],
                    tips=True)  # fmt: skip
         fit_height(self.verdicts)

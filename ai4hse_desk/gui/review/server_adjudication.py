@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from ai4hse_desk.gui.review.adjudication_form import KEY_TIP, correction_start, decision_box
+from ai4hse_desk.gui.review.adjudication_texts import OPTION_COLUMNS, TEXT_COLUMN
 from ai4hse_desk.gui.review.key_boxes import KeyBoxes
 from ai4hse_desk.gui.review.server_texts import (
     detail_text,
@@ -33,9 +34,10 @@ from ai4hse_desk.gui.review.server_texts import (
     queue_item_text,
     response_rows,
 )
-from ai4hse_desk.gui.review.tables import show_responses
+from ai4hse_desk.gui.review.tables import show_options, show_responses
 from ai4hse_desk.gui.widgets.item_table import item_table
 from ai4hse_desk.gui.widgets.labels import plain_label
+from ai4hse_desk.review.server.client import verdict_of
 from ai4hse_desk.review.values import KEY_CORRECTED
 
 PICK_TEXT = "Pick a question of the queue to see its key, its runs and the verdicts."
@@ -67,6 +69,7 @@ class ServerAdjudicationPanel(QWidget):
         self.detail.setReadOnly(True)
         self.detail.setAccessibleName("The question's key, runs and verdicts")
         self.detail.setPlaceholderText(PICK_TEXT)
+        self.options = item_table("Options side by side", (*OPTION_COLUMNS, TEXT_COLUMN))
         self.responses_title = plain_label(name="Model responses")
         self.responses = item_table("Model responses per run and repetition", ("Run", "Track"))
         self._show_responses(None)
@@ -87,6 +90,7 @@ class ServerAdjudicationPanel(QWidget):
         right = QWidget()
         side = QVBoxLayout(right)
         side.addWidget(self.detail, 1)
+        side.addWidget(self.options)
         side.addWidget(self.responses_title)
         side.addWidget(self.responses)
         side.addLayout(form)
@@ -130,11 +134,23 @@ class ServerAdjudicationPanel(QWidget):
         self.corrected.set_key(len(official), start)
 
     def _show_responses(self, shown: dict[str, Any] | None) -> None:
-        """Every run's selection per repetition, coloured as on the local page (nothing
-        while no question is open, or when the server sent values the desk does not know)."""
+        """The options side by side and every run's selection per repetition, as on the
+        local Adjudication page (nothing while no question is open; the responses table
+        left out when the server sent values the desk does not know)."""
         rows = [] if shown is None else response_rows(shown)
         show_responses(self.responses, self.responses_title, rows)
         self.responses_title.setVisible(bool(rows))
+        self.options.setRowCount(0)
+        self.options.setVisible(shown is not None)
+        if shown is None:
+            return
+        official = [value == "TRUE" for value in key_values(shown.get("key"))]
+        texts = [str(text) for text in shown.get("options") or ()]
+        try:
+            verdicts = [verdict_of(v) for v in shown.get("others") or ()]
+        except (KeyError, TypeError, ValueError):
+            verdicts = []  # (the text above names every verdict)
+        show_options(self.options, official, texts, verdicts, rows)
 
     def _picked(self, current: QListWidgetItem | None, _previous: object) -> None:
         if current is not None:

@@ -11,11 +11,19 @@ from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QHeaderView, QTableWidget, QTableWidgetItem
 
 from ai4hse_desk.display.format import plural
-from ai4hse_desk.display.status_style import status_label
+from ai4hse_desk.display.status_style import MATCH_COLOURS, status_label
 from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.gui.palette_mode import status_colours_now
 from ai4hse_desk.gui.plain_text import plain_tooltip
-from ai4hse_desk.gui.review.texts import response_cell, response_tip
+from ai4hse_desk.gui.review.adjudication_texts import (
+    DIFFERS,
+    OPTION_COLUMNS,
+    TEXT_COLUMN,
+    option_rows,
+    reviewer_columns,
+)
+from ai4hse_desk.gui.review.texts import VOTES_COLUMN, VOTES_TIP, response_cell, response_tip
+from ai4hse_desk.gui.widgets.item_table import header_tip
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -23,6 +31,7 @@ if TYPE_CHECKING:
     from PySide6.QtWidgets import QLabel
 
     from ai4hse_desk.gui.review.texts import ResponseRow
+    from ai4hse_desk.review.records import ReviewVerdict
 
 #: Columns before the repetitions in the responses table (run, track).
 RUN_COLUMNS = 2
@@ -100,4 +109,29 @@ def show_responses(table: QTableWidget, title: QLabel, rows: Sequence[ResponseRo
         header.resizeSection(column, max(widths))
 
 
-__all__ = ["RUN_COLUMNS", "fill_cells", "fit_height", "show_responses"]
+def show_options(
+    table: QTableWidget,
+    official: Sequence[bool],
+    texts: Sequence[str],
+    verdicts: Sequence[ReviewVerdict],
+    rows: Sequence[ResponseRow],
+) -> None:
+    """The options side by side for an adjudicator: the official key, the runs' votes,
+    each reviewer's blind answer and proposed key, the cells that differ from the key
+    coloured (:func:`~.adjudication_texts.option_rows`), the option's text last."""
+    columns = [*OPTION_COLUMNS, *reviewer_columns(verdicts), TEXT_COLUMN]
+    table.setColumnCount(len(columns))
+    table.setHorizontalHeaderLabels(columns)
+    header_tip(table, columns.index(VOTES_COLUMN), VOTES_TIP)
+    fill_cells(table, option_rows(official, texts, verdicts, rows), tips=True)
+    background, foreground = (QBrush(QColor(c)) for c in MATCH_COLOURS[False])
+    for row in range(table.rowCount()):
+        for column in range(table.columnCount()):
+            cell = table.item(row, column)
+            if cell is not None and cell.text().endswith(DIFFERS):
+                cell.setBackground(background)
+                cell.setForeground(foreground)
+    fit_height(table)
+
+
+__all__ = ["RUN_COLUMNS", "fill_cells", "fit_height", "show_options", "show_responses"]
