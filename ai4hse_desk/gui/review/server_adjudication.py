@@ -72,7 +72,7 @@ class ServerAdjudicationPanel(QWidget):
         self.options = item_table("Options side by side", (*OPTION_COLUMNS, TEXT_COLUMN))
         self.responses_title = plain_label(name="Model responses")
         self.responses = item_table("Model responses per run and repetition", ("Run", "Track"))
-        self._show_responses(None)
+        self._show_tables(None)
         self.decision = decision_box()
         self.corrected = KeyBoxes("Corrected key", KEY_TIP)
         self.corrected.setEnabled(False)  # only for Key corrected, as on the local page
@@ -108,7 +108,7 @@ class ServerAdjudicationPanel(QWidget):
         self.queue_list.clear()
         self.queue_list.blockSignals(False)
         self.detail.clear()
-        self._show_responses(None)
+        self._show_tables(None)
         self.decision.setCurrentIndex(0)
         self.corrected.set_key(0, ())
         self.decision_note.clear()
@@ -123,7 +123,7 @@ class ServerAdjudicationPanel(QWidget):
         """Show a question of the adjudication queue; the corrected key starts as on the
         local Adjudication page (:func:`~.adjudication_form.correction_start`)."""
         self.detail.setPlainText(detail_text(shown))
-        self._show_responses(shown)
+        self._show_tables(shown)
         official = key_values(shown.get("key"))
         decision = shown.get("decision") or {}
         start = correction_start(
@@ -133,13 +133,12 @@ class ServerAdjudicationPanel(QWidget):
         )
         self.corrected.set_key(len(official), start)
 
-    def _show_responses(self, shown: dict[str, Any] | None) -> None:
+    def _show_tables(self, shown: dict[str, Any] | None) -> None:
         """The options side by side and every run's selection per repetition, as on the
         local Adjudication page (nothing while no question is open; the responses table
         left out when the server sent values the desk does not know)."""
         rows = [] if shown is None else response_rows(shown)
-        show_responses(self.responses, self.responses_title, rows)
-        self.responses_title.setVisible(bool(rows))
+        show_responses(self.responses, self.responses_title, rows, empty=None)
         self.options.setRowCount(0)
         self.options.setVisible(shown is not None)
         if shown is None:

@@ -196,9 +196,7 @@ class ServerReviewPage(QWidget):
             self.blind.set_answer(None if answer is None else tuple(answer), locked=True)
         self.reveal.setPlainText(reveal_text(shown))
         if shown.get("key") is not None:
-            rows = response_rows(shown)
-            show_responses(self.responses, self.responses_title, rows)
-            self.responses_title.setVisible(bool(rows))  # (else the text alone says it)
+            show_responses(self.responses, self.responses_title, response_rows(shown), empty=None)
             mine = None if own is None else verdict_of(own)
             start = starting_key(None if mine is None else mine.blind_answer, shown["key"])
             self.form.set_content(len(shown.get("options") or ()), mine, start)

@@ -2,9 +2,9 @@
 
 No Qt here: each function turns one of the server's JSON objects (cli.md's shapes) into
 lines a read-only text panel shows, or (:func:`response_rows`) into the rows of the
-responses table the local Review page shows too. Every text that came from the server (a question,
-an option, a response, a note, a name) has its invisible and bidi characters made visible
-(:func:`~ai4hse_desk.display.text_sanitize.display_text`).
+responses table the local Review page shows too. Every text that came from the server (a
+question, an option, a response, a note, a name) has its invisible and bidi characters
+made visible (:func:`~ai4hse_desk.display.text_sanitize.display_text`).
 """
 
 from __future__ import annotations

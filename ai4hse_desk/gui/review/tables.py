@@ -67,8 +67,20 @@ def fit_height(table: QTableWidget, *, stretch_last: bool = True) -> None:
     table.setFixedHeight(height)
 
 
-def show_responses(table: QTableWidget, title: QLabel, rows: Sequence[ResponseRow]) -> None:
-    """Every run's extracted selection per repetition (a run a row), coloured by status."""
+#: What the responses title says of a question no run answered (in the audit file).
+NO_RESPONSES = "No model response to this question in the audit file."
+
+
+def show_responses(
+    table: QTableWidget,
+    title: QLabel,
+    rows: Sequence[ResponseRow],
+    *,
+    empty: str | None = NO_RESPONSES,
+) -> None:
+    """Every run's extracted selection per repetition (a run a row), coloured by status;
+    without rows the title says ``empty``, or is hidden when ``empty`` is None (the
+    review server's pages, whose text already says what was released)."""
     runs: list[tuple[str, str, str]] = []
     for row in rows:
         entry = (row.run_id, row.model, row.track.value)
@@ -96,8 +108,9 @@ def show_responses(table: QTableWidget, title: QLabel, rows: Sequence[ResponseRo
     title.setText(
         f"Model responses: {correct:,} of {plural(len(rows), 'attempt')} correct, "
         f"{plural(len(runs), 'run')} (each cell: the extracted selection, ✓ correct)"
-        if rows else "No model response to this question in the audit file."
+        if rows else empty or ""
     )  # fmt: skip
+    title.setVisible(bool(rows) or empty is not None)
     table.setVisible(bool(rows))
     # The repetitions side by side at one width (the widest one's), none stretched
     # across the spare width: the table may end before its frame does.
@@ -134,4 +147,11 @@ def show_options(
     fit_height(table)
 
 
-__all__ = ["RUN_COLUMNS", "fill_cells", "fit_height", "show_options", "show_responses"]
+__all__ = [
+    "NO_RESPONSES",
+    "RUN_COLUMNS",
+    "fill_cells",
+    "fit_height",
+    "show_options",
+    "show_responses",
+]
