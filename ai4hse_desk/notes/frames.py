@@ -10,12 +10,12 @@ from the audit database when asked for and never kept in the notes store.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from ai4hse_desk.display.format import option_letter
 from ai4hse_desk.display.frames import DType, FrameColumn, build_frame, selected
+from ai4hse_desk.notes.changes import sheet_text
 from ai4hse_desk.notes.records import fields_of
 
 if TYPE_CHECKING:
@@ -137,8 +137,7 @@ NOTE_COLUMNS: Final[tuple[FrameColumn[Entry], ...]] = tuple(
 
 
 def _changes(rev: Revision) -> str:
-    changes = {name: [old, new] for name, (old, new) in rev.changes.items()}
-    return json.dumps(changes, ensure_ascii=False, sort_keys=True)
+    return sheet_text(rev.changes)
 
 
 #: The columns of the XLSX ``history`` sheet (one row per revision).

@@ -27,6 +27,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Final
 
 from ai4hse_desk.display.note_text import option_text
+from ai4hse_desk.notes.changes import as_json
 from ai4hse_desk.notes.errors import ReviewError
 
 if TYPE_CHECKING:
@@ -272,7 +273,7 @@ class Revision:
             "reviewer": self.reviewer,
             "at": self.at,
             "action": self.action,
-            "changes": {name: [old, new] for name, (old, new) in self.changes.items()},
+            "changes": as_json(self.changes),
             "values": dict(self.values),
             "reverts": self.reverts,
         }

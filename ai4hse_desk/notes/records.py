@@ -9,12 +9,12 @@ desk writes (text where a number belongs, ``changes`` that are not JSON pairs) i
 
 from __future__ import annotations
 
-import json
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import ColumnElement, Select, func, select
 
+from ai4hse_desk.notes import changes as revision_changes
 from ai4hse_desk.notes.errors import ReviewError
 from ai4hse_desk.notes.model import (
     FLAG_FIELDS,
@@ -27,9 +27,6 @@ from ai4hse_desk.notes.model import (
     frozen_values,
 )
 from ai4hse_desk.notes.schema import review_items, review_revisions
-
-if TYPE_CHECKING:
-    from collections.abc import Mapping
 
 #: Revision column holding each field of :data:`FLAG_FIELDS`/:data:`NOTE_FIELDS`.
 FIELD_COLUMNS: dict[str, str] = {
@@ -57,19 +54,6 @@ def _int(value: Any) -> int:
     if number is None:
         raise ReviewError("the notes store holds a damaged row: a number is missing")
     return number
-
-
-def _changes(row: Any) -> dict[str, tuple[Value, Value]]:
-    """The ``changes`` column of a revision row; a damaged one is a :class:`ReviewError`."""
-    try:
-        data = json.loads(row.changes)
-    except (TypeError, ValueError, RecursionError):
-        data = None
-    pairs = data.items() if isinstance(data, dict) else ()
-    changes = {str(k): (p[0], p[1]) for k, p in pairs if isinstance(p, list) and len(p) == 2}
-    if not isinstance(data, dict) or len(changes) != len(data):
-        raise ReviewError(f"the notes store holds a damaged revision: {row.revision_id}")
-    return changes
 
 
 def current_query(kind: str, *where: ColumnElement[bool]) -> Select[Any]:
@@ -200,7 +184,9 @@ def values_of_row(row: Any, kind: str) -> dict[str, Value]:
 
 def revision_from_row(row: Any, kind: str) -> Revision:
     """A :class:`Revision` from a ``review_revisions`` row of an item of ``kind``."""
-    changes = _changes(row)
+    changes = revision_changes.read_column(
+        row.changes, f"the notes store holds a damaged revision: {row.revision_id}"
+    )
     return Revision(
         revision_id=str(row.revision_id),
         item_id=str(row.item_id),
@@ -222,11 +208,7 @@ def revision_row(revision: Revision) -> dict[str, Any]:
         "reviewer": revision.reviewer,
         "at": revision.at,
         "action": revision.action,
-        "changes": json.dumps(
-            {name: [old, new] for name, (old, new) in revision.changes.items()},
-            ensure_ascii=False,
-            sort_keys=True,
-        ),
+        "changes": revision_changes.column_text(revision.changes),
         "reverts": revision.reverts,
         "writer_clock": revision.writer_clock,
         "option_pos": None,
@@ -236,11 +218,6 @@ def revision_row(revision: Revision) -> dict[str, Any]:
     for name, value in revision.values.items():
         row[FIELD_COLUMNS[name]] = value
     return row
-
-
-def diff(old: Mapping[str, Value], new: Mapping[str, Value]) -> dict[str, tuple[Value, Value]]:
-    """Field → ``(old, new)`` for every field whose value differs."""
-    return {name: (old.get(name), value) for name, value in new.items() if old.get(name) != value}
 
 
 def item_row(item: ItemRecord) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from sqlalchemy import insert, select
 
 from ai4hse_desk.notes import backend
 from ai4hse_desk.notes.chain import Step, chain_problem
+from ai4hse_desk.notes.changes import diff
 from ai4hse_desk.notes.errors import ReviewError
 from ai4hse_desk.notes.model import (
     ItemRecord,
@@ -33,7 +34,6 @@ from ai4hse_desk.notes.model import (
     utc_now,
 )
 from ai4hse_desk.notes.records import (
-    diff,
     item_from_row,
     item_row,
     revision_from_row,

@@ -1,5 +1,5 @@
 """The review in a notes export's CSV and XLSX: its rows and sheets (the JSON is
-:mod:`.review_json`).
+:mod:`.export_json`).
 
 CSV and the XLSX ``notes`` sheet are one table of everything as it stands now:
 the flags and attempt notes (:data:`~.frames.NOTE_COLUMNS`: the export columns and
@@ -16,13 +16,13 @@ read from the audit file, only when asked for.
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Final
 
 from ai4hse_desk.display.format import option_letter
 from ai4hse_desk.display.frames import DType, FrameColumn, selected
+from ai4hse_desk.notes.changes import sheet_text
 from ai4hse_desk.notes.frames import NOTE_COLUMNS, Entry
-from ai4hse_desk.review.export_json import DecisionEntry, VerdictEntry, changes_json, lettered
+from ai4hse_desk.review.export_json import DecisionEntry, VerdictEntry, json_value, lettered
 from ai4hse_desk.review.records import BLIND
 
 if TYPE_CHECKING:
@@ -192,7 +192,7 @@ VerdictStep = tuple["VerdictRecord", "VerdictRevision"]
 
 
 def _changes_text(rev: VerdictRevision) -> str:
-    return json.dumps(changes_json(rev.changes), ensure_ascii=False, sort_keys=True)
+    return sheet_text(rev.changes, json_value)
 
 
 #: The XLSX ``verdict_history`` sheet: one row per verdict revision.

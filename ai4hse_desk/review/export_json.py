@@ -5,7 +5,7 @@ assignments), ``review_verdicts`` (one per question × reviewer: the current sta
 fields of cli.md's verdict line, and ``revisions``) and ``review_decisions`` (the
 current decision, as in the review report, and ``revisions``). Lists stay lists in
 option order, as the CLI takes them; ``blind`` is ``true`` for a blind answer given
-before the key was shown. The CSV and XLSX forms are :mod:`.review_frames`.
+before the key was shown. The CSV and XLSX forms are :mod:`.export_frames`.
 """
 
 from __future__ import annotations
@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ai4hse_desk.display.format import option_letter
+from ai4hse_desk.notes.changes import as_json
 from ai4hse_desk.review.history import LIST_FIELDS
 from ai4hse_desk.review.records import BLIND
 
 if TYPE_CHECKING:
     from ai4hse_desk.audit import Question
     from ai4hse_desk.review.history import (
-        Changes,
         DecisionRecord,
         DecisionRevision,
         PlanRecord,
@@ -63,20 +63,13 @@ def lettered(answer: Answer | None) -> str | None:
     return ", ".join(f"{option_letter(i)} {value}" for i, value in enumerate(answer))
 
 
-def _json_value(name: str, value: object) -> object:
+def json_value(name: str, value: object) -> object:
+    """A verdict field's value in JSON (``blind`` a Boolean, lists as lists)."""
     if name == "blind" and isinstance(value, str):
         return value == BLIND
     if name in LIST_FIELDS and isinstance(value, tuple):
         return list(value)
     return value
-
-
-def changes_json(changes: Changes) -> dict[str, list[object]]:
-    """A verdict revision's changes as JSON: field → ``[old, new]``."""
-    return {
-        name: [_json_value(name, old), _json_value(name, new)]
-        for name, (old, new) in sorted(changes.items())
-    }
 
 
 def _clock_json(writer_clock: str | None) -> dict[str, object]:
@@ -92,7 +85,7 @@ def verdict_revision_json(rev: VerdictRevision) -> dict[str, object]:
         "at": rev.at,
         "action": rev.action,
         **verdict_fields_json(rev),
-        "changes": changes_json(rev.changes),
+        "changes": as_json(rev.changes, json_value),
         **_clock_json(rev.writer_clock),
     }
 

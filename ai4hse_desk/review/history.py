@@ -3,17 +3,17 @@ with every revision — what ``notes export`` writes and ``notes import`` merges
 
 A verdict revision's ``changes`` column is JSON text whose list fields (blind
 answer, proposed key) are themselves JSON text; here they are tuples, as every
-other list of a record is. :mod:`.review_read` reads the records and
-:mod:`.review_exchange` merges them.
+other list of a record is (:mod:`ai4hse_desk.notes.changes` writes and reads the
+column for every history). :mod:`.read` reads the records and :mod:`.merge` merges
+them.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from ai4hse_desk.notes.errors import ReviewError
+from ai4hse_desk.notes import changes as revision_changes
 from ai4hse_desk.review.records import (
     VERDICT_FIELDS,
     decision_fields,
@@ -132,16 +132,11 @@ class ReviewData:
     orphans: tuple[str, ...] = ()
 
 
-def _stored(name: str, value: object) -> object:
+def stored(name: str, value: object) -> object:
+    """A verdict field's value as its column holds it (a list as its JSON text)."""
     if name in LIST_FIELDS and isinstance(value, tuple):
         return dump_list(value)
     return value
-
-
-def encode_changes(changes: Changes) -> str:
-    """``changes`` as the column text :mod:`.review_writes` writes."""
-    data = {name: [_stored(name, old), _stored(name, new)] for name, (old, new) in changes.items()}
-    return json.dumps(data, separators=(",", ":"), sort_keys=True)
 
 
 def _loaded(name: str, value: object) -> object:
@@ -150,16 +145,8 @@ def _loaded(name: str, value: object) -> object:
 
 def decode_changes(text: object, revision_id: str) -> Changes:
     """A stored ``changes`` column, list fields back as tuples."""
-    try:
-        data = json.loads(str(text))
-    except (TypeError, ValueError, RecursionError):
-        data = None
-    if not isinstance(data, dict) or not all(
-        name in VERDICT_FIELDS and isinstance(pair, list) and len(pair) == 2
-        for name, pair in data.items()
-    ):
-        raise ReviewError(f"the notes store holds a damaged verdict revision: {revision_id}")
-    return {name: (_loaded(name, old), _loaded(name, new)) for name, (old, new) in data.items()}
+    damaged = f"the notes store holds a damaged verdict revision: {revision_id}"
+    return revision_changes.read_column(text, damaged, known=VERDICT_FIELDS, value=_loaded)
 
 
 def verdict_revision(row: Any) -> VerdictRevision:
@@ -181,7 +168,7 @@ def verdict_revision_row(rev: VerdictRevision) -> dict[str, object]:
         "at": rev.at,
         "action": rev.action,
         **verdict_values(rev),
-        "changes": encode_changes(rev.changes),
+        "changes": revision_changes.column_text(rev.changes, stored),
         "writer_clock": rev.writer_clock,
     }
 

@@ -12,7 +12,7 @@ item must agree as the store writes them: one ``create`` revision dated
 blind") and time the verdict was first recorded with**, ``changes`` that lead to the
 revision's values, and the item's summary equal to its latest revision. The first
 problem is one :class:`~ai4hse_desk.notes.errors.ReviewError` naming its JSON path;
-what the store already holds is checked in the merge (:mod:`.review_exchange`).
+what the store already holds is checked in the merge (:mod:`.merge`).
 """
 
 from __future__ import annotations

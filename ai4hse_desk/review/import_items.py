@@ -1,4 +1,4 @@
-"""The checks every review item of a notes export shares (see :mod:`.review_import_check`).
+"""The checks every review item of a notes export shares (see :mod:`.import_check`).
 
 Free functions check one value (a known name, one TRUE/FALSE per option, a key of
 Booleans, a note, a list, a non-empty history); :class:`ItemChecks` holds what the

@@ -11,7 +11,7 @@ the item's summary columns equal to its latest revision. The first problem is
 raised as one :class:`~ai4hse_desk.notes.errors.ReviewError` naming its JSON path
 (``flags[3].revisions[1].at: …``); nothing has been written then. Version 1
 files (flags and notes only) are read as before; version 2 adds the review lists,
-checked by :class:`~.review_import_check.ReviewChecker`.
+checked by :class:`~.import_check.ReviewChecker`.
 """
 
 from __future__ import annotations

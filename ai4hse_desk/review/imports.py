@@ -6,7 +6,7 @@ times not in the future, that the parts of each item agree, and that each
 question, option and attempt exists in *this* audit database. The whole file is
 refused on the first problem, named by its JSON path; otherwise the items and
 revisions whose UUIDs the store does not hold yet — and the review's plans,
-verdicts, decisions and their revisions (:mod:`.review_exchange`, whose merge
+verdicts, decisions and their revisions (:mod:`.merge`, whose merge
 rules keep one verdict per reviewer and question, the blind answers and the
 independent adjudication) — are added in one transaction: a file refused there
 adds nothing at all. Importing the same file twice adds nothing; importing two

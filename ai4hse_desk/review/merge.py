@@ -1,9 +1,9 @@
 """The review tables, for ``notes import``: a checked export merged into them.
 
 :func:`merge_review` adds the plans, verdicts, decisions and revisions of a checked
-export (:mod:`.review_import_check`) whose ids the store does not hold yet, inside
+export (:mod:`.import_check`) whose ids the store does not hold yet, inside
 the import's one write transaction; nothing is ever updated or deleted. Reading the
-tables whole, for ``notes export``, is :mod:`.review_read`'s. The merge
+tables whole, for ``notes export``, is :mod:`.read`'s. The merge
 rules (any break refuses the whole import, and nothing is written):
 
 * an id already here must name the same thing: a plan with the same fields and

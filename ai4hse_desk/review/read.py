@@ -3,7 +3,7 @@
 :func:`read_review` reads every plan (with its assignments), every verdict and
 decision with every revision, on the connection of the caller's one read
 transaction. The merge of ``notes
-import`` (:mod:`.review_exchange`) reads the rows it checks with the same helpers:
+import`` (:mod:`.merge`) reads the rows it checks with the same helpers:
 :func:`rows_in` (rows by key, in slices), :func:`plans_of` (plan rows as records)
 and :func:`by_parent` (revisions by their verdict or decision, oldest first).
 """

@@ -2,7 +2,7 @@
 
 A :class:`ReviewVerdict` is one reviewer's verdict on one question as its latest
 revision leaves it; a :class:`Decision` is the adjudicator's latest decision on a
-question; a :class:`StoredPlan` is a :class:`~.review_plan.Plan` as the store
+question; a :class:`StoredPlan` is a :class:`~.plan.Plan` as the store
 keeps it. Lists (answers, keys, reviewers) are JSON text in the tables.
 """
 

@@ -9,12 +9,12 @@ replaces the previous one by being newer; the old plan and its assignments stay.
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import func, insert, select
 
 from ai4hse_desk.notes import backend
+from ai4hse_desk.notes.changes import column_text, diff
 from ai4hse_desk.notes.errors import ReviewError
 from ai4hse_desk.notes.model import after, new_id
 from ai4hse_desk.notes.schema import REVIEW_TABLES
@@ -33,7 +33,7 @@ from ai4hse_desk.review.records import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Callable
 
     from sqlalchemy import ColumnElement, Select
     from sqlalchemy.engine import Connection
@@ -226,11 +226,6 @@ def write_plan(
     return StoredPlan(plan_id, at, created_by, plan)
 
 
-def _changes(old: Mapping[str, object], new: Mapping[str, object]) -> str:
-    changed = {k: [old.get(k), v] for k, v in new.items() if old.get(k) != v}
-    return json.dumps(changed, separators=(",", ":"), sort_keys=True)
-
-
 def change_verdict(
     conn: Connection,
     question_id: str,
@@ -242,7 +237,7 @@ def change_verdict(
     """Create or revise ``reviewer``'s verdict on ``question_id``.
 
     ``update`` receives the verdict as it stands (``None`` if there is none) and
-    returns the revision's full field values (:data:`~.review_records.VERDICT_FIELDS`);
+    returns the revision's full field values (:data:`~.records.VERDICT_FIELDS`);
     it raises :class:`~.errors.ReviewError` to refuse, and then nothing is written.
     No revision is appended when nothing changes. ``action`` names a revision of an
     existing verdict (``undo``, ``redo``); by default it is ``submit`` or ``edit``.
@@ -293,7 +288,7 @@ def change_verdict(
                 "verdict_id": verdict_id,
                 "at": at,
                 "action": action,
-                "changes": _changes(before, values),
+                "changes": column_text(diff(before, values)),
                 "writer_clock": writer_clock,
                 **values,
             }

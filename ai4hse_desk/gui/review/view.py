@@ -78,7 +78,7 @@ class ReviewView(QWidget):
         shown: the view became visible (the controller reads what it shows then).
         blind_requested: the blind answer (a tuple of TRUE/FALSE/UNSURE) to record.
         skip_blind_requested, skip_requested, back_requested, name_requested.
-        submit_requested, draft_requested: the form's :class:`~.review_form.VerdictValues`.
+        submit_requested, draft_requested: the form's :class:`~.form.VerdictValues`.
         queue_picked: a question of the queue list, to open.
     """
 

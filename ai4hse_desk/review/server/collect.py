@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from ai4hse_desk.notes.changes import diff
 from ai4hse_desk.notes.model import utc_now
 from ai4hse_desk.review.export_json import (
     DecisionEntry,
@@ -73,28 +74,26 @@ def _plan(item: Item) -> PlanRecord:
 def _revision(verdict_id: str, rev: Item, before: VerdictRevision | None) -> VerdictRevision:
     """One revision of the server's export, with the ``changes`` the local store would
     have written: every field from the revision before it (none for the first)."""
-    made = VerdictRevision(
+    fields: dict[str, Any] = {
+        "blind": str(rev["blind"]),
+        "blind_answer": _listed(rev["blind_answer"]),
+        "blind_at": rev["blind_at"],
+        "verdict": rev["verdict"],
+        "proposed_key": _listed(rev["proposed_key"]),
+        "confidence": rev["confidence"],
+        "source": str(rev["source"]),
+        "note": str(rev["note"]),
+        "state": str(rev["state"]),
+    }
+    old = {} if before is None else {name: getattr(before, name) for name in VERDICT_FIELDS}
+    return VerdictRevision(
         revision_id=str(rev["revision_id"]),
         verdict_id=verdict_id,
         at=str(rev["at"]),
         action=str(rev["action"]),
-        blind=str(rev["blind"]),
-        blind_answer=_listed(rev["blind_answer"]),
-        blind_at=rev["blind_at"],
-        verdict=rev["verdict"],
-        proposed_key=_listed(rev["proposed_key"]),
-        confidence=rev["confidence"],
-        source=str(rev["source"]),
-        note=str(rev["note"]),
-        state=str(rev["state"]),
-        changes={},
+        changes=diff(old, fields),
+        **fields,
     )
-    for name in VERDICT_FIELDS:
-        old = None if before is None else getattr(before, name)
-        new = getattr(made, name)
-        if old != new:
-            made.changes[name] = (old, new)
-    return made
 
 
 def _verdict(item: Item) -> VerdictRecord:
