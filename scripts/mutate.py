@@ -189,9 +189,10 @@ GROUPS: tuple[Group, ...] = (
     ),
     Group(
         "chain",
-        modules=("ai4hse_desk/notes/chain.py",),
+        modules=("ai4hse_desk/notes/chain.py", "ai4hse_desk/notes/changes.py"),
         tests=(
             "tests/core/test_chain_*.py",
+            "tests/core/test_revision_changes.py",
             "tests/core/test_review_exchange.py",
             "tests/core/test_review_integrity.py",
         ),
