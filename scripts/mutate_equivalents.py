@@ -480,6 +480,12 @@ EQUIVALENTS: dict[str, tuple[str, str]] = {
     ),
     # --- review/values.py
     _VA + "x_clean_source__mutmut_3": ("source = clean_note(text, required=None)", _FALSY),
+    # --- notes/changes.py
+    "ai4hse_desk.notes.changes.x_column_text__mutmut_2": (
+        'return json.dumps(as_json(changes, value), ensure_ascii=None, separators=(",", ":"))',
+        "`json.dumps` only tests `ensure_ascii` for truth: None and False alike write the "
+        "text as it is",
+    ),
 }
 
 #: Mutants left for another piece of work this round (glob pattern -> why).

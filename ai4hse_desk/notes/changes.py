@@ -69,9 +69,9 @@ def read_column(
             or names a field outside ``known`` (when given).
     """
     try:
-        data = json.loads(str(text)) if isinstance(text, str) else None
+        data = json.loads(text) if isinstance(text, str) else None
     except (ValueError, RecursionError):
-        data = None
+        raise ReviewError(damaged) from None
     if not isinstance(data, dict) or not all(
         isinstance(pair, list) and len(pair) == 2 and (known is None or name in known)
         for name, pair in data.items()

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from ai4hse_desk.notes import ReviewError
-from ai4hse_desk.notes.changes import as_json, column_text, diff, read_column
+from ai4hse_desk.notes.changes import as_json, column_text, diff, read_column, sheet_text
 from ai4hse_desk.notes.store import NotesStore
 from ai4hse_desk.review.book import ReviewBook
 from ai4hse_desk.review.exports import export_notes
@@ -144,3 +144,19 @@ def test_a_conversion_applies_to_each_value_both_ways() -> None:
     with pytest.raises(ReviewError, match=r"^damaged$"):
         read_column(text, "damaged", known={"n"})
     assert as_json({"b": (1, 2), "a": (3, 4)}) == {"a": [3, 4], "b": [1, 2]}
+
+
+@pytest.mark.parametrize("text", [None, b'{"note": ["a", "b"]}', "[" * 100_000, "", "{}x"])
+def test_a_column_that_is_no_json_text_is_damaged_not_a_crash(text: object) -> None:
+    with pytest.raises(ReviewError, match=r"^damaged: r1$"):
+        read_column(text, "damaged: r1")
+
+
+def test_a_workbook_cell_shows_the_changes_readably() -> None:
+    """The History sheets: words as written, a space after each separator, fields sorted,
+    each value as the export's JSON gives it."""
+    assert sheet_text({"state": ("open", "resolved"), "note": ("", "Café ≠ café")}) == (
+        '{"note": ["", "Café ≠ café"], "state": ["open", "resolved"]}'
+    )
+    listed = sheet_text({"blind_answer": (None, ("TRUE",))}, lambda _n, v: v and list(v))
+    assert listed == '{"blind_answer": [null, ["TRUE"]]}'
