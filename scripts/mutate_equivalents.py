@@ -117,6 +117,10 @@ _NEVER_NOT_REVIEWED = (
     "from the states is `not_reviewed` through `state_of`)"
 )
 _FALSY = "`clean_note` only tests `required` for truth: None and False alike ask for no text"
+_AS_WRITTEN = (
+    "`json.dumps` only tests `ensure_ascii` for truth: None and False alike write the text "
+    "as it is"
+)
 
 EQUIVALENTS: dict[str, tuple[str, str]] = {
     # --- protocol/answer_only.py
@@ -483,8 +487,11 @@ EQUIVALENTS: dict[str, tuple[str, str]] = {
     # --- notes/changes.py
     "ai4hse_desk.notes.changes.x_column_text__mutmut_2": (
         'return json.dumps(as_json(changes, value), ensure_ascii=None, separators=(",", ":"))',
-        "`json.dumps` only tests `ensure_ascii` for truth: None and False alike write the "
-        "text as it is",
+        _AS_WRITTEN,
+    ),
+    "ai4hse_desk.notes.changes.x_sheet_text__mutmut_2": (
+        "return json.dumps(as_json(changes, value), ensure_ascii=None)",
+        _AS_WRITTEN,
     ),
 }
 
