@@ -43,7 +43,7 @@ bench: $(STAMP)
 	@bash scripts/bench.sh $(BIN)
 
 ## Mutation testing (mutmut, pinned in the `mutate` extra and installed on demand) of the
-## protocol, group by group (GROUPS in scripts/mutate.py; `make mutate MUTATE=metrics` for
+## protocol, group by group (GROUPS in scripts/mutate_groups.py; `make mutate MUTATE=metrics` for
 ## one); writes docs/dev/mutation.md. Slow (about a quarter of an hour on 2 cores): not
 ## part of `make test`.
 mutate: $(STAMP)

@@ -1,7 +1,7 @@
 """`make mutate`: mutation testing (mutmut) of the rules, one module group at a time.
 
-Each group of :data:`GROUPS` names the modules to mutate and the tests that judge
-them. For each group this script
+Each group of :data:`GROUPS` (``scripts/mutate_groups.py``) names the modules to mutate
+and the tests that judge them. For each group this script
 
 1. lays out ``build/mutate/<group>/``: the package and the tests (linked), this
    plugin (``scripts/mutate_plugin.py``), and a ``pyproject.toml`` that is the
@@ -23,7 +23,8 @@ Usage::
     python scripts/mutate.py --recheck [GROUP ...]  # rerun its non-killed, non-equivalent ones
     python scripts/mutate.py --report [GROUP ...]  # count the last runs again, rewrite the page
 
-To add modules (e.g. the review rules), add a :class:`Group` to :data:`GROUPS`.
+The groups (:data:`GROUPS`, which modules with which tests) are in
+``scripts/mutate_groups.py``.
 """
 
 from __future__ import annotations
@@ -39,9 +40,10 @@ import sys
 import time
 import tomllib
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from mutate_groups import GROUPS, Group
 
 ROOT = Path(__file__).resolve().parent.parent
 WORK = ROOT / "build" / "mutate"
@@ -53,153 +55,6 @@ WORKERS = 2
 #: into mutmut's ``mutants/`` folder beside the mutated package.
 LINKED = ("ai4hse_desk", "tests", "resources")
 
-
-@dataclass(frozen=True)
-class Group:
-    """Modules mutated together and the tests that judge them (globs, from the root)."""
-
-    name: str
-    modules: tuple[str, ...]
-    tests: tuple[str, ...]
-    #: Tests of those files left out (pytest node ids): slow ones whose rule the others hold.
-    deselect: tuple[str, ...] = ()
-    #: A pytest marker expression (``-m``) the group's tests must match ("" for all).
-    marks: str = ""
-
-
-#: Review tests that run the desk in other processes: those import the unmutated code, so
-#: no mutant can fail them; they hold races (nothing lost), which the store's tests
-#: of the same rules in one process do not need.
-_RACES = (
-    "tests/core/test_review_integrity.py::test_a_refused_command_racing_a_plan_never_loses_it",
-    "tests/core/test_review_integrity.py::test_a_refused_command_racing_a_verdict_never_loses_it",
-    "tests/core/test_cli_review.py::test_three_reviewers_submitting_at_once_lose_nothing",
-    "tests/core/test_cli_review.py::test_a_reviewer_killed_mid_submit_keeps_every_saved_verdict",
-)
-#: The review tests parametrised over SQLite and PostgreSQL run on SQLite only: the rules
-#: under mutation are the same Python on both, and the PostgreSQL cases (their walls in
-#: the database itself) run under ``make test``.
-_SQLITE_ONLY = "not postgres"
-
-GROUPS: tuple[Group, ...] = (
-    Group(
-        "extraction",
-        modules=(
-            "ai4hse_desk/protocol/answer_only.py",
-            "ai4hse_desk/protocol/extract.py",
-            "ai4hse_desk/protocol/lists.py",
-            "ai4hse_desk/protocol/outcome.py",
-            "ai4hse_desk/protocol/reasoning.py",
-            "ai4hse_desk/protocol/single_choice.py",
-            "ai4hse_desk/protocol/structured.py",
-        ),
-        tests=(
-            "tests/core/test_extraction_*.py",
-            "tests/core/test_extract_differential.py",
-            "tests/core/test_protocol_rules_extraction*.py",
-        ),
-        # Differential runs over the demo writers' 30,000 + 6,000 responses (about 60 % of
-        # the group's test time; the writers are not under test): the hostile, any-text and
-        # pathological differential tests and the rule tables stay.
-        deselect=(
-            "tests/core/test_extract_differential.py::test_realistic_demo_verdicts_are_unchanged",
-            "tests/core/test_extract_differential.py"
-            "::test_single_choice_chain_of_thought_verdicts_are_unchanged",
-        ),
-    ),
-    Group(
-        "metrics",
-        modules=("ai4hse_desk/protocol/metrics.py", "ai4hse_desk/protocol/wilson.py"),
-        tests=(
-            "tests/core/test_metrics.py",
-            "tests/core/test_wilson.py",
-            "tests/core/test_protocol_rules_metrics*.py",
-        ),
-    ),
-    Group(
-        "compare",
-        modules=("ai4hse_desk/protocol/compare.py",),
-        tests=(
-            "tests/core/test_compare.py",
-            "tests/core/test_protocol_rules_compare*.py",
-        ),
-    ),
-    Group(
-        "review-rules",
-        modules=("ai4hse_desk/review/rules.py", "ai4hse_desk/review/visibility.py"),
-        tests=(
-            "tests/core/test_review_rules_mutants.py",
-            "tests/core/test_review_visibility*.py",
-            "tests/core/test_review_store.py",
-            "tests/core/test_review_adjudication_queue.py",
-            "tests/core/test_review_integrity.py",
-        ),
-        deselect=_RACES,
-        marks=_SQLITE_ONLY,
-    ),
-    Group(
-        "review-values",
-        modules=("ai4hse_desk/review/values.py",),
-        tests=(
-            "tests/core/test_review_rules_mutants.py",
-            "tests/core/test_review_values*.py",
-            "tests/core/test_review_store.py",
-            "tests/core/test_review_plan_stats.py",
-            "tests/core/test_review_integrity.py",
-            "tests/core/test_cli_review.py",
-        ),
-        deselect=_RACES,
-        marks=_SQLITE_ONLY,
-    ),
-    Group(
-        "review-queue",
-        modules=(
-            "ai4hse_desk/review/queue.py",
-            "ai4hse_desk/review/final_state.py",
-            "ai4hse_desk/review/marks.py",
-        ),
-        tests=(
-            "tests/core/test_review_queue*.py",
-            "tests/core/test_review_final_state*.py",
-            "tests/core/test_notes_store.py",
-            "tests/core/test_review_adjudication_queue.py",
-            "tests/core/test_review_report_json.py",
-        ),
-        marks=_SQLITE_ONLY,
-    ),
-    Group(
-        "review-plan",
-        modules=("ai4hse_desk/review/plan.py",),
-        tests=(
-            "tests/core/test_review_plan*.py",
-            "tests/core/test_review_store.py",
-        ),
-        marks=_SQLITE_ONLY,
-    ),
-    Group(
-        "people",
-        modules=("ai4hse_desk/notes/people.py",),
-        tests=(
-            "tests/core/test_people_*.py",
-            "tests/core/test_review_integrity.py",
-            "tests/core/test_notes_exports_people.py",
-        ),
-        deselect=_RACES,
-        marks=_SQLITE_ONLY,
-    ),
-    Group(
-        "chain",
-        modules=("ai4hse_desk/notes/chain.py", "ai4hse_desk/notes/changes.py"),
-        tests=(
-            "tests/core/test_chain_*.py",
-            "tests/core/test_revision_changes.py",
-            "tests/core/test_review_exchange.py",
-            "tests/core/test_review_integrity.py",
-        ),
-        deselect=_RACES,
-        marks=_SQLITE_ONLY,
-    ),
-)
 
 #: mutmut's exit codes as it reads them (mutmut.stats.status_by_exit_code), folded.
 _KILLED = {1, 3, 37}
@@ -491,6 +346,19 @@ def _mutated_lines(diff: str) -> str:
     return " / ".join(added)
 
 
+def _page_problem() -> str | None:
+    """Why the page may not be written: a group without a run in ``build/mutate`` would
+    lose its rows, which the page holds."""
+    missing = [g.name for g in GROUPS if not (WORK / g.name / "summary.json").exists()]
+    if not missing:
+        return None
+    return (
+        f"no run of {', '.join(missing)} in {WORK.relative_to(ROOT)}: "
+        f"{DOC.relative_to(ROOT)} is left as it is (its table would lose those rows); "
+        "run every group once (make mutate) to write it"
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("groups", nargs="*", help="group names (default: all)")
@@ -514,6 +382,9 @@ def main() -> int:
         print(f"error: unknown group {unknown[0]!r}; groups: {', '.join(by_name)}", file=sys.stderr)
         return 2
     chosen = [by_name[name] for name in options.groups] or list(GROUPS)
+    if options.report and (problem := _page_problem()):
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
     _ensure_mutmut()
     for group in chosen:
         if options.report:
@@ -539,6 +410,9 @@ def main() -> int:
             cpu += _mutmut(work, "run", "--max-children", str(WORKERS))
             cpu += _rerun_crashed(group, work)
             _summary(group, work, time.monotonic() - started, cpu)
+    if problem := _page_problem():
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
     sys.path.insert(0, str(ROOT / "scripts"))
     from mutate_report import write_page
 

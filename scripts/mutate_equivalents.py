@@ -118,8 +118,7 @@ _NEVER_NOT_REVIEWED = (
 )
 _FALSY = "`clean_note` only tests `required` for truth: None and False alike ask for no text"
 _AS_WRITTEN = (
-    "`json.dumps` only tests `ensure_ascii` for truth: None and False alike write the text "
-    "as it is"
+    "`json.dumps` only tests `ensure_ascii` for truth: None and False alike write the text as it is"
 )
 
 EQUIVALENTS: dict[str, tuple[str, str]] = {

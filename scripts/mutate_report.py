@@ -32,7 +32,7 @@ below).
 
 ```sh
 make mutate                          # every group, from scratch
-make mutate MUTATE=metrics           # one group (GROUPS in scripts/mutate.py)
+make mutate MUTATE=metrics           # one group (GROUPS in scripts/mutate_groups.py)
 # after adding tests: rerun the group's mutants that were not killed
 .venv/bin/python scripts/mutate.py --recheck metrics
 # run the mutants listed as equivalent too (they are not run by default)
@@ -45,10 +45,12 @@ make mutate MUTATE=metrics           # one group (GROUPS in scripts/mutate.py)
 
 The pinned mutmut is the `mutate` extra of `pyproject.toml`; `scripts/mutate.py`
 installs it into `.venv` when it is missing. The runs go to `build/mutate/GROUP/`.
+This page is written from the last run of every group there: while a group has
+none (a fresh clone, say), the script leaves the page as it is and says which.
 
 ## How it works
 
-* **One list.** `GROUPS` in `scripts/mutate.py` names, per group, the modules to
+* **One list.** `GROUPS` in `scripts/mutate_groups.py` names, per group, the modules to
   mutate and the test files that judge them. Each group runs in its own
   `build/mutate/GROUP/` with the `[tool.mutmut]` table of `pyproject.toml` plus the
   group's modules and tests (and the `resources/` the audit-file factory of the

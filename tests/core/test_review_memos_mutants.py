@@ -44,7 +44,7 @@ def _script(name: str) -> ModuleType:
 
 
 def _mutated_modules() -> list[str]:
-    groups = _script("mutate").GROUPS
+    groups = _script("mutate_groups").GROUPS
     paths = {path for group in groups for path in group.modules}
     return sorted(
         path.removesuffix(".py").replace("/", ".")
