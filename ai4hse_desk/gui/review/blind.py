@@ -7,6 +7,11 @@ still to answer. :meth:`toggle` sets option *n* TRUE, then flips it between TRUE
 and FALSE (keys 1–9) and makes it the *current* option; :meth:`set_unsure` marks
 the current option unsure (key 0). A click on an option's button makes that option
 current too. Once the answer is recorded the buttons are locked and show it.
+
+The option rows are made once and kept (:class:`_OptionRow`): a question with fewer
+options hides the rows it does not use. (Rows taken out of a grid layout leave their
+row behind: re-adding a question's rows below them made the grid grow by one row per
+option with every question shown, and each next question slower than the last.)
 """
 
 from __future__ import annotations
@@ -47,6 +52,37 @@ def unanswered_text(letters: Sequence[str]) -> str:
     )
 
 
+class _OptionRow:
+    """One option's row of the grid, made once: the current mark, its key and letter, its
+    text and its three buttons (one exclusive group)."""
+
+    def __init__(self, panel: BlindAnswerPanel, grid: QGridLayout, position: int) -> None:
+        key = f"{position + 1}" if position < 9 else ""
+        letter = option_letter(position)
+        self.mark = QLabel()
+        self.mark.setTextFormat(Qt.TextFormat.PlainText)
+        number = plain_label(f"{key}  {letter}", wrap=False)
+        number.setToolTip(f"Key {key} toggles this option" if key else "Click to answer")
+        self.text = WrappingLabel("", name=f"Option {letter}")
+        self.group = QButtonGroup(panel)
+        self.group.setExclusive(True)
+        self.widgets: list[QWidget] = [self.mark, number, self.text]
+        for offset, (value, shown) in enumerate(CHOICES):
+            button = QRadioButton(shown)
+            button.setAccessibleName(f"Option {letter}: {shown}")
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the keys belong to the panel
+            button.setProperty("answer", value)
+            self.group.addButton(button, offset)
+            self.widgets.append(button)
+        for column, widget in enumerate(self.widgets):
+            grid.addWidget(widget, position, column)
+        self.group.idClicked.connect(lambda _id: panel.clicked(position))
+
+    def set_visible(self, visible: bool) -> None:
+        for widget in self.widgets:
+            widget.setVisible(visible)
+
+
 class BlindAnswerPanel(QWidget):
     """The question and one TRUE / FALSE / unsure choice per option.
 
@@ -72,9 +108,8 @@ class BlindAnswerPanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.text)
         layout.addWidget(self._grid_holder)
-        self._groups: list[QButtonGroup] = []
-        self._marks: list[QLabel] = []
-        self.option_texts: list[WrappingLabel] = []
+        self._rows: list[_OptionRow] = []  # every row made so far, the first shown ones used
+        self._groups: list[QButtonGroup] = []  # the shown options' groups
         self._current = 0
         self._locked = False
 
@@ -83,48 +118,24 @@ class BlindAnswerPanel(QWidget):
     def set_question(self, question: BlindQuestion) -> None:
         """Show ``question`` with every option unanswered, option 1 current, unlocked."""
         self.text.setText(display_text(question.text))
-        self._clear_rows()
-        for position, text in enumerate(question.options):
-            self._add_row(position, text)
+        while len(self._rows) < len(question.options):
+            self._rows.append(_OptionRow(self, self._grid, len(self._rows)))
+        for position, row in enumerate(self._rows):
+            if position < len(question.options):
+                row.text.setText(display_text(question.options[position]))
+            row.set_visible(position < len(question.options))
+        self._groups = [row.group for row in self._rows[: len(question.options)]]
         self._current = 0
         self._locked = False
         self.set_answer(None, locked=False)
 
-    def _clear_rows(self) -> None:
-        while self._grid.count():
-            item = self._grid.takeAt(0)
-            widget = item.widget() if item is not None else None
-            if widget is not None:
-                widget.deleteLater()
-        for group in self._groups:
-            group.deleteLater()
-        self._groups, self._marks, self.option_texts = [], [], []
+    @property
+    def option_texts(self) -> list[WrappingLabel]:
+        """The shown options' text labels, in order."""
+        return [row.text for row in self._rows[: self.option_count]]
 
-    def _add_row(self, position: int, text: str) -> None:
-        key = f"{position + 1}" if position < 9 else ""
-        mark = QLabel()
-        mark.setTextFormat(Qt.TextFormat.PlainText)
-        number = plain_label(f"{key}  {option_letter(position)}", wrap=False)
-        number.setToolTip(f"Key {key} toggles this option" if key else "Click to answer")
-        label = WrappingLabel(display_text(text), name=f"Option {option_letter(position)}")
-        group = QButtonGroup(self)
-        group.setExclusive(True)
-        row = self._grid.rowCount()
-        for column, widget in enumerate((mark, number, label)):
-            self._grid.addWidget(widget, row, column)
-        for offset, (value, shown) in enumerate(CHOICES):
-            button = QRadioButton(shown)
-            button.setAccessibleName(f"Option {option_letter(position)}: {shown}")
-            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the keys belong to the panel
-            button.setProperty("answer", value)
-            group.addButton(button, offset)
-            self._grid.addWidget(button, row, 3 + offset)
-        group.idClicked.connect(lambda _id, p=position: self._clicked(p))
-        self._groups.append(group)
-        self._marks.append(mark)
-        self.option_texts.append(label)
-
-    def _clicked(self, position: int) -> None:
+    def clicked(self, position: int) -> None:
+        """A click on one of option ``position``'s buttons: it becomes the current option."""
         self.setFocus()  # the keys follow a click, wherever the focus was
         self._current = position
         self._show_current()
@@ -199,8 +210,9 @@ class BlindAnswerPanel(QWidget):
         self._show_current()
 
     def _show_current(self) -> None:
-        for position, mark in enumerate(self._marks):
-            mark.setText(CURRENT_MARK if position == self._current and not self._locked else "")
+        for position, row in enumerate(self._rows):
+            shown = position == self._current and not self._locked and position < self.option_count
+            row.mark.setText(CURRENT_MARK if shown else "")
 
 
 __all__ = ["BLIND_HINT", "CHOICES", "BlindAnswerPanel", "unanswered_text"]
