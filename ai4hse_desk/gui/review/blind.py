@@ -11,7 +11,7 @@ current too. Once the answer is recorded the buttons are locked and show it.
 The option rows are made once and kept (:class:`_OptionRow`): a question with fewer
 options hides the rows it does not use. (Rows taken out of a grid layout leave their
 row behind: re-adding a question's rows below them made the grid grow by one row per
-option with every question shown, and each next question slower than the last.)
+option with every question shown.)
 """
 
 from __future__ import annotations
