@@ -24,6 +24,7 @@ from ai4hse_desk.gui.controllers.first_rows import FirstRows
 from ai4hse_desk.gui.controllers.opening import APP_TITLE, EMPTY_MESSAGE, OpeningController
 from ai4hse_desk.gui.controllers.sight import Sight
 from ai4hse_desk.gui.controllers.sight_wiring import sight_connections
+from ai4hse_desk.gui.dialogs.about import show_about
 from ai4hse_desk.gui.models.attempt_table import AttemptTableModel
 from ai4hse_desk.gui.qt_guard import guarded
 from ai4hse_desk.gui.review.page import ReviewPage
@@ -202,9 +203,10 @@ class MainWindow(QMainWindow):
         people, name = (identity, self.sight), lambda: identity.name
         self.notes = NotesController(a.flags_panel, self.notes_dock, tasks, self, people)
         self.changes = NoteChanges(self.notes, a.flags_panel, identity, tasks, self)
-        self.review_page.attach(self.notes, identity, tasks, lambda: self.keyaudit.result,
-                                self.changes.session, self.sight)  # fmt: skip
-        self.review_report = ReviewReportController(self.notes, tasks, self, self, name)
+        key_audit = lambda: self.keyaudit.result  # noqa: E731 - the Key audit page's result
+        self.review_page.attach(self.notes, identity, tasks, key_audit, self.changes.session,
+                                self.sight)  # fmt: skip
+        self.review_report = ReviewReportController(self.notes, tasks, self, self, name, key_audit)
         self.notes_export = NotesExportController(self.notes, tasks, self, self, name)
         self.leave_blind = LeaveBlind(self.notes, identity, tasks, self, self)
         pages = (self.review_page, self.keyaudit, self.switcher)  # Plan…, Adjudicate…, live
@@ -264,8 +266,6 @@ class MainWindow(QMainWindow):
         self.notes.index_ready()
 
     def _parts(self) -> menus.WindowParts:
-        from ai4hse_desk.gui.dialogs.about import show_about
-
         return menus.WindowParts(
             self.opening, self.navigator, self.attempt_list, self.switcher, self.changes,
             self.attempts.search, self.filters, self.filters_dock.toggleViewAction(),

@@ -38,6 +38,7 @@ from ai4hse_desk.review.values import VERDICTS
 
 if TYPE_CHECKING:
     import os
+    from collections.abc import Sequence
     from pathlib import Path
 
     from sqlalchemy.engine import Connection
@@ -154,10 +155,15 @@ def review_report(
     *,
     include_private: bool = False,
     progress: Progress | None = None,
+    ranking: Sequence[str] | None = None,
 ) -> dict[str, object]:
     """cli.md's ``review report`` object (module docstring; plus ``agreement.category``,
     ``definition``, ``questions_concerned`` and each sensitivity row's ``model`` and
     ``repetitions``).
+
+    ``ranking`` is the key audit's order of every question of ``audit`` when the caller
+    already has it (the window's Key audit page); without it the key audit is computed,
+    the larger part of the report's time.
 
     Raises:
         RescoreCancelled: ``progress`` returned False (during the key audit's or the
@@ -184,7 +190,7 @@ def review_report(
             row.update(_private(audit, decision.question_id))
         decision_rows.append(row)
     concerned = _concerned(verdicts, order, {d.question_id for d in decisions})
-    ranking = _ranking(audit, progress)
+    ranking = list(ranking) if ranking is not None else _ranking(audit, progress)
     ranks = {qid: n for n, qid in enumerate(ranking, start=1)}
     shown = evidence(verdicts, decisions, states, keys, order, ranks)
     if include_private:
@@ -219,9 +225,11 @@ def write_review_report(
     *,
     include_private: bool = False,
     progress: Progress | None = None,
+    ranking: Sequence[str] | None = None,
 ) -> Path:
     """Build ``store``'s review report and write it to ``target`` as ``fmt`` (``json`` or
-    ``html``) through the guarded writer; the file written.
+    ``html``) through the guarded writer; the file written (``ranking``: see
+    :func:`review_report`).
 
     The target is checked first, so a refused one costs no pass over the attempts.
 
@@ -237,7 +245,11 @@ def write_review_report(
 
     check_target(target)
     report = review_report(
-        store.audit, ReviewBook(store), include_private=include_private, progress=progress
+        store.audit,
+        ReviewBook(store),
+        include_private=include_private,
+        progress=progress,
+        ranking=ranking,
     )
     if fmt == "json":
         text = json.dumps(report, indent=2, ensure_ascii=True, allow_nan=False) + "\n"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from PySide6.QtWidgets import QFileDialog, QMessageBox
@@ -85,3 +85,51 @@ def test_a_report_over_the_audit_file_is_refused(window: MainWindow) -> None:
     assert audit.read_bytes() == before
     assert len(messages) == 1
     assert messages[0].startswith("No report written:")
+
+
+def test_the_report_takes_the_key_audit_pages_ranking_instead_of_computing_it_again(
+    window: MainWindow, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from ai4hse_desk.review import report as report_module
+
+    window.views.setCurrentIndex(2)  # the Key audit page computes its ranking
+    assert window.tasks.wait_idle()
+    result = window.keyaudit.result
+    assert result is not None
+
+    def no_second_key_audit(*_args: object) -> list[str]:
+        raise AssertionError("the key audit was computed again")
+
+    monkeypatch.setattr(report_module, "_ranking", no_second_key_audit)
+    target = tmp_path / "report.json"
+    window.review_report.write(target, include_private=False)
+    assert window.tasks.wait_idle()
+    report = json.loads(target.read_text())
+    assert report["key_audit_check"]["ranked"] == len(result.questions)
+    ranks = {row["question_id"]: row["key_audit_rank"] for row in report["evidence"]}
+    assert ranks["Q001"] == [item.question_id for item in result.questions].index("Q001") + 1
+
+
+def test_a_key_audit_of_another_file_is_not_taken(
+    window: MainWindow, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from dataclasses import replace
+
+    from ai4hse_desk.gui.review.report_action import write_report
+    from ai4hse_desk.keyaudit import compute_key_audit
+    from ai4hse_desk.review import report as report_module
+
+    store = window.notes.store
+    assert store is not None
+    other = replace(compute_key_audit(store.audit), audit={"sha256": "0" * 64})
+    computed: list[bool] = []
+    real = report_module._ranking
+
+    def counted(*args: Any) -> list[str]:
+        computed.append(True)
+        return real(*args)
+
+    monkeypatch.setattr(report_module, "_ranking", counted)
+    write_report(store, tmp_path / "r.json", include_private=False, progress=lambda *_a: True,
+                 viewer=None, key_audit=other)  # fmt: skip
+    assert computed == [True]

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
     from ai4hse_desk.gui.controllers.notes import NotesController
     from ai4hse_desk.gui.workers.runner import TaskRunner
+    from ai4hse_desk.keyaudit.result import KeyAuditResult
     from ai4hse_desk.notes.store import NotesStore
     from ai4hse_desk.progress import Progress
 
@@ -43,9 +44,11 @@ def write_report(
     include_private: bool,
     progress: Progress,
     viewer: str | None = None,
+    key_audit: KeyAuditResult | None = None,
 ) -> Path:
     """Build the review report of ``store`` and write it to ``target``, unless ``viewer``
-    (``None``: not known) is one of the plan's reviewers."""
+    (``None``: not known) is one of the plan's reviewers. ``key_audit``: the window's, whose
+    ranking the report takes when it was computed from the same file."""
     from ai4hse_desk.review.book import ReviewBook
     from ai4hse_desk.review.report import write_review_report
 
@@ -57,8 +60,11 @@ def write_report(
             "(or a window without a reviewer name) cannot write it; the coordinator can"
         )
     fmt = "json" if target.suffix.lower() == ".json" else "html"
+    ranking = None
+    if key_audit is not None and key_audit.audit.get("sha256") == store.audit_sha256:
+        ranking = [item.question_id for item in key_audit.questions]  # computed from this file
     return write_review_report(
-        store, target, fmt, include_private=include_private, progress=progress
+        store, target, fmt, include_private=include_private, progress=progress, ranking=ranking
     )
 
 
@@ -78,11 +84,13 @@ class ReviewReportController(QObject):
         dialogs: QWidget,
         parent: QObject | None = None,
         viewer: Callable[[], str | None] = lambda: None,
+        key_audit: Callable[[], KeyAuditResult | None] = lambda: None,
     ) -> None:
-        """``viewer``: the reviewer's name (``None``: not known)."""
+        """``viewer``: the reviewer's name (``None``: not known); ``key_audit``: the Key
+        audit page's result, once computed (the report then does not compute it again)."""
         super().__init__(parent)
         self._notes, self._tasks, self._dialogs = notes, tasks, dialogs
-        self._viewer = viewer
+        self._viewer, self._key_audit = viewer, key_audit
         self.progress_dialog: QProgressDialog | None = None
 
     def ask(self) -> None:
@@ -101,7 +109,7 @@ class ReviewReportController(QObject):
 
     def write(self, target: Path, *, include_private: bool) -> None:
         """Write the report to ``target`` in the background, with progress and Cancel."""
-        notes, viewer = self._notes, self._viewer()
+        notes, viewer, key_audit = self._notes, self._viewer(), self._key_audit()
         task = self._tasks.run(
             QueryOp(
                 lambda progress: write_report(
@@ -110,6 +118,7 @@ class ReviewReportController(QObject):
                     include_private=include_private,
                     progress=progress,
                     viewer=viewer,
+                    key_audit=key_audit,
                 ),
                 lane=LANE,
                 name="review report",
