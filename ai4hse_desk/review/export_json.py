@@ -17,6 +17,7 @@ from ai4hse_desk.display.format import option_letter
 from ai4hse_desk.notes.changes import as_json
 from ai4hse_desk.review.history import LIST_FIELDS
 from ai4hse_desk.review.records import BLIND
+from ai4hse_desk.review.values import key_of
 
 if TYPE_CHECKING:
     from ai4hse_desk.audit import Question
@@ -133,7 +134,7 @@ def verdict_json(entry: VerdictEntry) -> dict[str, object]:
 
 def key_json(key: Answer | None) -> list[bool] | None:
     """A corrected key as the review report gives it: Booleans."""
-    return None if key is None else [value == "TRUE" for value in key]
+    return None if key is None else list(key_of(key))
 
 
 def decision_revision_json(rev: DecisionRevision) -> dict[str, object]:

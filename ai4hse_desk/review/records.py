@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from ai4hse_desk.notes.errors import ReviewError
-from ai4hse_desk.review.values import Answer, is_concern
+from ai4hse_desk.review.values import Answer, is_concern, key_of
 
 if TYPE_CHECKING:
     from ai4hse_desk.review.plan import Plan
@@ -109,7 +109,7 @@ class Decision:
 
     def to_json(self) -> dict[str, object]:
         """The decision as cli.md's JSON object (``key`` as Booleans)."""
-        key = None if self.corrected_key is None else [v == "TRUE" for v in self.corrected_key]
+        key = None if self.corrected_key is None else list(key_of(self.corrected_key))
         return {
             "decision_id": self.decision_id,
             "question_id": self.question_id,

@@ -38,7 +38,7 @@ from ai4hse_desk.gui.review.tables import show_options, show_responses
 from ai4hse_desk.gui.widgets.item_table import item_table
 from ai4hse_desk.gui.widgets.labels import plain_label
 from ai4hse_desk.review.server.client import verdict_of
-from ai4hse_desk.review.values import KEY_CORRECTED
+from ai4hse_desk.review.values import KEY_CORRECTED, key_of
 
 PICK_TEXT = "Pick a question of the queue to see its key, its runs and the verdicts."
 NO_DECISION = "Choose a decision first: nothing was recorded."
@@ -143,7 +143,7 @@ class ServerAdjudicationPanel(QWidget):
         self.options.setVisible(shown is not None)
         if shown is None:
             return
-        official = [value == "TRUE" for value in key_values(shown.get("key"))]
+        official = key_of(key_values(shown.get("key")))
         texts = [str(text) for text in shown.get("options") or ()]
         try:
             verdicts = [verdict_of(v) for v in shown.get("others") or ()]
