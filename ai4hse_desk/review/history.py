@@ -132,7 +132,7 @@ class ReviewData:
     orphans: tuple[str, ...] = ()
 
 
-def stored(name: str, value: object) -> object:
+def _stored(name: str, value: object) -> object:
     """A verdict field's value as its column holds it (a list as its JSON text)."""
     if name in LIST_FIELDS and isinstance(value, tuple):
         return dump_list(value)
@@ -168,7 +168,7 @@ def verdict_revision_row(rev: VerdictRevision) -> dict[str, object]:
         "at": rev.at,
         "action": rev.action,
         **verdict_values(rev),
-        "changes": revision_changes.column_text(rev.changes, stored),
+        "changes": revision_changes.column_text(rev.changes, _stored),
         "writer_clock": rev.writer_clock,
     }
 
