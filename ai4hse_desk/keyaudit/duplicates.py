@@ -4,17 +4,19 @@ A question's comparison text is its normalised stem plus its normalised
 options in order (:func:`comparison_text`). Questions with *equal* comparison
 texts are grouped exactly (:mod:`.dupgroups`); this module compares the
 *distinct* texts only, so a text shared by 100,000 questions is handled once.
-Two texts are near-duplicates when difflib's ratio of their token sequences
-(words; each CJK character a token of its own) is at least :data:`NEAR_DUPLICATE`.
+Two texts are near-duplicates when the similarity of their token sequences
+(words; each CJK character a token of its own) is at least :data:`NEAR_DUPLICATE`:
+twice their longest common subsequence over their summed lengths (RapidFuzz's
+normalised Indel similarity, computed in compiled code; difflib's ``ratio`` is the
+same formula over a common subsequence it finds by a heuristic, never longer).
 
-Comparing every pair with difflib would be quadratic in slow Python, so pairs
+Comparing every pair would be quadratic in the number of texts, so pairs
 are blocked with MinHash LSH first: each text's set of character 4-shingles
 (any script) gets 96 MinHash values, cut into 32 bands of 3; only pairs equal
 on at least one band are candidates (a pair with shingle Jaccard 0.5 becomes
 one with probability ≈ 0.99, 0.6 ≈ 0.9999), and of those only pairs whose
-MinHash estimate of Jaccard is at least ``MIN_JACCARD − 0.15`` and whose exact
-Jaccard is at least :data:`MIN_JACCARD` are compared with difflib (texts 90%
-alike share far more shingles). The hash seeds are fixed, so the result is the
+MinHash estimate of Jaccard is at least ``MIN_JACCARD − 0.15`` are compared
+(texts 90% alike share far more shingles). The hash seeds are fixed, so the result is the
 same on every run.
 
 Candidates stay linear however many texts share a band (a template, or
@@ -27,8 +29,8 @@ more candidates than the budget pass the MinHash estimate, each text keeps
 only its K best (highest estimate, then corpus order; a pair stays when it is
 among the best of either text), K as large as the budget allows. Texts
 touched by either cut are counted (``limited_texts``): for them the
-near-duplicates found are a lower bound. difflib's time grows with the square
-of a text's length, so texts longer than :data:`MAX_TOKENS` tokens (four times
+near-duplicates found are a lower bound. A comparison's time grows with the
+product of the two lengths, so texts longer than :data:`MAX_TOKENS` tokens (four times
 the longest HSE-Bench question) are compared on their first ``MAX_TOKENS``
 tokens, and counted there too. Ordinary corpora stay within the
 budget (HSE-Bench, 1,020 questions: about 14,000 candidates).
@@ -36,7 +38,6 @@ budget (HSE-Bench, 1,020 questions: about 14,000 candidates).
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -156,7 +157,7 @@ def _signatures(sets: Sequence[npt.NDArray[np.uint64]]) -> npt.NDArray[np.uint64
 
 
 def budget(texts: int) -> int:
-    """Candidate pairs allowed per band and for difflib: 20,000 + 4 per text."""
+    """Candidate pairs allowed per band and compared: 20,000 + 4 per text."""
     return 20_000 + 4 * texts
 
 
@@ -268,7 +269,7 @@ def candidate_pairs(
 def _tokens(
     cache: dict[int, list[str]], texts: Sequence[str], index: int, limited: set[int]
 ) -> list[str]:
-    """The text's first :data:`MAX_TOKENS` tokens (difflib is quadratic in length)."""
+    """The text's first :data:`MAX_TOKENS` tokens (a comparison is quadratic in length)."""
     found = cache.get(index)
     if found is None:
         found = _TOKEN.findall(texts[index])
@@ -281,26 +282,16 @@ def _tokens(
 
 def near_duplicates(texts: Sequence[str], threshold: float = NEAR_DUPLICATE) -> NearDuplicates:
     """Near-duplicate links between the (distinct) ``texts``."""
-    import numpy as np
+    from rapidfuzz.distance import Indel
 
     sets = [shingles(text) for text in texts]
     limited: set[int] = set()
     candidates = candidate_pairs(sets, limited)
     tokens: dict[int, list[str]] = {}
     links: list[tuple[int, int, float]] = []
-    matcher = difflib.SequenceMatcher(None, autojunk=False)
-    second = -1
-    for i, j in sorted(candidates, key=lambda pair: (pair[1], pair[0])):
-        common = np.intersect1d(sets[i], sets[j], assume_unique=True).size
-        if common < MIN_JACCARD * (sets[i].size + sets[j].size - common):
-            continue
-        if j != second:  # difflib caches what it learns about its second sequence
-            second = j
-            matcher.set_seq2(_tokens(tokens, texts, j, limited))
-        matcher.set_seq1(_tokens(tokens, texts, i, limited))
-        if matcher.real_quick_ratio() < threshold or matcher.quick_ratio() < threshold:
-            continue
-        ratio = matcher.ratio()
+    for i, j in candidates:
+        first, second = _tokens(tokens, texts, i, limited), _tokens(tokens, texts, j, limited)
+        ratio = Indel.normalized_similarity(first, second, score_cutoff=threshold)
         if ratio >= threshold:
             links.append((i, j, ratio))
     links.sort()

@@ -9,18 +9,17 @@
 * ``store`` is a notes store in an SQLite file of ``tmp_path`` on ``audit``;
   ``store_url`` a store location per backend (SQLite, and PostgreSQL under
   ``make test``); ``pg_url`` a fresh PostgreSQL schema (see :mod:`notes_fixtures`).
-* ``compared`` counts the difflib ratios the key audit's near-duplicate search
-  computes (one item per call): tests count work instead of timing it.
+* ``compared`` counts the similarities the key audit's near-duplicate search
+  computes (one item per pair compared): tests count work instead of timing it.
 * ``demo_db`` is the demo audit database, written once per session: read it, never
   change it (copy it first).
 """
 
 from __future__ import annotations
 
-import difflib
 import uuid
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from sqlalchemy import create_engine, text
@@ -136,13 +135,15 @@ def demo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def compared(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Counts difflib ratios computed by the near-duplicate search (one item per call)."""
+    """Counts similarities computed by the near-duplicate search (one item per call)."""
+    from rapidfuzz.distance import Indel
+
     calls: list[int] = []
-    original = difflib.SequenceMatcher.ratio
+    original = Indel.normalized_similarity
 
-    def ratio(self: difflib.SequenceMatcher[str]) -> float:
+    def similarity(*args: Any, **kwargs: Any) -> float:
         calls.append(1)
-        return original(self)
+        return original(*args, **kwargs)
 
-    monkeypatch.setattr(difflib.SequenceMatcher, "ratio", ratio)
+    monkeypatch.setattr(Indel, "normalized_similarity", similarity)
     return calls
