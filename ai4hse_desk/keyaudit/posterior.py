@@ -84,6 +84,18 @@ def _store_reliability(
         reliabilities[run_id][kind] = entry
 
 
+#: Decimals a posterior is compared at when one option or track is named: options the
+#: votes cannot tell apart have equal posteriors only up to rounding, and the first of
+#: them is named whatever the last bits say.
+SETTLED = 9
+
+
+def _first_best(values: Floats, lowest: bool = False) -> int:
+    """The first index of the largest (or smallest) of ``values`` at :data:`SETTLED` decimals."""
+    settled = np.round(values, SETTLED)
+    return int(np.argmin(settled) if lowest else np.argmax(settled))
+
+
 def _drivers(accuracy: Floats, votes: list[int], alternative: int, categories: int,
              run_ids: list[str]) -> list[Driver]:  # fmt: skip
     """The runs that voted ``alternative``, strongest evidence first (``accuracy``: the
@@ -136,7 +148,7 @@ def _fit_track_boolean(
     right = fit.truth[np.arange(len(keys)), key]
     for qi, question in enumerate(questions):
         start, end = starts[qi], starts[qi] + question.n_options
-        worst = start + int(np.argmin(right[start:end]))
+        worst = start + _first_best(right[start:end], lowest=True)
         other = 1 - int(key[worst])
         drivers = _drivers(accuracy, votes_list[worst], other, 2, run_ids)
         out.setdefault(question.question_id, []).append(TrackPosterior(
@@ -172,7 +184,7 @@ def _fit_track_letters(
         k = int(key[qi])
         wrong = 1.0 - float(post[k])
         post[k] = -1.0
-        chosen = int(np.argmax(post))
+        chosen = _first_best(post)
         drivers = _drivers(accuracy, [int(v) for v in votes[qi]], chosen, int(options[qi]), run_ids)
         out.setdefault(question.question_id, []).append(
             TrackPosterior(track, wrong, chosen, float(post[chosen]), drivers)
@@ -215,7 +227,7 @@ def fit_corpus(
         prior = priors[question.question_id]
         tracks = out.get(question.question_id, [])
         probability = combine(1.0 - prior, [t.wrong for t in tracks])
-        best = max(tracks, key=lambda t: t.wrong) if tracks else None
+        best = max(tracks, key=lambda t: round(t.wrong, SETTLED)) if tracks else None
         posteriors[question.question_id] = Posterior(
             probability, prior, None if best is None else best.option, tracks
         )

@@ -3,10 +3,12 @@ and the scores do not move; bad input exits 2 with one ``error:`` line."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import pytest
 
 from ai4hse_desk.audit import open_audit
@@ -18,6 +20,8 @@ from tests.core.desk_helpers import listing, sha256
 if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
+
+    from ai4hse_desk.keyaudit.latent_fit import ItemFit
 
 
 @pytest.fixture(scope="module")
@@ -136,3 +140,32 @@ def test_bad_top_exits_2(demo_db: Path, capsys: pytest.CaptureFixture[str]) -> N
     err = capsys.readouterr().err
     assert err.startswith("error: ")
     assert err.count("\n") == 1
+
+
+def test_the_option_named_does_not_depend_on_rounding(
+    demo_db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Options whose votes are alike get equal posteriors only up to the last bits: a nudge
+    of a few parts in 10^13 (what another order of a sum gives) names the same options."""
+    from ai4hse_desk.keyaudit import latent_fit, posterior
+
+    def named(result: KeyAuditResult) -> list[tuple[Any, ...]]:
+        data: dict[str, Any] = result.to_json()
+        return [
+            (q["question_id"], q["option"], q["reasons"], q["signals"]["model"])
+            for q in data["questions"]
+        ]
+
+    with open_audit(demo_db) as db:
+        before = named(compute_key_audit(db))
+        fit_items, noise = latent_fit.fit_items, np.random.default_rng(3)
+
+        def nudged(*args: Any) -> ItemFit:
+            fit = fit_items(*args)
+            shake = 1 + noise.uniform(-3e-13, 3e-13, fit.truth.shape)
+            return dataclasses.replace(fit, truth=fit.truth * shake)
+
+        monkeypatch.setattr(posterior, "fit_items", nudged)
+        after = named(compute_key_audit(db))
+    assert [b[:3] for b in before] == [a[:3] for a in after]
+    assert [b[3]["by_track"] for b in before] == [a[3]["by_track"] for a in after]
