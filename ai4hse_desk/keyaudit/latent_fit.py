@@ -19,7 +19,8 @@ its difficulty class ``h`` (ordinary or hard). Given the state, run ``j`` votes
 
 Votes are grouped per item and category, so an E-step costs one product of the
 one-hot votes with a small per-run table plus ``O(K^2)`` vector operations per
-item, not a pass per state over every vote.
+item, not a pass per state over every vote. The item is the last axis of every
+array the steps work on, so each of those operations reads contiguous memory.
 
 A run's ability has a normal prior about the runs' mean ability (fitted, each run
 weighed by its honest share, itself under :data:`ABILITY_PRIOR`), sd
@@ -92,6 +93,7 @@ class _Data:
     cats: Ints
     width: int
     is_key_cat: Bools  # (n, width): category is the key
+    key_cat_t: Bools  # (width, n): the same, item last
     voted: Bools  # (n, R)
     votes: Ints
     others: Floats  # distinct wrong-category counts (K - 1)
@@ -103,10 +105,10 @@ class _ItemGroup:
     """The items with one number of categories, their votes laid out for matrix products."""
 
     rows: Ints
-    flat: Floats  # (len(rows) * width, R) one-hot votes per (item, category)
-    keyed: Bools  # (len(rows) * width,) the category is the item's key
-    plain_t: Floats  # flat[~keyed].T
-    key_t: Floats  # flat[keyed].T
+    flat_t: Floats  # (R, width * len(rows)) one-hot votes per (category, item)
+    keyed: Bools  # (width * len(rows),) the category is the item's key
+    plain: Floats  # flat_t.T[~keyed]
+    key: Floats  # flat_t.T[keyed]
 
 
 def _vote_table(p: Parameters, others: Floats) -> Floats:
@@ -143,57 +145,60 @@ def _states(width: int) -> list[tuple[int, int]]:
 def _e_step(
     data: _Data, p: Parameters, table: Floats, prior_right: Floats
 ) -> tuple[Floats, Floats]:
-    """Log posterior per state (n, S, 2) and log evidence per item, ``table`` being
+    """Log posterior per state (S, 2, n) and log evidence per item, ``table`` being
     :func:`_vote_table` of ``p``."""
     n, width = len(data.key), data.width
     others = np.maximum(data.cats - 1, 1).astype(np.float64)
     table = np.log(table)  # (groups, R, 2, ROLES, 2)
-    # sums[i, m, role, h]: log P of the votes for category m, were m in that role
-    flat = np.zeros((n, width, 2, _ROLES, 2))
-    for g, group in enumerate(data.groups):
-        product = group.flat @ table[g].reshape(table.shape[1], -1)
-        flat[group.rows] = product.reshape(len(group.rows), width, 2, _ROLES, 2)
-    sums = np.where(data.is_key_cat[:, :, None, None], flat[:, :, 1], flat[:, :, 0])
-    total_other = sums[:, :, 2:, :].sum(1)  # (n, 2, 2): every category as "other wrong"
-    rows = np.arange(n)
+    shape = (2, _ROLES, 2, width)  # is-key, role, class, category
+    if len(data.groups) == 1:  # one number of categories: every item, in order
+        flat = (table[0].reshape(table.shape[1], -1).T @ data.groups[0].flat_t).reshape(*shape, n)
+    else:
+        flat = np.zeros((*shape, n))
+        for g, group in enumerate(data.groups):
+            product = table[g].reshape(table.shape[1], -1).T @ group.flat_t
+            flat[..., group.rows] = product.reshape(*shape, len(group.rows))
+    # sums[role, h, m, i]: log P of the votes for category m, were m in that role
+    sums = np.where(data.key_cat_t, flat[1], flat[0])
+    total_other = sums[2:].sum(2)  # (2, 2, n): every category as "other wrong"
     log_t_key, log_t_other = np.log(prior_right), np.log((1 - prior_right) / others)
     log_no_lure = np.log1p(-p.lure_share)
     log_lure = np.log(p.lure_share / others)
     log_h = np.log(np.array([1 - p.hard_share, p.hard_share]))
     states = _states(width)
-    out = np.full((n, len(states), 2), -np.inf)
+    out = np.full((len(states), 2, n), -np.inf)
     for s, (t, m) in enumerate(states):
         valid = (t < data.cats) & (m < data.cats)
         prior = np.where(data.key == t, log_t_key, log_t_other)
         role = 3 if m < 0 else 2
         truth_role = 0 if m < 0 else 4
-        like = sums[rows, t, truth_role, :] + total_other[:, role - 2, :] - sums[rows, t, role, :]
+        like = sums[truth_role, :, t] + total_other[role - 2] - sums[role, :, t]
         if m >= 0:
-            like = like + sums[rows, m, 1, :] - sums[rows, m, role, :]
+            like = like + sums[1, :, m] - sums[role, :, m]
             prior = prior + log_lure
         else:
             prior = prior + log_no_lure
-        out[:, s, :] = np.where(valid[:, None], like + prior[:, None] + log_h[None, :], -np.inf)
-    top = out.max(axis=(1, 2), keepdims=True)
-    evidence = np.log(np.exp(out - top).sum(axis=(1, 2))) + top[:, 0, 0]
-    return out - evidence[:, None, None], evidence
+        out[s] = np.where(valid[None, :], like + prior[None, :] + log_h[:, None], -np.inf)
+    top = out.max(axis=(0, 1))
+    evidence = np.log(np.exp(out - top).sum(axis=(0, 1))) + top
+    return out - evidence, evidence
 
 
 def _roles(data: _Data, post: Floats) -> Floats:
-    """Q[i, m, role, h]: posterior mass of the states in which category m has that role."""
+    """Q[role, h, m, i]: posterior mass of the states in which category m has that role."""
     n, width = len(data.key), data.width
-    q = np.zeros((n, width, _ROLES, 2))
-    totals = np.zeros((n, _ROLES, 2))
+    q = np.zeros((_ROLES, 2, width, n))
+    totals = np.zeros((_ROLES, 2, n))
     for s, (t, m) in enumerate(_states(width)):
-        mass = post[:, s, :]
+        mass = post[s]
         role = 3 if m < 0 else 2
-        totals[:, role] += mass
-        q[:, t, 0 if m < 0 else 4] += mass
-        q[:, t, role] -= mass
+        totals[role] += mass
+        q[0 if m < 0 else 4, :, t] += mass
+        q[role, :, t] -= mass
         if m >= 0:
-            q[:, m, 1] += mass
-            q[:, m, role] -= mass
-    return q + totals[:, None]
+            q[1, :, m] += mass
+            q[role, :, m] -= mass
+    return q + totals[:, :, None, :]
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,9 +220,10 @@ def _run_sums(data: _Data, q: Floats, p: Parameters, table: Floats) -> _RunSums:
     right, wrong = np.zeros((runs, 2, 2)), np.zeros((runs, 2, 2))
     copied, pulled, lure_den = np.zeros(runs), np.zeros(runs), np.zeros(runs)
     for g, (o, group) in enumerate(zip(data.others, data.groups, strict=True)):
-        mass = q[group.rows].reshape(len(group.rows) * data.width, _ROLES * 2)
-        plain = (group.plain_t @ mass[~group.keyed]).reshape(runs, _ROLES, 2)
-        on_key = (group.key_t @ mass[group.keyed]).reshape(runs, _ROLES, 2)
+        part_q = q if len(data.groups) == 1 else q[..., group.rows]
+        mass = part_q.reshape(_ROLES * 2, -1)  # (role and class, category and item)
+        plain = (mass[:, ~group.keyed] @ group.plain).T.reshape(runs, _ROLES, 2)
+        on_key = (mass[:, group.keyed] @ group.key).T.reshape(runs, _ROLES, 2)
         share = table[g, :, 0] / table[g, :, 1]  # of a key vote, the part not copied
         part = plain + on_key * share
         copied += (on_key * (1 - share)).sum(axis=(1, 2))
@@ -238,14 +244,14 @@ def _m_step(data: _Data, post: Floats, p: Parameters, table: Floats) -> Paramete
     sums = _run_sums(data, _roles(data, post), p, table)
     ability, lure_shift, shift = abilities(sums.right, sums.wrong, p)
     votes = data.voted.sum(0)
-    lured = sum(post[:, s].sum(1) for s, (_t, m) in enumerate(_states(data.width)) if m >= 0)
+    lured = sum(post[s].sum(0) for s, (_t, m) in enumerate(_states(data.width)) if m >= 0)
     return Parameters(
         ability=ability,
         copy=np.clip((sums.copied + COPY_PRIOR[0]) / (votes + sum(COPY_PRIOR)), 1e-4, 0.97),
         lure=np.clip((sums.pulled + LURE_PRIOR[0]) / (sums.lure_den + sum(LURE_PRIOR)), 0.01, 0.99),
         lure_shift=lure_shift,
         shift=shift,
-        hard_share=float((post[:, :, 1].sum() + 1) / (len(data.key) + 2)),
+        hard_share=float((post[:, 1].sum() + 1) / (len(data.key) + 2)),
         lure_share=float((np.sum(lured) + 1) / (len(data.key) + 2)),
     )
 
@@ -310,10 +316,11 @@ def _fit(votes: Ints, key: Ints, cats: Ints, prior_right: Floats) -> ItemFit:
     groups = []
     for g in range(len(others)):
         rows = np.nonzero(group == g)[0]
-        flat = onehot[rows].reshape(len(rows) * width, runs)
-        keyed = is_key_cat[rows].reshape(-1)
-        groups.append(_ItemGroup(rows, flat, keyed, flat[~keyed].T.copy(), flat[keyed].T.copy()))
-    data = _Data(key, cats, width, is_key_cat, votes >= 0, votes, others, groups)
+        flat = onehot[rows].transpose(1, 0, 2).reshape(width * len(rows), runs)
+        keyed = is_key_cat[rows].T.reshape(-1)
+        groups.append(_ItemGroup(rows, flat.T.copy(), keyed, flat[~keyed], flat[keyed]))
+    key_cat_t = np.ascontiguousarray(is_key_cat.T)
+    data = _Data(key, cats, width, is_key_cat, key_cat_t, votes >= 0, votes, others, groups)
     start = Parameters(
         np.full(runs, ABILITY_PRIOR[0]),
         np.full(runs, 0.01),
@@ -336,11 +343,11 @@ def _fit(votes: Ints, key: Ints, cats: Ints, prior_right: Floats) -> ItemFit:
             break
         post, evidence, params, more = trial
         iterations += more
-    truth = post.sum(2)
+    truth = post.sum(1)  # (S, n)
     width_truth = np.zeros((n, width))
     for s, (t, _m) in enumerate(_states(width)):
-        width_truth[:, t] += truth[:, s]
-    return ItemFit(width_truth, post[:, :, 1].sum(1), params, evidence, iterations, tried)
+        width_truth[:, t] += truth[s]
+    return ItemFit(width_truth, post[:, 1].sum(0), params, evidence, iterations, tried)
 
 
 def vote_weight(right: float, categories: int) -> float:
