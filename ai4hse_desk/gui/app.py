@@ -199,15 +199,9 @@ def _refused(out: Path) -> str | None:
 def fit_to_screen(window: MainWindow) -> None:
     """A first start opens at 1500×950; a restored size is kept. Either way the window
     is made to fit the screen's free area (a 1366×768 laptop gets the whole of it)."""
-    if window.settings.value("geometry") is None:
-        window.resize(1500, 950)
-    screen = window.screen()
-    if screen is None:
-        return
-    free = screen.availableGeometry()
-    if window.width() > free.width() or window.height() > free.height():
-        window.resize(min(window.width(), free.width()), min(window.height(), free.height()))
-        window.move(free.topLeft())
+    from ai4hse_desk.gui.application import within_screen
+
+    within_screen(window, (1500, 950) if window.settings.value("geometry") is None else None)
 
 
 def new_window(

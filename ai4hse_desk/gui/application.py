@@ -1,4 +1,5 @@
-"""The one ``QApplication`` of the desk, with its names, icon and quiet offscreen platform."""
+"""The one ``QApplication`` of the desk, with its names, icon and quiet offscreen platform,
+and the rule that places a top-level window on its screen."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from PySide6.QtCore import (
     qInstallMessageHandler,
 )
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QWidget
 
 from ai4hse_desk.gui.settings import APPLICATION, ORGANISATION
 from ai4hse_desk.gui.workers.gui_collector import GuiThreadCollector
@@ -69,4 +70,18 @@ def give_icon() -> None:
     QGuiApplication.setWindowIcon(app_icon())
 
 
-__all__ = ["application", "give_icon", "quiet_platform_messages"]
+def within_screen(window: QWidget, size: tuple[int, int] | None = None) -> None:
+    """Resize ``window`` to ``size`` (when given), then make it fit its screen's free area
+    (a 1366×768 laptop gets the whole of it), at the area's top left if it had to shrink."""
+    if size is not None:
+        window.resize(*size)
+    screen = window.screen()
+    if screen is None:
+        return
+    free = screen.availableGeometry()
+    if window.width() > free.width() or window.height() > free.height():
+        window.resize(min(window.width(), free.width()), min(window.height(), free.height()))
+        window.move(free.topLeft())
+
+
+__all__ = ["application", "give_icon", "quiet_platform_messages", "within_screen"]

@@ -13,10 +13,15 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QInputDialog, QLabel, QTableWidget
+from PySide6.QtWidgets import QApplication, QInputDialog, QLabel, QTableWidget
 
+from ai4hse_desk.gui import application as application_module
 from ai4hse_desk.gui.app import run_window
-from ai4hse_desk.gui.review.server_window import ServerReviewWindow, open_server_window
+from ai4hse_desk.gui.review.server_window import (
+    ServerReviewWindow,
+    open_server_window,
+    run_server_window,
+)
 from ai4hse_desk.review.server.client import ReviewServer
 from tests.gui.gui_fixtures import header_text
 from tests.server_support import ReviewDatabase, fresh_database
@@ -331,3 +336,31 @@ def test_skip_blind_asks_first_and_a_no_records_nothing(
     assert page.shown is not None
     assert page.shown["key"] is None
     _close(window, qtbot)
+
+
+def test_the_window_opens_within_the_screens_free_area(
+    review_db: ReviewDatabase, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """1200×850 where the screen has room; a smaller screen (a 1366×768 laptop, the
+    offscreen platform's 800×600) gets its free area."""
+    seen: list[tuple[int, int, int, int]] = []
+
+    class Application:
+        def exec(self) -> int:
+            (window,) = [
+                w
+                for w in QApplication.topLevelWidgets()
+                if isinstance(w, ServerReviewWindow) and w.isVisible()
+            ]
+            screen = window.screen()
+            assert screen is not None
+            free = screen.availableGeometry()
+            seen.append((window.width(), window.height(), free.width(), free.height()))
+            window.close()
+            return 0
+
+    monkeypatch.setattr(application_module, "application", lambda _arguments: Application())
+    assert run_server_window(review_db.url("ann"), []) == 0
+    ((width, height, free_width, free_height),) = seen
+    assert (width, height) == (min(1200, free_width), min(850, free_height))
+    assert free_height < 850  # the case that matters is exercised

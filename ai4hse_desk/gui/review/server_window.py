@@ -97,13 +97,13 @@ def open_server_window(url: str) -> ServerReviewWindow | None:
 
 def run_server_window(url: str, qt_arguments: Sequence[str]) -> int:
     """Open the window on ``url`` and run until it closes; 2 if the login fails."""
-    from ai4hse_desk.gui.application import application, give_icon
+    from ai4hse_desk.gui.application import application, give_icon, within_screen
 
     app = application(qt_arguments)
     window = open_server_window(url)
     if window is None:
         return 2
-    window.resize(1200, 850)
+    within_screen(window, (1200, 850))
     window.show()
     give_icon()
     status = app.exec()
