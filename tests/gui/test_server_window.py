@@ -129,6 +129,12 @@ def test_a_reviewer_answers_blind_then_sees_the_key_and_submits(
     assert page.revealed.isVisible()
     _the_local_responses_table(page.responses, page.responses_title)
     assert not page.record_button.isVisible()
+    # Revealed, the page scrolls in a short window (a 1366×768 laptop's is about 700 px
+    # under its panel and title bar) instead of growing the window off the screen.
+    window.resize(1100, 560)
+    QApplication.processEvents()  # the layouts take in what the reveal showed
+    assert window.height() == 560
+    assert window.minimumSizeHint().height() <= 560
     page.form.verdict.setCurrentIndex(page.form.verdict.findData("key_ok"))
     page.submit_button.click()
     qtbot.waitUntil(lambda: page.question_id == "Q002", timeout=10_000)

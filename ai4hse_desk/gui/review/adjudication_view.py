@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
-    QScrollArea,
     QSplitter,
     QVBoxLayout,
     QWidget,
@@ -46,6 +45,7 @@ from ai4hse_desk.gui.review.adjudication_texts import (
 )
 from ai4hse_desk.gui.review.tables import fill_cells, fit_height, show_options, show_responses
 from ai4hse_desk.gui.review.texts import evidence_text, selected_letters
+from ai4hse_desk.gui.widgets.fitted_scroll import scrolled
 from ai4hse_desk.gui.widgets.item_table import item_table
 from ai4hse_desk.gui.widgets.labels import WrappingLabel, plain_label, set_style_sheet
 
@@ -142,10 +142,7 @@ class AdjudicationView(QWidget):
                        self.responses):  # fmt: skip
             side.addWidget(widget)
         side.addStretch(1)
-        area = QScrollArea()
-        area.setWidgetResizable(True)
-        area.setFrameShape(QScrollArea.Shape.NoFrame)
-        area.setWidget(self.detail)
+        area = scrolled(self.detail)
         # The form stays in sight while the evidence scrolls; the button under it, not
         # beside it: beside it, form and button needed about 690 px, and an 800-px window
         # cut the page off on the right.

@@ -39,6 +39,7 @@ from ai4hse_desk.gui.review.reads import BlindQuestion
 from ai4hse_desk.gui.review.server_adjudication import ServerAdjudicationPanel
 from ai4hse_desk.gui.review.server_texts import progress_line, response_rows, reveal_text
 from ai4hse_desk.gui.review.tables import show_responses
+from ai4hse_desk.gui.widgets.fitted_scroll import scrolled
 from ai4hse_desk.gui.widgets.item_table import item_table
 from ai4hse_desk.gui.widgets.labels import plain_label
 from ai4hse_desk.review.server.client import verdict_of
@@ -132,11 +133,18 @@ class ServerReviewPage(QWidget):
         for button in (self.record_button, self.skip_button, self.submit_button, self.draft_button):
             buttons.addWidget(button)
         buttons.addStretch(1)
+        evidence = QWidget()
+        column = QVBoxLayout(evidence)
+        column.setContentsMargins(0, 0, 0, 0)
+        for widget in (self.reveal, self.responses_title, self.responses):
+            column.addWidget(widget, 1 if widget is self.reveal else 0)
+        # The form stays in sight while the key, the runs and their responses scroll: all
+        # of them at once need about 780 px, more than a 1366×768 laptop's window.
         self.revealed = QWidget()
         revealed = QVBoxLayout(self.revealed)
         revealed.setContentsMargins(0, 0, 0, 0)
-        for widget in (self.reveal, self.responses_title, self.responses, self.form):
-            revealed.addWidget(widget, 1 if widget is self.reveal else 0)
+        revealed.addWidget(scrolled(evidence), 1)
+        revealed.addWidget(self.form)
         self._filler = QWidget()  # the space the reveal takes once it is there
         tab = QWidget()
         layout = QVBoxLayout(tab)

@@ -28,7 +28,6 @@ from PySide6.QtGui import QFont, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QPushButton,
-    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
@@ -41,6 +40,7 @@ from ai4hse_desk.gui.review.form import VerdictForm
 from ai4hse_desk.gui.review.panes import ReviewPanes
 from ai4hse_desk.gui.review.queue_list import OwnQueueList
 from ai4hse_desk.gui.review.reveal import RevealPanel
+from ai4hse_desk.gui.widgets.fitted_scroll import scrolled
 from ai4hse_desk.gui.widgets.labels import plain_label, set_style_sheet
 
 if TYPE_CHECKING:
@@ -61,14 +61,6 @@ PLACEHOLDER = (
     "The key, the models' responses, the key-audit evidence and the other reviewers' "
     "verdicts appear once you have recorded your blind answer (or skipped it)."
 )
-
-
-def _scrolled(widget: QWidget) -> QScrollArea:
-    area = QScrollArea()
-    area.setWidgetResizable(True)
-    area.setFrameShape(QScrollArea.Shape.NoFrame)
-    area.setWidget(widget)
-    return area
 
 
 class ReviewView(QWidget):
@@ -163,7 +155,7 @@ class ReviewView(QWidget):
         side.addWidget(self.placeholder)
         side.addWidget(self.reveal)
         side.addStretch(1)
-        self.splitter = ReviewPanes(self.queue_list, _scrolled(left), _scrolled(right))
+        self.splitter = ReviewPanes(self.queue_list, scrolled(left), scrolled(right))
         self.splitter.list_changed.connect(self.list_button.setChecked)
         self.list_button.clicked.connect(self.splitter.set_list_shown)
         actions = QHBoxLayout()

@@ -1,4 +1,5 @@
-"""A scroll area that asks for its content's full height, up to a limit, then scrolls."""
+"""Scroll areas: one that asks for its content's full height, up to a limit, then scrolls;
+and the plain frameless one a page puts around a part that may not fit its window."""
 
 from __future__ import annotations
 
@@ -44,4 +45,14 @@ class FittedScrollArea(QScrollArea):
             self.updateGeometry()
 
 
-__all__ = ["FittedScrollArea"]
+def scrolled(widget: QWidget) -> QScrollArea:
+    """``widget`` in a frameless scroll area that resizes it to its viewport (scroll bars
+    only when the window is smaller than the widget's minimum)."""
+    area = QScrollArea()
+    area.setWidgetResizable(True)
+    area.setFrameShape(QScrollArea.Shape.NoFrame)
+    area.setWidget(widget)
+    return area
+
+
+__all__ = ["FittedScrollArea", "scrolled"]
