@@ -7,9 +7,9 @@ It only shows what the server released and asks for what to record; the
 answer the page holds the question's text and options only (the server sent nothing
 more); recording it (or *Skip blind*, recorded as "not blind") brings the key, the runs'
 selections and responses (in words, and run by run in the local page's coloured responses
-table) and the verdict form; the other reviewers' verdicts follow once
-the verdict is submitted. The blind answer and verdict widgets are the local Review
-page's own (:class:`~.blind.BlindAnswerPanel`, :class:`~.form.VerdictForm`).
+table; they scroll) and the verdict form, which stays in sight; the other reviewers'
+verdicts follow once the verdict is submitted. The blind answer and verdict widgets are the
+local Review page's own (:class:`~.blind.BlindAnswerPanel`, :class:`~.form.VerdictForm`).
 """
 
 from __future__ import annotations
