@@ -24,6 +24,9 @@ python3.11 -m venv "$work/venv"
 "$work/venv/bin/ai4hse-desk" --version
 "$work/venv/bin/ai4hse-desk" demo --out "$work/demo.sqlite"
 "$work/venv/bin/ai4hse-desk" rescore "$work/demo.sqlite" --table | head -3
+# The key audit: its compiled near-duplicate comparison (RapidFuzz) and the EM's numpy.
+"$work/venv/bin/ai4hse-desk" keyaudit "$work/demo.sqlite" --top 1 >"$work/keyaudit.json"
+grep -q '"question_id": "Q060"' "$work/keyaudit.json"
 "$work/venv/bin/ai4hse-desk" --demo --screenshot "$work/wheel.png"
 check_png "$work/wheel.png"
 echo "wheel smoke: $(( $(date +%s) - start )) s"
@@ -31,6 +34,8 @@ start=$(date +%s)
 echo "== PyInstaller one-folder bundle"
 make --no-print-directory bundle >/dev/null
 dist/ai4hse-desk/ai4hse-desk --version
+dist/ai4hse-desk/ai4hse-desk keyaudit "$work/demo.sqlite" --top 1 >"$work/keyaudit.json"
+grep -q '"question_id": "Q060"' "$work/keyaudit.json"
 dist/ai4hse-desk/ai4hse-desk --demo --screenshot "$work/bundle.png"
 check_png "$work/bundle.png"
 # A review index built by a spawned worker of the frozen program (a fresh cache).
