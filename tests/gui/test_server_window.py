@@ -23,7 +23,7 @@ from ai4hse_desk.gui.review.server_window import (
     run_server_window,
 )
 from ai4hse_desk.review.server.client import ReviewServer
-from tests.gui.gui_fixtures import header_text
+from tests.gui.gui_fixtures import cell, header_text
 from tests.server_support import ReviewDatabase, fresh_database
 
 if TYPE_CHECKING:
@@ -128,6 +128,11 @@ def test_a_reviewer_answers_blind_then_sees_the_key_and_submits(
     assert "hidden until you submit your verdict" in revealed
     assert page.revealed.isVisible()
     _the_local_responses_table(page.responses, page.responses_title)
+    table = page.key_options  # the key against the blind answer, as on the local page
+    cells = [[cell(table, r, c).text() for c in range(3)] for r in range(table.rowCount())]
+    assert cells == [["A", "TRUE", "TRUE"], ["B", "FALSE", "FALSE"], ["C", "TRUE", "TRUE"],
+                     ["D", "FALSE", "FALSE"]]  # fmt: skip
+    assert all(" of " in cell(table, r, 3).text() for r in range(4))
     assert not page.record_button.isVisible()
     # Revealed, the page scrolls in a short window (a 1366×768 laptop's is about 700 px
     # under its panel and title bar) instead of growing the window off the screen.
@@ -141,6 +146,7 @@ def test_a_reviewer_answers_blind_then_sees_the_key_and_submits(
     qtbot.waitUntil(lambda: "1 of 3 submitted" in page.who.text(), timeout=10_000)
     assert page.shown is not None
     assert page.shown["key"] is None, "the next question is blind again"
+    assert page.key_options.rowCount() == 0
     _close(window, qtbot)
     rows = review_db.sql(
         "coord", f"SELECT reviewer, verdict, state, blind FROM {S}.verdict_revisions ORDER BY at"

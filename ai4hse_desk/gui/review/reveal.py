@@ -15,23 +15,24 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from ai4hse_desk.display.format import option_letter
 from ai4hse_desk.display.text_sanitize import display_text
-from ai4hse_desk.gui.review.tables import fill_cells, fit_height, show_responses
+from ai4hse_desk.gui.review.tables import (
+    fill_cells,
+    fit_height,
+    key_table,
+    show_key,
+    show_responses,
+)
 from ai4hse_desk.gui.review.texts import (
     OTHER_COLUMNS,
-    VOTES_COLUMN,
-    VOTES_TIP,
     blind_summary,
     evidence_text,
     final_text,
     flags_text,
     key_text,
-    option_answer,
-    option_votes,
     other_row,
 )
-from ai4hse_desk.gui.widgets.item_table import header_tip, item_table
+from ai4hse_desk.gui.widgets.item_table import item_table
 from ai4hse_desk.gui.widgets.labels import WrappingLabel, plain_label
 
 if TYPE_CHECKING:
@@ -40,7 +41,6 @@ if TYPE_CHECKING:
     from ai4hse_desk.keyaudit import KeyAuditResult
     from ai4hse_desk.review.records import ReviewVerdict
 
-OPTION_COLUMNS = ("Option", "Key", "Your blind answer", VOTES_COLUMN)
 WITHHELD = "Other reviewers' submitted verdicts appear once you submit yours."
 
 
@@ -56,8 +56,7 @@ class RevealPanel(QWidget):
         self.key_line.setFont(bold)
         self.labels = WrappingLabel(name="Question labels")
         self.blind_line = plain_label(name="Your blind answer against the key")
-        self.options = item_table("Key per option", OPTION_COLUMNS)
-        header_tip(self.options, OPTION_COLUMNS.index(VOTES_COLUMN), VOTES_TIP)
+        self.options = key_table()
         self.responses_title = plain_label(name="Model responses")
         self.responses = item_table("Model responses per run and repetition", ("Run", "Track"))
         self.evidence = WrappingLabel(name="Key-audit evidence")
@@ -87,13 +86,7 @@ class RevealPanel(QWidget):
         self.labels.setText(display_text(labels))
         self.labels.setVisible(bool(labels))
         self.blind_line.setText(blind_summary(own, key))
-        blind = own.blind_answer
-        fill_cells(self.options, [
-            (option_letter(p), "TRUE" if k else "FALSE",
-             option_answer(None if blind is None else blind[p]), option_votes(reveal.rows, p))
-            for p, k in enumerate(key)
-        ])  # fmt: skip
-        fit_height(self.options)
+        show_key(self.options, key, own.blind_answer, reveal.rows)
         show_responses(self.responses, self.responses_title, reveal.rows)
         self.show_evidence(question, key_audit)
         self.flags.setText(flags_text(reveal.flags, reveal.sealed_flags))
@@ -124,4 +117,4 @@ class RevealPanel(QWidget):
             table.setRowCount(0)
 
 
-__all__ = ["OPTION_COLUMNS", "WITHHELD", "RevealPanel"]
+__all__ = ["WITHHELD", "RevealPanel"]

@@ -5,9 +5,10 @@ adjudicator.
 It only shows what the server released and asks for what to record; the
 :class:`~.server_controller.ServerReviewController` calls the server. Before the blind
 answer the page holds the question's text and options only (the server sent nothing
-more); recording it (or *Skip blind*, recorded as "not blind") brings the key, the runs'
-selections and responses (in words, and run by run in the local page's coloured responses
-table; they scroll) and the verdict form, which stays in sight; the other reviewers'
+more); recording it (or *Skip blind*, recorded as "not blind") brings the key against the
+blind answer option by option and the runs' selections and responses (in words, and run by
+run) in the local page's tables (:mod:`.tables`; they scroll), and the verdict form, which
+stays in sight; the other reviewers'
 verdicts follow once the verdict is submitted. The blind answer and verdict widgets are the
 local Review page's own (:class:`~.blind.BlindAnswerPanel`, :class:`~.form.VerdictForm`).
 """
@@ -37,12 +38,18 @@ from ai4hse_desk.gui.review.form import VerdictForm, starting_key
 from ai4hse_desk.gui.review.queue_list import OwnQueueList, place_text
 from ai4hse_desk.gui.review.reads import BlindQuestion
 from ai4hse_desk.gui.review.server_adjudication import ServerAdjudicationPanel
-from ai4hse_desk.gui.review.server_texts import progress_line, response_rows, reveal_text
-from ai4hse_desk.gui.review.tables import show_responses
+from ai4hse_desk.gui.review.server_texts import (
+    key_values,
+    progress_line,
+    response_rows,
+    reveal_text,
+)
+from ai4hse_desk.gui.review.tables import key_table, show_key, show_responses
 from ai4hse_desk.gui.widgets.fitted_scroll import scrolled
 from ai4hse_desk.gui.widgets.item_table import item_table
 from ai4hse_desk.gui.widgets.labels import plain_label
 from ai4hse_desk.review.server.client import verdict_of
+from ai4hse_desk.review.values import TRUE
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -120,6 +127,7 @@ class ServerReviewPage(QWidget):
         self.skip_button = QPushButton("Skip blind")
         self.skip_button.setToolTip("See the key without answering: recorded as not blind")
         self.skip_button.clicked.connect(lambda: self._blind(skip=True))
+        self.key_options = key_table()
         self.reveal = _read_only()
         self.reveal.setAccessibleName("Key, runs and other verdicts")
         self.responses_title = plain_label(name="Model responses")
@@ -136,7 +144,7 @@ class ServerReviewPage(QWidget):
         evidence = QWidget()
         column = QVBoxLayout(evidence)
         column.setContentsMargins(0, 0, 0, 0)
-        for widget in (self.reveal, self.responses_title, self.responses):
+        for widget in (self.key_options, self.reveal, self.responses_title, self.responses):
             column.addWidget(widget, 1 if widget is self.reveal else 0)
         # The form stays in sight while the key, the runs and their responses scroll: all
         # of them at once need about 780 px, more than a 1366×768 laptop's window.
@@ -204,8 +212,11 @@ class ServerReviewPage(QWidget):
             self.blind.set_answer(None if answer is None else tuple(answer), locked=True)
         self.reveal.setPlainText(reveal_text(shown))
         if shown.get("key") is not None:
-            show_responses(self.responses, self.responses_title, response_rows(shown), empty=None)
+            rows = response_rows(shown)
             mine = None if own is None else verdict_of(own)
+            key = tuple(value == TRUE for value in key_values(shown["key"]))
+            show_key(self.key_options, key, None if mine is None else mine.blind_answer, rows)
+            show_responses(self.responses, self.responses_title, rows, empty=None)
             start = starting_key(None if mine is None else mine.blind_answer, shown["key"])
             self.form.set_content(len(shown.get("options") or ()), mine, start)
         self._set_state(shown)
@@ -221,6 +232,7 @@ class ServerReviewPage(QWidget):
         self.draft_button.setVisible(revealed)
         if not revealed:
             self.reveal.clear()
+            self.key_options.setRowCount(0)
             self.responses.setRowCount(0)
 
     def set_adjudication_queue(self, items: list[dict[str, Any]]) -> None:

@@ -1,6 +1,8 @@
-"""The review pages' read-only tables: plain-text cells, fitted to their rows, and the
-runs' responses per repetition (the Review view's reveal, the adjudication workspace and
-the review server's two pages show the same table)."""
+"""The review pages' read-only tables: plain-text cells, fitted to their rows; the runs'
+responses per repetition (the Review view's reveal, the adjudication workspace and the
+review server's two pages show the same table); the key against the reviewer's blind
+answer, option by option (the local and the server's Review page); the options side by
+side for an adjudicator."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QHeaderView, QTableWidget, QTableWidgetItem
 
-from ai4hse_desk.display.format import plural
+from ai4hse_desk.display.format import option_letter, plural
 from ai4hse_desk.display.status_style import MATCH_COLOURS, status_label
 from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.gui.palette_mode import status_colours_now
@@ -22,8 +24,15 @@ from ai4hse_desk.gui.review.adjudication_texts import (
     option_rows,
     reviewer_columns,
 )
-from ai4hse_desk.gui.review.texts import VOTES_COLUMN, VOTES_TIP, response_cell, response_tip
-from ai4hse_desk.gui.widgets.item_table import header_tip
+from ai4hse_desk.gui.review.texts import (
+    VOTES_COLUMN,
+    VOTES_TIP,
+    option_answer,
+    option_votes,
+    response_cell,
+    response_tip,
+)
+from ai4hse_desk.gui.widgets.item_table import header_tip, item_table
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -35,6 +44,8 @@ if TYPE_CHECKING:
 
 #: Columns before the repetitions in the responses table (run, track).
 RUN_COLUMNS = 2
+#: The key against the blind answer, option by option.
+KEY_COLUMNS = ("Option", "Key", "Your blind answer", VOTES_COLUMN)
 
 
 def fill_cells(table: QTableWidget, rows: Sequence[Sequence[str]], *, tips: bool = False) -> None:
@@ -122,6 +133,29 @@ def show_responses(
         header.resizeSection(column, max(widths))
 
 
+def key_table() -> QTableWidget:
+    """An empty table of the key against the blind answer (:func:`show_key`)."""
+    table = item_table("Key per option", KEY_COLUMNS)
+    header_tip(table, KEY_COLUMNS.index(VOTES_COLUMN), VOTES_TIP)
+    return table
+
+
+def show_key(
+    table: QTableWidget,
+    key: Sequence[bool],
+    blind: Sequence[str] | None,
+    rows: Sequence[ResponseRow],
+) -> None:
+    """Option by option: the key, the blind answer (``None``: recorded as not blind) and
+    how many of ``rows``' attempts select the option."""
+    fill_cells(table, [
+        (option_letter(p), "TRUE" if k else "FALSE",
+         option_answer(None if blind is None else blind[p]), option_votes(rows, p))
+        for p, k in enumerate(key)
+    ])  # fmt: skip
+    fit_height(table)
+
+
 def show_options(
     table: QTableWidget,
     official: Sequence[bool],
@@ -148,10 +182,13 @@ def show_options(
 
 
 __all__ = [
+    "KEY_COLUMNS",
     "NO_RESPONSES",
     "RUN_COLUMNS",
     "fill_cells",
     "fit_height",
+    "key_table",
+    "show_key",
     "show_options",
     "show_responses",
 ]
