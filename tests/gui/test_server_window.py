@@ -13,10 +13,12 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QInputDialog, QLabel, QTableWidget
+from PySide6.QtWidgets import QApplication, QInputDialog, QLabel, QPushButton, QTableWidget
 
 from ai4hse_desk.gui import application as application_module
 from ai4hse_desk.gui.app import run_window
+from ai4hse_desk.gui.review.blind import BLIND_HINT
+from ai4hse_desk.gui.review.form import REVEALED_HINT
 from ai4hse_desk.gui.review.server_window import (
     ServerReviewWindow,
     open_server_window,
@@ -109,6 +111,7 @@ def test_a_reviewer_answers_blind_then_sees_the_key_and_submits(
     assert not page.revealed.isVisible()
     assert page.record_button.isVisible()
     assert "0 of 3 submitted" in page.who.text()
+    assert page.hint.text() == BLIND_HINT  # the keys, as on the local page
     page.blind.setFocus()
     qtbot.keyClick(page.blind, Qt.Key.Key_1)
     qtbot.keyClick(page.blind, Qt.Key.Key_3)
@@ -140,8 +143,14 @@ def test_a_reviewer_answers_blind_then_sees_the_key_and_submits(
     QApplication.processEvents()  # the layouts take in what the reveal showed
     assert window.height() == 560
     assert window.minimumSizeHint().height() <= 560
+    assert page.hint.text() == REVEALED_HINT
+    for button in window.findChildren(QPushButton):  # "Submit & next" shows its "&"
+        assert "&" not in button.text().replace("&&", ""), button.text()
     page.form.verdict.setCurrentIndex(page.form.verdict.findData("key_ok"))
-    page.submit_button.click()
+    qtbot.keyClick(page.form.note, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)  # draft
+    qtbot.waitUntil(lambda: "1 draft" in page.who.text(), timeout=10_000)
+    assert page.question_id == "Q001", "a draft stays on the question"
+    qtbot.keyClick(page.form.note, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: page.question_id == "Q002", timeout=10_000)
     qtbot.waitUntil(lambda: "1 of 3 submitted" in page.who.text(), timeout=10_000)
     assert page.shown is not None
@@ -151,7 +160,11 @@ def test_a_reviewer_answers_blind_then_sees_the_key_and_submits(
     rows = review_db.sql(
         "coord", f"SELECT reviewer, verdict, state, blind FROM {S}.verdict_revisions ORDER BY at"
     )
-    assert rows == [("ann", None, "draft", "blind"), ("ann", "key_ok", "submitted", "blind")]
+    assert rows == [
+        ("ann", None, "draft", "blind"),  # the blind answer
+        ("ann", "key_ok", "draft", "blind"),  # Ctrl+S
+        ("ann", "key_ok", "submitted", "blind"),  # Ctrl+Enter
+    ]
 
 
 def test_the_keys_answer_as_soon_as_a_blind_question_arrives(

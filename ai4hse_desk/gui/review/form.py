@@ -49,6 +49,10 @@ VERDICT_HELP = {
     "other": "something else (say what in the note)",
 }
 CHOOSE = "Choose a verdict…"
+#: The keys of the form, said under the question once the key is revealed.
+REVEALED_HINT = (
+    "Ctrl+Enter submits and moves to the next question not yet submitted; Ctrl+S saves a draft."
+)
 KEY_TIP = (
     "Required for Key wrong (and sent only then): one TRUE/FALSE per option. It starts "
     "from your blind answer; an option you answered unsure starts from the official key."
@@ -159,4 +163,12 @@ class VerdictForm(QWidget):
         )
 
 
-__all__ = ["CHOOSE", "KEY_TIP", "VERDICT_HELP", "VerdictForm", "VerdictValues", "starting_key"]
+__all__ = [
+    "CHOOSE",
+    "KEY_TIP",
+    "REVEALED_HINT",
+    "VERDICT_HELP",
+    "VerdictForm",
+    "VerdictValues",
+    "starting_key",
+]

@@ -32,9 +32,10 @@ from PySide6.QtWidgets import (
 
 from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.gui.dialogs.confirm import confirm
-from ai4hse_desk.gui.review.blind import BlindAnswerPanel, unanswered_text
+from ai4hse_desk.gui.plain_text import menu_text
+from ai4hse_desk.gui.review.blind import BLIND_HINT, BlindAnswerPanel, unanswered_text
 from ai4hse_desk.gui.review.changes import SKIP_BLIND
-from ai4hse_desk.gui.review.form import VerdictForm, starting_key
+from ai4hse_desk.gui.review.form import REVEALED_HINT, VerdictForm, starting_key
 from ai4hse_desk.gui.review.queue_list import OwnQueueList, place_text
 from ai4hse_desk.gui.review.reads import BlindQuestion
 from ai4hse_desk.gui.review.server_adjudication import ServerAdjudicationPanel
@@ -57,6 +58,14 @@ if TYPE_CHECKING:
     from ai4hse_desk.gui.review.form import VerdictValues
 
 DONE_TEXT = "Your queue is done: every question has your submitted verdict."
+
+
+def _bind(widget: QWidget, keys: list[tuple[str, Callable[[], object]]]) -> None:
+    """Each key sequence runs its action while the focus is in ``widget``."""
+    for sequence, act in keys:
+        shortcut = QShortcut(QKeySequence(sequence), widget)
+        shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        shortcut.activated.connect(act)
 
 
 def _read_only() -> QPlainTextEdit:
@@ -113,17 +122,15 @@ class ServerReviewPage(QWidget):
         bold.setBold(True)
         self.place.setFont(bold)
         self.blind = BlindAnswerPanel()
+        self.hint = plain_label(BLIND_HINT, name="Keys")
+        record = partial(self._blind, skip=False)
         keys: list[tuple[str, Callable[[], object]]] = [
             (str(n), partial(self.blind.toggle, n - 1)) for n in range(1, 10)
         ]
-        record = partial(self._blind, skip=False)
         keys += [("0", self.blind.set_unsure), ("Return", record), ("Enter", record)]
-        for sequence, act in keys:  # while the blind answer has the focus, as on the local page
-            shortcut = QShortcut(QKeySequence(sequence), self.blind)
-            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-            shortcut.activated.connect(act)
-        self.record_button = QPushButton("Record blind answer")
-        self.record_button.clicked.connect(lambda: self._blind(skip=False))
+        _bind(self.blind, keys)  # while the blind answer has the focus, as on the local page
+        self.record_button = QPushButton("Record blind answer (Enter)")
+        self.record_button.clicked.connect(record)
         self.skip_button = QPushButton("Skip blind")
         self.skip_button.setToolTip("See the key without answering: recorded as not blind")
         self.skip_button.clicked.connect(lambda: self._blind(skip=True))
@@ -133,10 +140,11 @@ class ServerReviewPage(QWidget):
         self.responses_title = plain_label(name="Model responses")
         self.responses = item_table("Model responses per run and repetition", ("Run", "Track"))
         self.form = VerdictForm()
-        self.submit_button = QPushButton("Submit verdict")
-        self.submit_button.clicked.connect(lambda: self._verdict(submit=True))
-        self.draft_button = QPushButton("Save draft")
-        self.draft_button.clicked.connect(lambda: self._verdict(submit=False))
+        submit, draft = partial(self._verdict, submit=True), partial(self._verdict, submit=False)
+        self.submit_button = QPushButton(menu_text("Submit & next (Ctrl+Enter)"))
+        self.submit_button.clicked.connect(submit)
+        self.draft_button = QPushButton("Save draft (Ctrl+S)")
+        self.draft_button.clicked.connect(draft)
         buttons = QHBoxLayout()
         for button in (self.record_button, self.skip_button, self.submit_button, self.draft_button):
             buttons.addWidget(button)
@@ -154,10 +162,12 @@ class ServerReviewPage(QWidget):
         revealed.addWidget(scrolled(evidence), 1)
         revealed.addWidget(self.form)
         self._filler = QWidget()  # the space the reveal takes once it is there
-        tab = QWidget()
+        tab = QWidget()  # its keys while the focus is in it (not on the Adjudication tab)
+        _bind(tab, [("Ctrl+Return", submit), ("Ctrl+Enter", submit), ("Ctrl+S", draft)])
         layout = QVBoxLayout(tab)
         layout.addWidget(self.place)
         layout.addWidget(self.blind)
+        layout.addWidget(self.hint)
         layout.addLayout(buttons)
         layout.addWidget(self.revealed, 1)
         layout.addWidget(self._filler, 1)
@@ -228,6 +238,8 @@ class ServerReviewPage(QWidget):
         self.skip_button.setVisible(blind)
         self.revealed.setVisible(revealed)
         self._filler.setVisible(not revealed)
+        self.hint.setText(REVEALED_HINT if revealed else BLIND_HINT)
+        self.hint.setVisible(shown is not None)
         self.submit_button.setVisible(revealed)
         self.draft_button.setVisible(revealed)
         if not revealed:

@@ -36,7 +36,7 @@ from ai4hse_desk.display.status_style import MATCH_COLOURS, chip_style_sheet
 from ai4hse_desk.display.text_sanitize import display_text
 from ai4hse_desk.gui.plain_text import menu_text
 from ai4hse_desk.gui.review.blind import BLIND_HINT, BlindAnswerPanel, unanswered_text
-from ai4hse_desk.gui.review.form import VerdictForm
+from ai4hse_desk.gui.review.form import REVEALED_HINT, VerdictForm
 from ai4hse_desk.gui.review.panes import ReviewPanes
 from ai4hse_desk.gui.review.queue_list import OwnQueueList
 from ai4hse_desk.gui.review.reveal import RevealPanel
@@ -54,9 +54,6 @@ if TYPE_CHECKING:
     from ai4hse_desk.review.records import ReviewVerdict
 
 IDLE, BLIND, REVEALED = "idle", "blind", "revealed"
-REVEALED_HINT = (
-    "Ctrl+Enter submits and moves to the next question not yet submitted; Ctrl+S saves a draft."
-)
 PLACEHOLDER = (
     "The key, the models' responses, the key-audit evidence and the other reviewers' "
     "verdicts appear once you have recorded your blind answer (or skipped it)."
