@@ -270,6 +270,11 @@ def test_an_adjudicator_sees_the_queue_and_decides(review_db: ReviewDatabase, qt
     assert differs is not None
     assert same is not None
     assert differs.background().color() != same.background().color()
+    # The question, the verdicts and the runs scroll above the decision form in a short
+    # window; the tables alone (a row per run) had set the window's least height.
+    window.resize(1100, 500)
+    QApplication.processEvents()
+    assert window.minimumSizeHint().height() <= 500
     assert page.who.text() == "cy · adjudicator"
     panel.decide_button.click()
     assert window.statusBar().currentMessage() == "Choose a decision first: nothing was recorded."

@@ -35,6 +35,7 @@ from ai4hse_desk.gui.review.server_texts import (
     response_rows,
 )
 from ai4hse_desk.gui.review.tables import show_options, show_responses
+from ai4hse_desk.gui.widgets.fitted_scroll import scrolled
 from ai4hse_desk.gui.widgets.item_table import item_table
 from ai4hse_desk.gui.widgets.labels import plain_label
 from ai4hse_desk.review.server.client import verdict_of
@@ -87,12 +88,18 @@ class ServerAdjudicationPanel(QWidget):
         form.addRow("Corrected key", self.corrected)
         form.addRow("Note", self.decision_note)
         form.addRow("", self.decide_button)
+        evidence = QWidget()
+        column = QVBoxLayout(evidence)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.detail, 1)
+        column.addWidget(self.options)
+        column.addWidget(self.responses_title)
+        column.addWidget(self.responses)
+        # The decision form stays in sight while the question, the verdicts and the runs'
+        # tables (a row per run: as tall as the runs are many) scroll above it.
         right = QWidget()
         side = QVBoxLayout(right)
-        side.addWidget(self.detail, 1)
-        side.addWidget(self.options)
-        side.addWidget(self.responses_title)
-        side.addWidget(self.responses)
+        side.addWidget(scrolled(evidence), 1)
         side.addLayout(form)
         split = QSplitter()
         split.addWidget(self.queue_list)
