@@ -8,9 +8,10 @@ answer the page holds the question's text and options only (the server sent noth
 more); recording it (or *Skip blind*, recorded as "not blind") brings the key against the
 blind answer option by option and the runs' selections and responses (in words, and run by
 run) in the local page's tables (:mod:`.tables`; they scroll), and the verdict form, which
-stays in sight; the other reviewers'
-verdicts follow once the verdict is submitted. The blind answer and verdict widgets are the
-local Review page's own (:class:`~.blind.BlindAnswerPanel`, :class:`~.form.VerdictForm`).
+stays in sight; the other reviewers' verdicts follow once the verdict is submitted. The
+blind answer, the verdict form and their keys are the local Review page's
+(:class:`~.blind.BlindAnswerPanel`, :class:`~.form.VerdictForm`; Enter records the blind
+answer, Ctrl+Enter submits and moves on, Ctrl+S saves a draft).
 """
 
 from __future__ import annotations
