@@ -59,7 +59,9 @@ from ai4hse_desk.keyaudit.latent_params import (
 COPY_START = 0.9
 #: Runs tried as copiers (at most); the gain that keeps one: :func:`copy_gain`.
 COPY_TRIES = 8
-MAX_ITERATIONS = 100
+#: EM stops when an iteration adds less than TOLERANCE (relative) to the log evidence; the
+#: cap is a guard only: a long ridge (one track of the 1,000-question demo) takes about 600.
+MAX_ITERATIONS = 1000
 TOLERANCE = 1e-6
 #: A category's role in a state: truth (no misconception), misconception, other wrong
 #: (with / without a misconception), truth of an item with a misconception.

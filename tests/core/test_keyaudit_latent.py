@@ -5,9 +5,15 @@ votes the prior stands."""
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
-from ai4hse_desk.keyaudit.latent_fit import fit_items
+import numpy as np
+import pytest
+
+from ai4hse_desk.keyaudit.latent_fit import ItemFit, fit_items
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 RNG = np.random.default_rng(7)
 
@@ -173,3 +179,34 @@ def test_two_alike_runs_are_not_read_as_a_copier_and_a_weak_run() -> None:
     fit = fit_items(votes, np.zeros(n, dtype=np.int64), np.full(n, 2), np.full(n, 0.98))
     assert np.all(fit.params.copy < 0.1)
     assert abs(float(np.diff(fit.accuracy())[0])) < 0.05
+
+
+def test_the_fit_runs_to_convergence_not_to_an_iteration_cap(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On the 1,000-question demo one track's EM climbs a long ridge (about 600 iterations).
+    What the key audit shows is the converged fit: a cap five times higher changes no
+    posterior (a cap of 100 had stopped it 0.3 away from where it converges)."""
+    from ai4hse_desk.audit import open_audit
+    from ai4hse_desk.keyaudit import compute_key_audit, latent_fit, posterior
+    from ai4hse_desk.writer.demo.database import write_demo
+
+    path = tmp_path / "demo-1000.sqlite"
+    write_demo(path, questions=1000)
+    inputs: list[tuple[Any, ...]] = []
+
+    def kept(*args: Any) -> ItemFit:
+        inputs.append(args)
+        return fit_items(*args)
+
+    monkeypatch.setattr(posterior, "fit_items", kept)
+    with open_audit(path) as db:
+        compute_key_audit(db)
+    assert len(inputs) == 3  # the demo's three tracks
+    fits = [fit_items(*args) for args in inputs]
+    assert max(fit.iterations for fit in fits) > 300  # the long ridge is there
+    monkeypatch.setattr(latent_fit, "MAX_ITERATIONS", 5 * latent_fit.MAX_ITERATIONS)
+    for fit, args in zip(fits, inputs, strict=True):
+        again = fit_items(*args)
+        assert np.abs(again.truth - fit.truth).max() < 1e-3
+        assert again.log_evidence == pytest.approx(fit.log_evidence, abs=1e-2)
