@@ -163,8 +163,18 @@ def vote_sentences(
     scattered = against - votes.contest
     if scattered >= 2:
         answers = len(Counter(v for v in votes.votes.values() if v != key)) - 1
+        besides = ""
+        on_alternative = {r for r, v in votes.votes.items() if v == votes.alternative}
+        if contested is not None and contested[0] != on_alternative:
+            # The first sentence counted the runs that differ on one option: say which
+            # runs "the other" leaves out, so that the counts add up to the runs.
+            gives = _verb(votes.contest, "give")
+            besides = (
+                f"besides the {plural(votes.contest, 'run')} that {gives} the most "
+                "common other answer, "
+            )
         out.append(
-            f"the other {scattered:,} runs that disagree with the key scatter over "
+            f"{besides}the other {scattered:,} runs that disagree with the key scatter over "
             f"{plural(answers, 'other answer')}"
         )
     if votes.tied:
