@@ -14,6 +14,7 @@ from ai4hse_desk.audit import open_audit
 from ai4hse_desk.keyaudit import KeyAuditResult, compute_key_audit
 from ai4hse_desk.launcher import main
 from tests.audit_factory import render_response
+from tests.core.desk_helpers import question as q
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -329,29 +330,34 @@ def test_runs_without_a_majority_are_named_in_plain_grammar(tied: int, said: str
     )
 
 
+def _summary(answers: Sequence[tuple[bool, ...]], key: tuple[bool, ...]) -> Any:
+    """One vote per run ``r0``, ``r1``, …: what the key audit's tally makes of ``answers``."""
+    from collections import Counter
+
+    from ai4hse_desk.keyaudit.suspicion import VoteSummary
+
+    others = Counter(a for a in answers if a != key).most_common(1)
+    alternative, contest = others[0] if others else (None, 0)
+    return VoteSummary(voters=len(answers), agree=answers.count(key), contest=contest,
+                       alternative=alternative, declined=0,
+                       votes={f"r{i}": a for i, a in enumerate(answers)})  # fmt: skip
+
+
 def test_the_counts_in_the_evidence_add_up_to_the_runs_on_a_multi_select_question() -> None:
     """The first sentence counts the runs that differ on the option pointed at (7); "the
     other" runs must then say what they are other than, or 7 + 2 + 5 reads as 14 of 10."""
-    from ai4hse_desk.audit.records import Option, Question
     from ai4hse_desk.keyaudit.evidence import vote_sentences
-    from ai4hse_desk.keyaudit.suspicion import VoteSummary
     from ai4hse_desk.keyaudit.tally import RunTally
     from ai4hse_desk.protocol.outcome import Track
 
-    key = (True, False, True, False)
-    question = Question(
-        "Q1",
-        1,
-        "Which?",
-        tuple(Option(i, t, k) for i, (t, k) in enumerate(zip("abcd", key, strict=True))),
-    )
-    answers = [key] * 2 + [(False, False, True, False)] * 3 + [(False, True, True, False)] * 2
-    answers += [(False, False, False, False)] * 2 + [(True, True, True, False)]
     runs = {f"r{i}": RunTally(f"r{i}", f"m{i}", Track.ANSWER_ONLY, attempts=10, correct=9 - i % 5)
             for i in range(10)}  # fmt: skip
-    votes = VoteSummary(voters=10, agree=2, contest=3, alternative=answers[2], declined=0,
-                        votes={f"r{i}": a for i, a in enumerate(answers)})  # fmt: skip
-    sentences = vote_sentences(question, votes, runs, letters=False, option=0)
+    key = (True, False, True, False)
+    answers = [key] * 2 + [(False, False, True, False)] * 3 + [(False, True, True, False)] * 2
+    answers += [(False, False, False, False)] * 2 + [(True, True, True, False)]
+    votes = _summary(answers, key)
+    assert (votes.agree, votes.contest) == (2, 3)
+    sentences = vote_sentences(q("Q1", "Which?", "abcd", key), votes, runs, letters=False, option=0)
     assert sentences[0].startswith("7 of 10 runs")
     assert sentences[0].endswith("answer A FALSE; the key says TRUE")
     assert sentences[1].startswith("2 of 10 runs")
@@ -361,18 +367,12 @@ def test_the_counts_in_the_evidence_add_up_to_the_runs_on_a_multi_select_questio
         "disagree with the key scatter over 3 other answers"
     )
     # On a letter question the first sentence's runs are the most common other answer.
-    letter_key = (False, True, False, False)
-    letter = Question(
-        "Q2",
-        2,
-        "Which?",
-        tuple(Option(i, t, k) for i, (t, k) in enumerate(zip("abcd", letter_key, strict=True))),
-    )
-    picks = [letter_key] * 2 + [(True, False, False, False)] * 5 + [(False, False, True, False)] * 2
+    key = (False, True, False, False)
+    picks = [key] * 2 + [(True, False, False, False)] * 5 + [(False, False, True, False)] * 2
     picks += [(False, False, False, True)]
-    votes = VoteSummary(voters=10, agree=2, contest=5, alternative=picks[2], declined=0,
-                        votes={f"r{i}": a for i, a in enumerate(picks)})  # fmt: skip
-    sentences = vote_sentences(letter, votes, runs, letters=True)
+    votes = _summary(picks, key)
+    assert (votes.agree, votes.contest) == (2, 5)
+    sentences = vote_sentences(q("Q2", "Which?", "abcd", key), votes, runs, letters=True)
     assert sentences[0].startswith("5 of 10 runs")
     assert (
         sentences[2] == "the other 3 runs that disagree with the key scatter over 2 other answers"
