@@ -51,7 +51,7 @@ from ai4hse_desk.gui.widgets.fitted_scroll import scrolled
 from ai4hse_desk.gui.widgets.item_table import item_table
 from ai4hse_desk.gui.widgets.labels import plain_label
 from ai4hse_desk.review.server.client import verdict_of
-from ai4hse_desk.review.values import TRUE
+from ai4hse_desk.review.values import key_of
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -225,7 +225,7 @@ class ServerReviewPage(QWidget):
         if shown.get("key") is not None:
             rows = response_rows(shown)
             mine = None if own is None else verdict_of(own)
-            key = tuple(value == TRUE for value in key_values(shown["key"]))
+            key = key_of(key_values(shown["key"]))
             show_key(self.key_options, key, None if mine is None else mine.blind_answer, rows)
             show_responses(self.responses, self.responses_title, rows, empty=None)
             start = starting_key(None if mine is None else mine.blind_answer, shown["key"])
