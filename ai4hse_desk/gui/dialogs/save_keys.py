@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QDialog, QDialogButtonBox
+
+from ai4hse_desk.gui.widgets.focus_keys import focus_keys
 
 #: The keys that save: Ctrl+Return and Ctrl+Enter on the keypad.
 SAVE_KEYS: Final = ("Ctrl+Return", "Ctrl+Enter")
@@ -25,10 +25,7 @@ def save_on_ctrl_enter(dialog: QDialog, buttons: QDialogButtonBox) -> None:
         if ok is not None and ok.isEnabled():
             ok.click()
 
-    for keys in SAVE_KEYS:
-        shortcut = QShortcut(QKeySequence(keys), dialog)
-        shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        shortcut.activated.connect(save)
+    focus_keys(dialog, [(keys, save) for keys in SAVE_KEYS])
 
 
 __all__ = ["SAVE_KEYS", "save_on_ctrl_enter"]

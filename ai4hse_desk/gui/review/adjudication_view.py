@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QFont, QKeyEvent, QKeySequence, QShortcut
+from PySide6.QtGui import QFont, QKeyEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
@@ -46,6 +46,7 @@ from ai4hse_desk.gui.review.adjudication_texts import (
 from ai4hse_desk.gui.review.tables import fill_cells, fit_height, show_options, show_responses
 from ai4hse_desk.gui.review.texts import evidence_text, selected_letters
 from ai4hse_desk.gui.widgets.fitted_scroll import scrolled
+from ai4hse_desk.gui.widgets.focus_keys import focus_keys
 from ai4hse_desk.gui.widgets.item_table import item_table
 from ai4hse_desk.gui.widgets.labels import WrappingLabel, plain_label, set_style_sheet
 
@@ -122,10 +123,7 @@ class AdjudicationView(QWidget):
         self.record_button.setToolTip(RECORD_TIP)
         self.record_button.clicked.connect(self.record)
         self._lay_out()
-        for sequence in ("Ctrl+Return", "Ctrl+Enter"):
-            key = QShortcut(QKeySequence(sequence), self)
-            key.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-            key.activated.connect(self.record)
+        focus_keys(self, [("Ctrl+Return", self.record), ("Ctrl+Enter", self.record)])
         self.show_empty(EMPTY)
 
     def _lay_out(self) -> None:

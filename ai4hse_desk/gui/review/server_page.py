@@ -19,8 +19,7 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QPlainTextEdit,
@@ -48,6 +47,7 @@ from ai4hse_desk.gui.review.server_texts import (
 )
 from ai4hse_desk.gui.review.tables import key_table, show_key, show_responses
 from ai4hse_desk.gui.widgets.fitted_scroll import scrolled
+from ai4hse_desk.gui.widgets.focus_keys import focus_keys
 from ai4hse_desk.gui.widgets.item_table import item_table
 from ai4hse_desk.gui.widgets.labels import plain_label
 from ai4hse_desk.review.server.client import verdict_of
@@ -59,14 +59,6 @@ if TYPE_CHECKING:
     from ai4hse_desk.gui.review.form import VerdictValues
 
 DONE_TEXT = "Your queue is done: every question has your submitted verdict."
-
-
-def _bind(widget: QWidget, keys: list[tuple[str, Callable[[], object]]]) -> None:
-    """Each key sequence runs its action while the focus is in ``widget``."""
-    for sequence, act in keys:
-        shortcut = QShortcut(QKeySequence(sequence), widget)
-        shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        shortcut.activated.connect(act)
 
 
 def _read_only() -> QPlainTextEdit:
@@ -129,7 +121,7 @@ class ServerReviewPage(QWidget):
             (str(n), partial(self.blind.toggle, n - 1)) for n in range(1, 10)
         ]
         keys += [("0", self.blind.set_unsure), ("Return", record), ("Enter", record)]
-        _bind(self.blind, keys)  # while the blind answer has the focus, as on the local page
+        focus_keys(self.blind, keys)  # while the blind answer has the focus, as on the local page
         self.record_button = QPushButton("Record blind answer (Enter)")
         self.record_button.clicked.connect(record)
         self.skip_button = QPushButton("Skip blind")
@@ -164,7 +156,7 @@ class ServerReviewPage(QWidget):
         revealed.addWidget(self.form)
         self._filler = QWidget()  # the space the reveal takes once it is there
         tab = QWidget()  # its keys while the focus is in it (not on the Adjudication tab)
-        _bind(tab, [("Ctrl+Return", submit), ("Ctrl+Enter", submit), ("Ctrl+S", draft)])
+        focus_keys(tab, [("Ctrl+Return", submit), ("Ctrl+Enter", submit), ("Ctrl+S", draft)])
         layout = QVBoxLayout(tab)
         layout.addWidget(self.place)
         layout.addWidget(self.blind)

@@ -21,10 +21,11 @@ reads and writes, through its signals.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFont, QKeySequence, QShortcut
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QPushButton,
@@ -41,6 +42,7 @@ from ai4hse_desk.gui.review.panes import ReviewPanes
 from ai4hse_desk.gui.review.queue_list import OwnQueueList
 from ai4hse_desk.gui.review.reveal import RevealPanel
 from ai4hse_desk.gui.widgets.fitted_scroll import scrolled
+from ai4hse_desk.gui.widgets.focus_keys import focus_keys
 from ai4hse_desk.gui.widgets.labels import plain_label, set_style_sheet
 
 if TYPE_CHECKING:
@@ -171,19 +173,13 @@ class ReviewView(QWidget):
         layout.addLayout(actions)
 
     def _shortcuts(self) -> None:
-        context = Qt.ShortcutContext.WidgetWithChildrenShortcut
-
-        def key(sequence: str, slot: object) -> QShortcut:
-            made = QShortcut(QKeySequence(sequence), self)
-            made.setContext(context)
-            made.activated.connect(slot)
-            return made
-
-        self._blind_keys = [key(str(n), lambda n=n: self.blind.toggle(n - 1)) for n in range(1, 10)]
-        self._blind_keys += [key("0", self.blind.set_unsure), key("Return", self.record_blind),
-                             key("Enter", self.record_blind)]  # fmt: skip
-        self._verdict_keys = [key("Ctrl+Return", self.submit), key("Ctrl+Enter", self.submit),
-                              key("Ctrl+S", self.save_draft)]  # fmt: skip
+        toggles = [(str(n), partial(self.blind.toggle, n - 1)) for n in range(1, 10)]
+        self._blind_keys = focus_keys(self, [*toggles, ("0", self.blind.set_unsure),
+                                             ("Return", self.record_blind),
+                                             ("Enter", self.record_blind)])  # fmt: skip
+        self._verdict_keys = focus_keys(self, [("Ctrl+Return", self.submit),
+                                               ("Ctrl+Enter", self.submit),
+                                               ("Ctrl+S", self.save_draft)])  # fmt: skip
 
     # -- what the controller shows ------------------------------------------------------
 
